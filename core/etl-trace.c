@@ -1,0 +1,1475 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/**
+ * SECTION:etl-trace
+ * @title: EtlTrace
+ * @short_description: one or more .etl files as a single time-ordered sequence
+ *
+ * An #EtlTrace maps each file read-only, walks every buffer's
+ * WMI_BUFFER_HEADER, decodes the TRACE_LOGFILE_HEADER, orders each
+ * processor's buffers by SequenceNumber and merges the per-processor record
+ * streams of all files by converted FILETIME (ties: file, processor,
+ * position).  It keeps a compact index (#EtlIndexEntry, 24 bytes a record) and
+ * re-reads records from the mapping, or from a small cache of decompressed
+ * buffers, on demand.
+ *
+ * Nothing read from a file is trusted: every count is capped, every access
+ * bounds-checked, and a problem is recorded with the file, the byte offset and
+ * the reason while the valid records are kept.
+ */
+#include "config.h"
+
+#define G_LOG_DOMAIN "etlscope"
+
+#include "etl-trace.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "etl-format-private.h"
+#include "etl-record-private.h"
+#include "etl-xpress.h"
+
+#define MAX_PROBLEMS_PER_FILE    1000
+#define MAX_BUFFER_BYTES         (16u * 1024 * 1024 + ETL_WMI_BUFFER_HEADER_SIZE) /* BufferSize ≤ 16384 KB */
+#define BUFFER_CACHE_SIZE        32
+#define NO_PID                   G_MAXUINT32
+#define PROVIDER_OVERFLOW        G_MAXUINT16
+
+G_DEFINE_QUARK (etl-error-quark, etl_error)
+
+/* One buffer of one file. */
+typedef struct
+{
+  guint64 offset;        /* byte offset of the buffer in its file */
+  guint32 disk_size;     /* BufferSize: bytes on disk */
+  guint32 used;          /* SavedOffset, clamped: bytes of header + records */
+  gint64 sequence;       /* SequenceNumber */
+  gint64 timestamp;      /* TimeStamp, raw clock */
+  guint16 flags;         /* BufferFlag */
+  guint16 type;          /* BufferType */
+  guint16 cpu;           /* processor index */
+  guint16 file;
+  guint8 compressed;
+} EtlBuffer;
+
+/* One record in the merged index: 24 bytes. */
+typedef struct
+{
+  gint64 filetime;
+  guint32 buffer;        /* index into trace->buffers */
+  guint32 offset;        /* record offset within the (uncompressed) buffer */
+  guint32 pid;           /* NO_PID when the header has none */
+  guint16 provider;      /* index into trace->providers */
+  guint8 header_type;
+  guint8 reserved;
+} EtlIndexEntry;
+
+G_STATIC_ASSERT (sizeof (EtlIndexEntry) == 24);
+
+typedef struct
+{
+  EtlFileInfo info;
+  GMappedFile *map;
+  const guint8 *data;
+  gsize size;
+  guint32 pointer_size;
+} EtlFile;
+
+struct _EtlTrace
+{
+  gatomicrefcount ref_count;
+  GPtrArray *files;               /* EtlFile */
+  GArray *buffers;                /* EtlBuffer, sorted by (file, cpu, sequence, offset) */
+  EtlIndexEntry *index;
+  guint64 n_index;
+  GArray *providers;              /* EtlGuid */
+  GHashTable *provider_ids;       /* EtlGuid* (in a separate chunk) -> id + 1 */
+  GArray *losses;                 /* EtlLoss, sorted by filetime */
+  gint64 origin;                  /* earliest header record's FILETIME */
+  guint n_cpus;
+
+  GMutex cache_lock;
+  GHashTable *cache;              /* buffer index -> GBytes (decompressed) */
+  GQueue cache_order;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Problems                                                                 */
+
+static void
+file_add_problem (EtlFile *f, gint code, guint64 offset, const char *format, ...) G_GNUC_PRINTF (4, 5);
+
+static void
+file_add_problem (EtlFile *f, gint code, guint64 offset, const char *format, ...)
+{
+  g_autofree char *reason = NULL;
+  va_list args;
+
+  if (f->info.problems->len >= MAX_PROBLEMS_PER_FILE)
+    {
+      f->info.n_problems_dropped++;
+      return;
+    }
+  va_start (args, format);
+  reason = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (f->info.problems,
+                   g_error_new (ETL_ERROR, code, "%s: offset %" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x): %s",
+                                f->info.path, offset, offset, reason));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Clock                                                                    */
+
+/* a * num / den without overflow for the ranges a file can hold; saturates. */
+static gint64
+scale_ticks (gint64 a, gint64 num, gint64 den)
+{
+  gint64 q = a / den;
+  gint64 r = a % den;
+
+  if (q > G_MAXINT64 / num || q < G_MININT64 / num)
+    return q > 0 ? G_MAXINT64 / 2 : G_MININT64 / 2;
+  return q * num + (r * num) / den;
+}
+
+/**
+ * etl_filetime_from_raw:
+ * @clock_type: TRACE_LOGFILE_HEADER.ReservedFlags: 1 QPC, 2 system time, 3 CPU cycles
+ * @perf_freq: PerfFreq, QPC ticks per second (used with @clock_type 1)
+ * @cpu_speed_mhz: CpuSpeedInMHz (used with @clock_type 3)
+ * @start_time: StartTime, FILETIME (100-ns ticks since 1601-01-01 UTC)
+ * @header_ts_raw: raw timestamp of the file's first record, the EventTrace header
+ * @ts_raw: the raw timestamp to convert
+ *
+ * Converts a raw timestamp to FILETIME as the WNODE_HEADER reference page
+ * says: scale = 10,000,000 / PerfFreq (QPC), 1 (system time) or
+ * 10 / CpuSpeedInMHz (cycles); FILETIME = StartTime + scale × (raw −
+ * header raw).  One FILETIME tick is 100 ns, so the QPC constant is 10^7 (one
+ * translation of the page misprints it as 10^8).  The arithmetic is exact
+ * integer arithmetic, truncating below one tick.  A zero PerfFreq or
+ * CpuSpeedInMHz, or an unknown clock, falls back to treating raw values as
+ * 100-ns ticks.
+ *
+ * Returns: the FILETIME
+ */
+gint64
+etl_filetime_from_raw (guint32 clock_type, gint64 perf_freq, guint32 cpu_speed_mhz,
+                       gint64 start_time, gint64 header_ts_raw, gint64 ts_raw)
+{
+  gint64 num = 1, den = 1;
+  gint64 delta;
+
+  switch (clock_type)
+    {
+    case ETL_CLOCK_QPC:
+      if (perf_freq > 0)
+        {
+          num = 10000000;
+          den = perf_freq;
+        }
+      break;
+    case ETL_CLOCK_CPU_CYCLE:
+      if (cpu_speed_mhz > 0)
+        {
+          num = 10;
+          den = cpu_speed_mhz;
+        }
+      break;
+    default:
+      break;
+    }
+
+  /* Hostile values: keep the subtraction defined. */
+  if ((header_ts_raw < 0 && ts_raw > G_MAXINT64 + header_ts_raw)
+      || (header_ts_raw > 0 && ts_raw < G_MININT64 + header_ts_raw))
+    return ts_raw > header_ts_raw ? G_MAXINT64 / 2 : G_MININT64 / 2;
+  delta = ts_raw - header_ts_raw;
+  delta = scale_ticks (delta, num, den);
+  if ((delta > 0 && start_time > G_MAXINT64 / 2 - delta) || (delta < 0 && start_time < G_MININT64 / 2 - delta))
+    return delta > 0 ? G_MAXINT64 / 2 : G_MININT64 / 2;
+  return start_time + delta;
+}
+
+static inline gint64
+file_filetime (const EtlFile *f, gint64 ts_raw)
+{
+  return etl_filetime_from_raw (f->info.clock_type, f->info.perf_freq, f->info.cpu_speed_mhz,
+                                f->info.start_time, f->info.header_ts_raw, ts_raw);
+}
+
+/**
+ * etl_filetime_to_iso8601:
+ * @filetime: FILETIME, 100-ns ticks since 1601-01-01 UTC
+ *
+ * Formats @filetime as ISO 8601 UTC with 7 fractional digits, e.g.
+ * "2020-07-29T00:07:00.6271234Z".
+ *
+ * Returns: (transfer full) (nullable): the string, or %NULL when out of range
+ */
+char *
+etl_filetime_to_iso8601 (gint64 filetime)
+{
+  /* 1601-01-01 to 1970-01-01 in 100-ns ticks. */
+  const gint64 unix_epoch = G_GINT64_CONSTANT (116444736000000000);
+  g_autoptr (GDateTime) dt = NULL;
+  gint64 seconds, frac;
+  g_autofree char *base = NULL;
+
+  seconds = (filetime - unix_epoch) / 10000000;
+  frac = (filetime - unix_epoch) % 10000000;
+  if (frac < 0)
+    {
+      frac += 10000000;
+      seconds--;
+    }
+  dt = g_date_time_new_from_unix_utc (seconds);
+  if (dt == NULL)
+    return NULL;
+  base = g_date_time_format (dt, "%Y-%m-%dT%H:%M:%S");
+  return g_strdup_printf ("%s.%07" G_GINT64_FORMAT "Z", base, frac);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Buffers                                                                  */
+
+/*
+ * Reads the bytes of buffer @b (header + records, uncompressed).  For an
+ * uncompressed buffer the data points into the mapping and *hold is NULL;
+ * a compressed one is decompressed into a new GBytes returned in *hold.
+ */
+static gboolean
+buffer_load (EtlTrace *trace, const EtlBuffer *b, const guint8 **data, gsize *len, GBytes **hold,
+             GError **error)
+{
+  EtlFile *f = g_ptr_array_index (trace->files, b->file);
+  const guint8 *disk = f->data + b->offset;
+  guint8 *out;
+  GError *local_error = NULL;
+
+  *hold = NULL;
+  if (!b->compressed)
+    {
+      *data = disk;
+      *len = b->used;
+      return TRUE;
+    }
+
+  out = g_malloc (b->used);
+  memcpy (out, disk, ETL_WMI_BUFFER_HEADER_SIZE);
+  if (!etl_xpress_decompress (f->info.compression_format,
+                              disk + ETL_WMI_BUFFER_HEADER_SIZE, b->disk_size - ETL_WMI_BUFFER_HEADER_SIZE,
+                              out + ETL_WMI_BUFFER_HEADER_SIZE, b->used - ETL_WMI_BUFFER_HEADER_SIZE,
+                              &local_error))
+    {
+      g_free (out);
+      g_set_error (error, ETL_ERROR, local_error->code,
+                   "%s: offset %" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x): compressed buffer: %s",
+                   f->info.path, b->offset, b->offset, local_error->message);
+      g_error_free (local_error);
+      return FALSE;
+    }
+  *hold = g_bytes_new_take (out, b->used);
+  *data = out;
+  *len = b->used;
+  return TRUE;
+}
+
+static guint16
+buffer_cpu (const guint8 *h)
+{
+  guint16 flags = etl_read_u16 (h + ETL_WBH_BUFFER_FLAG);
+
+  if (flags & ETL_BUFFER_FLAG_PROC_INDEX)
+    return etl_read_u16 (h + ETL_WBH_CLIENT_CONTEXT) & ETL_PROCESSOR_INDEX_MASK;
+  return h[ETL_WBH_CLIENT_CONTEXT];
+}
+
+/* Walks the buffer headers of one file; appends to trace->buffers. */
+static gboolean
+file_walk_buffers (EtlTrace *trace, EtlFile *f, guint file_index, GCancellable *cancellable, GError **error)
+{
+  guint64 off = 0;
+
+  while (off < f->size)
+    {
+      const guint8 *h = f->data + off;
+      guint64 left = f->size - off;
+      EtlBuffer b = { 0 };
+      guint32 saved;
+
+      if (left < ETL_WMI_BUFFER_HEADER_SIZE)
+        {
+          file_add_problem (f, ETL_ERROR_TRUNCATED, off,
+                            "file ends %" G_GUINT64_FORMAT " bytes into a WMI_BUFFER_HEADER (0x48 bytes)", left);
+          break;
+        }
+      b.offset = off;
+      b.disk_size = etl_read_u32 (h + ETL_WBH_BUFFER_SIZE);
+      saved = etl_read_u32 (h + ETL_WBH_SAVED_OFFSET);
+      b.sequence = etl_read_i64 (h + ETL_WBH_SEQUENCE_NUMBER);
+      b.timestamp = etl_read_i64 (h + ETL_WBH_TIMESTAMP);
+      b.flags = etl_read_u16 (h + ETL_WBH_BUFFER_FLAG);
+      b.type = etl_read_u16 (h + ETL_WBH_BUFFER_TYPE);
+      b.cpu = buffer_cpu (h);
+      b.file = (guint16) file_index;
+      b.compressed = (b.flags & ETL_BUFFER_FLAG_COMPRESSED) != 0;
+
+      if (b.disk_size < ETL_WMI_BUFFER_HEADER_SIZE || b.disk_size > MAX_BUFFER_BYTES)
+        {
+          file_add_problem (f, ETL_ERROR_CORRUPT, off,
+                            "BufferSize %u is outside 0x48..%u; the buffers after it cannot be found",
+                            b.disk_size, MAX_BUFFER_BYTES);
+          break;
+        }
+
+      if (b.compressed)
+        {
+          if (saved < ETL_WMI_BUFFER_HEADER_SIZE || saved > MAX_BUFFER_BYTES)
+            {
+              file_add_problem (f, ETL_ERROR_CORRUPT, off,
+                                "compressed buffer's SavedOffset %u is outside 0x48..%u; buffer skipped",
+                                saved, MAX_BUFFER_BYTES);
+              goto next;
+            }
+          if (b.disk_size > left)
+            {
+              file_add_problem (f, ETL_ERROR_TRUNCATED, off,
+                                "file ends inside a compressed buffer of %u bytes (%" G_GUINT64_FORMAT
+                                " present); buffer skipped", b.disk_size, left);
+              break;
+            }
+          b.used = saved;
+          f->info.compressed = TRUE;
+        }
+      else
+        {
+          guint32 limit = (guint32) MIN ((guint64) b.disk_size, left);
+
+          if (saved > b.disk_size)
+            {
+              file_add_problem (f, ETL_ERROR_CORRUPT, off,
+                                "SavedOffset %u is beyond BufferSize %u; records read up to BufferSize",
+                                saved, b.disk_size);
+              saved = b.disk_size;
+            }
+          if (saved < ETL_WMI_BUFFER_HEADER_SIZE)
+            saved = ETL_WMI_BUFFER_HEADER_SIZE;
+          if (b.disk_size > left)
+            file_add_problem (f, ETL_ERROR_TRUNCATED, off,
+                              "file ends inside a buffer of %u bytes (%" G_GUINT64_FORMAT
+                              " present); its complete records were kept", b.disk_size, left);
+          b.used = MIN (saved, limit);
+        }
+
+      if (b.cpu + 1u > f->info.n_cpus)
+        f->info.n_cpus = b.cpu + 1u;
+      g_array_append_val (trace->buffers, b);
+      f->info.n_buffers++;
+
+    next:
+      if (b.disk_size > left)
+        break;
+      off += b.disk_size;
+      if ((f->info.n_buffers & 255) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* TRACE_LOGFILE_HEADER                                                     */
+
+static char *
+read_utf16z (const guint8 *p, gsize avail, gsize *consumed)
+{
+  gsize n = 0;
+  g_autofree gunichar2 *tmp = NULL;
+  char *utf8;
+
+  while (n + 1 < avail && (p[n] | p[n + 1]) != 0)
+    n += 2;
+  *consumed = MIN (n + 2, avail);
+  tmp = g_new (gunichar2, n / 2 + 1);
+  for (gsize i = 0; i < n / 2; i++)
+    tmp[i] = etl_read_u16 (p + 2 * i);
+  utf8 = g_utf16_to_utf8 (tmp, (glong) (n / 2), NULL, NULL, NULL);
+  return utf8 ? utf8 : g_strdup ("");
+}
+
+/* Decodes the EventTrace header record (the first record of the file). */
+static gboolean
+file_read_header (EtlTrace *trace, EtlFile *f, guint first_buffer, GError **error)
+{
+  const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, first_buffer);
+  const guint8 *data;
+  gsize len, payload_len, off;
+  g_autoptr (GBytes) hold = NULL;
+  const guint8 *t;
+  EtlRecord r;
+  g_autoptr (GError) local_error = NULL;
+  guint32 psize;
+
+  f->info.compression_format = etl_read_u32 (f->data + ETL_WBH_STATE) & 0xFFFF;
+  if (!buffer_load (trace, b, &data, &len, &hold, error))
+    return FALSE;
+
+  if (!etl_record_decode (data + ETL_WMI_BUFFER_HEADER_SIZE, len - ETL_WMI_BUFFER_HEADER_SIZE, &r, &local_error))
+    {
+      g_set_error (error, ETL_ERROR, ETL_ERROR_NOT_ETL,
+                   "%s: offset %" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x): not an .etl file: first record: %s",
+                   f->info.path, b->offset + ETL_WMI_BUFFER_HEADER_SIZE,
+                   b->offset + ETL_WMI_BUFFER_HEADER_SIZE, local_error->message);
+      return FALSE;
+    }
+  if ((r.header_type != ETL_HEADER_TYPE_SYSTEM32 && r.header_type != ETL_HEADER_TYPE_SYSTEM64)
+      || r.hook_id != ETL_LOG_TYPE_HEADER)
+    {
+      g_set_error (error, ETL_ERROR, ETL_ERROR_NOT_ETL,
+                   "%s: offset %u (0x%x): not an .etl file: the first record is header type %u, HookId 0x%04x, "
+                   "not the EventTrace header (SYSTEM32/64, HookId 0x0000)",
+                   f->info.path, ETL_WMI_BUFFER_HEADER_SIZE, ETL_WMI_BUFFER_HEADER_SIZE, r.header_type, r.hook_id);
+      return FALSE;
+    }
+
+  t = r.user_data;
+  payload_len = r.user_data_len;
+  if (payload_len < ETL_TLH_LOGGER_NAME_PTR)
+    {
+      g_set_error (error, ETL_ERROR, ETL_ERROR_NOT_ETL,
+                   "%s: offset %u (0x%x): TRACE_LOGFILE_HEADER is %" G_GSIZE_FORMAT " bytes, too short",
+                   f->info.path, ETL_WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE,
+                   ETL_WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE, payload_len);
+      return FALSE;
+    }
+
+  f->info.buffer_size = etl_read_u32 (t + ETL_TLH_BUFFER_SIZE);
+  f->info.version = etl_read_u32 (t + ETL_TLH_VERSION);
+  f->info.provider_version = etl_read_u32 (t + ETL_TLH_PROVIDER_VERSION);
+  f->info.number_of_processors = etl_read_u32 (t + ETL_TLH_NUMBER_OF_PROCESSORS);
+  f->info.end_time = etl_read_i64 (t + ETL_TLH_END_TIME);
+  f->info.timer_resolution = etl_read_u32 (t + ETL_TLH_TIMER_RESOLUTION);
+  f->info.maximum_file_size = etl_read_u32 (t + ETL_TLH_MAXIMUM_FILE_SIZE);
+  f->info.log_file_mode = etl_read_u32 (t + ETL_TLH_LOG_FILE_MODE);
+  f->info.buffers_written = etl_read_u32 (t + ETL_TLH_BUFFERS_WRITTEN);
+  f->info.start_buffers = etl_read_u32 (t + ETL_TLH_START_BUFFERS);
+  psize = etl_read_u32 (t + ETL_TLH_POINTER_SIZE);
+  f->info.events_lost = etl_read_u32 (t + ETL_TLH_EVENTS_LOST);
+  f->info.cpu_speed_mhz = etl_read_u32 (t + ETL_TLH_CPU_SPEED_IN_MHZ);
+
+  if (psize != 4 && psize != 8)
+    {
+      guint32 guess = r.header_type == ETL_HEADER_TYPE_SYSTEM32 ? 4 : 8;
+
+      file_add_problem (f, ETL_ERROR_CORRUPT, ETL_WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE + ETL_TLH_POINTER_SIZE,
+                        "PointerSize %u is not 4 or 8; using %u from the header type %s",
+                        psize, guess, etl_header_type_name (r.header_type));
+      psize = guess;
+    }
+  f->pointer_size = f->info.pointer_size = psize;
+
+  off = ETL_TLH_LOGGER_NAME_PTR + 2 * psize;
+  f->info.tz_bias_minutes = payload_len >= off + 4 ? (gint32) etl_read_u32 (t + off) : 0;
+  off = etl_align8 (off + ETL_TIME_ZONE_INFORMATION_SIZE);
+  if (payload_len < off + 32)
+    {
+      g_set_error (error, ETL_ERROR, ETL_ERROR_NOT_ETL,
+                   "%s: offset %u (0x%x): TRACE_LOGFILE_HEADER is %" G_GSIZE_FORMAT " bytes, "
+                   "too short for PointerSize %u (needs %" G_GSIZE_FORMAT ")",
+                   f->info.path, ETL_WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE,
+                   ETL_WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE, payload_len, psize, off + 32);
+      return FALSE;
+    }
+  f->info.boot_time = etl_read_i64 (t + off);
+  f->info.perf_freq = etl_read_i64 (t + off + 8);
+  f->info.start_time = etl_read_i64 (t + off + 16);
+  f->info.clock_type = etl_read_u32 (t + off + 24);
+  f->info.buffers_lost = etl_read_u32 (t + off + 28);
+  off += 32;
+  {
+    gsize used;
+
+    g_free (f->info.logger_name);
+    f->info.logger_name = read_utf16z (t + off, payload_len - off, &used);
+    off += used;
+    g_free (f->info.log_file_name);
+    f->info.log_file_name = read_utf16z (t + off, payload_len - off, &used);
+  }
+
+  f->info.header_ts_raw = r.ts_raw;
+  if (f->info.clock_type < ETL_CLOCK_QPC || f->info.clock_type > ETL_CLOCK_CPU_CYCLE)
+    file_add_problem (f, ETL_ERROR_CORRUPT, ETL_WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE + off - 32 + 24,
+                      "ReservedFlags (clock type) %u is not 1, 2 or 3; timestamps are taken as 100-ns ticks",
+                      f->info.clock_type);
+  else if (f->info.clock_type == ETL_CLOCK_QPC && f->info.perf_freq <= 0)
+    file_add_problem (f, ETL_ERROR_CORRUPT, ETL_WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE + off - 32 + 8,
+                      "PerfFreq is %" G_GINT64_FORMAT " with the QPC clock; timestamps are taken as 100-ns ticks",
+                      f->info.perf_freq);
+  else if (f->info.clock_type == ETL_CLOCK_CPU_CYCLE && f->info.cpu_speed_mhz == 0)
+    file_add_problem (f, ETL_ERROR_CORRUPT, ETL_WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE + ETL_TLH_CPU_SPEED_IN_MHZ,
+                      "CpuSpeedInMHz is 0 with the CPU cycle clock; timestamps are taken as 100-ns ticks");
+  if (f->info.end_time != 0 && f->info.end_time < f->info.start_time)
+    file_add_problem (f, ETL_ERROR_CORRUPT, ETL_WMI_BUFFER_HEADER_SIZE + ETL_SYSTEM_HEADER_SIZE + ETL_TLH_END_TIME,
+                      "EndTime is before StartTime");
+  f->info.header_filetime = file_filetime (f, r.ts_raw);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Merge                                                                    */
+
+typedef struct
+{
+  guint buf;            /* current buffer (index into trace->buffers) */
+  guint end_buf;        /* one past this stream's last buffer */
+  const guint8 *data;   /* current buffer's bytes, or NULL before loading */
+  gsize len;
+  GBytes *hold;
+  gsize pos;            /* offset of the next record to decode */
+  /* the record at the head of this stream */
+  gint64 filetime;
+  guint32 rec_offset;
+  guint32 pid;
+  guint16 provider;
+  guint8 header_type;
+  guint16 file;
+  guint16 cpu;
+} Cursor;
+
+typedef struct
+{
+  EtlTrace *trace;
+  Cursor *cursors;
+  guint n_cursors;
+  guint *heap;          /* cursor indices */
+  guint heap_len;
+  GArray *index;
+  guint64 bytes_total;
+  guint64 bytes_done;
+  EtlProgressFunc progress;
+  gpointer progress_data;
+  double last_fraction;
+  GCancellable *cancellable;
+  gboolean cancelled;
+  guint64 n_loaded;
+} Merge;
+
+static guint16
+intern_provider (EtlTrace *trace, const EtlGuid *guid)
+{
+  gpointer value;
+  EtlGuid *key;
+  guint id;
+
+  if (g_hash_table_lookup_extended (trace->provider_ids, guid, NULL, &value))
+    return (guint16) (GPOINTER_TO_UINT (value) - 1);
+  if (trace->providers->len >= PROVIDER_OVERFLOW)
+    return PROVIDER_OVERFLOW;
+  id = trace->providers->len;
+  g_array_append_val (trace->providers, *guid);
+  key = g_memdup2 (guid, sizeof *guid);
+  g_hash_table_insert (trace->provider_ids, key, GUINT_TO_POINTER (id + 1));
+  return (guint16) id;
+}
+
+static void
+add_loss (EtlTrace *trace, gint64 filetime, guint file, gint cpu, EtlLossKind kind, guint64 count, gint64 sequence)
+{
+  EtlLoss loss = { filetime, file, cpu, kind, count, sequence };
+
+  g_array_append_val (trace->losses, loss);
+}
+
+static void
+merge_report_progress (Merge *m)
+{
+  double fraction;
+
+  if (m->progress == NULL || m->bytes_total == 0)
+    return;
+  fraction = (double) m->bytes_done / (double) m->bytes_total;
+  if (fraction - m->last_fraction >= 0.005 || fraction >= 1.0)
+    {
+      m->last_fraction = fraction;
+      m->progress (MIN (fraction, 1.0), m->progress_data);
+    }
+}
+
+/* Moves @c to its next indexable record.  Returns FALSE at the end of the stream. */
+static gboolean
+cursor_advance (Merge *m, Cursor *c)
+{
+  EtlTrace *trace = m->trace;
+
+  while (c->buf < c->end_buf)
+    {
+      const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, c->buf);
+      EtlFile *f = g_ptr_array_index (trace->files, b->file);
+      EtlRecord r;
+      GError *error = NULL;
+
+      if (c->data == NULL)
+        {
+          if ((++m->n_loaded & 15) == 0 && g_cancellable_is_cancelled (m->cancellable))
+            {
+              m->cancelled = TRUE;
+              return FALSE;
+            }
+          if (!buffer_load (trace, b, &c->data, &c->len, &c->hold, &error))
+            {
+              if (f->info.problems->len < MAX_PROBLEMS_PER_FILE)
+                g_ptr_array_add (f->info.problems, error);
+              else
+                {
+                  f->info.n_problems_dropped++;
+                  g_error_free (error);
+                }
+              c->data = NULL;
+              m->bytes_done += b->disk_size;
+              c->buf++;
+              continue;
+            }
+          c->pos = ETL_WMI_BUFFER_HEADER_SIZE;
+          m->bytes_done += b->disk_size;
+          merge_report_progress (m);
+        }
+
+      if (c->pos >= c->len || etl_record_is_end_marker (c->data + c->pos, c->len - c->pos))
+        {
+          g_clear_pointer (&c->hold, g_bytes_unref);
+          c->data = NULL;
+          c->buf++;
+          continue;
+        }
+
+      if (!etl_record_decode (c->data + c->pos, c->len - c->pos, &r, &error))
+        {
+          file_add_problem (f, ETL_ERROR_CORRUPT, b->offset + c->pos,
+                            "%s; the rest of this buffer (processor %u, SequenceNumber %" G_GINT64_FORMAT ") was skipped",
+                            error->message, b->cpu, b->sequence);
+          g_error_free (error);
+          c->pos = c->len;
+          continue;
+        }
+
+      f->info.n_records++;
+      f->info.records_by_header_type[r.header_type % ETL_N_HEADER_TYPES]++;
+      c->rec_offset = (guint32) c->pos;
+      c->pos += etl_align8 (r.size);
+
+      if (r.kind == ETL_RECORD_KIND_OTHER)
+        {
+          f->info.n_skipped++;
+          continue;
+        }
+
+      c->filetime = file_filetime (f, r.ts_raw);
+      c->pid = r.has_pid ? r.pid : NO_PID;
+      c->provider = intern_provider (trace, &r.provider);
+      c->header_type = r.header_type;
+      c->file = b->file;
+      c->cpu = b->cpu;
+      if (etl_record_is_rt_lost (&r))
+        add_loss (trace, c->filetime, b->file, b->cpu,
+                  ETL_LOSS_RT_LOST_EVENT + (r.opcode - ETL_RT_LOST_EVENT_OPCODE), 1, b->sequence);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static inline gboolean
+cursor_less (const Merge *m, guint a, guint b)
+{
+  const Cursor *x = &m->cursors[a];
+  const Cursor *y = &m->cursors[b];
+
+  if (x->filetime != y->filetime)
+    return x->filetime < y->filetime;
+  /* Ties: file, processor, position (buffers are numbered in that order). */
+  if (x->buf != y->buf)
+    return x->buf < y->buf;
+  return x->rec_offset < y->rec_offset;
+}
+
+static void
+heap_sift_down (Merge *m, guint i)
+{
+  for (;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, s = i;
+
+      if (l < m->heap_len && cursor_less (m, m->heap[l], m->heap[s]))
+        s = l;
+      if (r < m->heap_len && cursor_less (m, m->heap[r], m->heap[s]))
+        s = r;
+      if (s == i)
+        return;
+      {
+        guint t = m->heap[i];
+
+        m->heap[i] = m->heap[s];
+        m->heap[s] = t;
+      }
+      i = s;
+    }
+}
+
+static gint
+compare_index_entries (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const EtlIndexEntry *x = a, *y = b;
+
+  if (x->filetime != y->filetime)
+    return x->filetime < y->filetime ? -1 : 1;
+  if (x->buffer != y->buffer)
+    return x->buffer < y->buffer ? -1 : 1;
+  return x->offset < y->offset ? -1 : (x->offset > y->offset);
+}
+
+static gint
+compare_buffers (gconstpointer a, gconstpointer b)
+{
+  const EtlBuffer *x = a, *y = b;
+
+  if (x->file != y->file)
+    return x->file < y->file ? -1 : 1;
+  if (x->cpu != y->cpu)
+    return x->cpu < y->cpu ? -1 : 1;
+  if (x->sequence != y->sequence)
+    return x->sequence < y->sequence ? -1 : 1;
+  return x->offset < y->offset ? -1 : (x->offset > y->offset);
+}
+
+static gint
+compare_losses (gconstpointer a, gconstpointer b)
+{
+  const EtlLoss *x = a, *y = b;
+
+  if (x->filetime != y->filetime)
+    return x->filetime < y->filetime ? -1 : 1;
+  return (gint) x->file - (gint) y->file;
+}
+
+static gint
+compare_gint64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : (x > y);
+}
+
+/* Flagged buffers and gaps in each file's SequenceNumber series. */
+static void
+collect_buffer_losses (EtlTrace *trace)
+{
+  for (guint fi = 0; fi < trace->files->len; fi++)
+    {
+      EtlFile *f = g_ptr_array_index (trace->files, fi);
+      g_autoptr (GArray) seqs = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_autoptr (GHashTable) cpu_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+      for (guint i = 0; i < trace->buffers->len; i++)
+        {
+          const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, i);
+          gint64 when;
+
+          if (b->file != fi)
+            continue;
+          when = b->timestamp != 0 ? file_filetime (f, b->timestamp) : f->info.start_time;
+          if (b->flags & ETL_BUFFER_FLAG_EVENTS_LOST)
+            add_loss (trace, when, fi, b->cpu, ETL_LOSS_EVENTS_LOST_BUFFER, 1, b->sequence);
+          if (b->flags & ETL_BUFFER_FLAG_BUFFER_LOST)
+            add_loss (trace, when, fi, b->cpu, ETL_LOSS_BUFFER_LOST_FLAG, 1, b->sequence);
+          if (b->type != ETL_BUFFER_TYPE_HEADER)
+            {
+              g_array_append_val (seqs, b->sequence);
+              g_hash_table_insert (cpu_of, g_memdup2 (&b->sequence, sizeof (gint64)), (gpointer) b);
+            }
+        }
+      g_array_sort (seqs, compare_gint64);
+      for (guint i = 1; i < seqs->len; i++)
+        {
+          gint64 prev = g_array_index (seqs, gint64, i - 1);
+          gint64 cur = g_array_index (seqs, gint64, i);
+
+          if (cur > prev + 1)
+            {
+              const EtlBuffer *after = g_hash_table_lookup (cpu_of, &cur);
+              gint64 when = after && after->timestamp ? file_filetime (f, after->timestamp) : f->info.start_time;
+
+              add_loss (trace, when, fi, -1, ETL_LOSS_SEQUENCE_GAP, (guint64) (cur - prev - 1), cur);
+            }
+        }
+    }
+}
+
+static gboolean
+merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GCancellable *cancellable,
+           GError **error)
+{
+  Merge m = { 0 };
+  guint n_streams = 0;
+  gboolean sorted = TRUE;
+
+  m.trace = trace;
+  m.progress = progress;
+  m.progress_data = progress_data;
+  m.cancellable = cancellable;
+  m.last_fraction = -1.0;
+
+  for (guint i = 0; i < trace->buffers->len; i++)
+    {
+      const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, i);
+
+      const EtlBuffer *p = i ? b - 1 : NULL;
+
+      m.bytes_total += b->disk_size;
+      if (p == NULL || p->file != b->file || p->cpu != b->cpu)
+        n_streams++;
+    }
+
+  m.cursors = g_new0 (Cursor, n_streams ? n_streams : 1);
+  m.heap = g_new (guint, n_streams ? n_streams : 1);
+  for (guint i = 0; i < trace->buffers->len; i++)
+    {
+      const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, i);
+      const EtlBuffer *p = i ? b - 1 : NULL;
+
+      if (p == NULL || p->file != b->file || p->cpu != b->cpu)
+        {
+          if (m.n_cursors)
+            m.cursors[m.n_cursors - 1].end_buf = i;
+          m.cursors[m.n_cursors++].buf = i;
+        }
+    }
+  if (m.n_cursors)
+    m.cursors[m.n_cursors - 1].end_buf = trace->buffers->len;
+
+  m.index = g_array_sized_new (FALSE, FALSE, sizeof (EtlIndexEntry), 1024);
+
+  for (guint i = 0; i < m.n_cursors; i++)
+    if (cursor_advance (&m, &m.cursors[i]))
+      m.heap[m.heap_len++] = i;
+  for (guint i = m.heap_len / 2; i-- > 0;)
+    heap_sift_down (&m, i);
+
+  while (m.heap_len > 0 && !m.cancelled)
+    {
+      Cursor *c = &m.cursors[m.heap[0]];
+      EtlIndexEntry e;
+
+      e.filetime = c->filetime;
+      e.buffer = c->buf;
+      e.offset = c->rec_offset;
+      e.pid = c->pid;
+      e.provider = c->provider;
+      e.header_type = c->header_type;
+      e.reserved = 0;
+      if (m.index->len > 0 && g_array_index (m.index, EtlIndexEntry, m.index->len - 1).filetime > e.filetime)
+        sorted = FALSE;
+      g_array_append_val (m.index, e);
+
+      if (!cursor_advance (&m, c))
+        m.heap[0] = m.heap[--m.heap_len];
+      heap_sift_down (&m, 0);
+    }
+
+  for (guint i = 0; i < m.n_cursors; i++)
+    g_clear_pointer (&m.cursors[i].hold, g_bytes_unref);
+  g_free (m.cursors);
+  g_free (m.heap);
+
+  if (m.cancelled || g_cancellable_is_cancelled (cancellable))
+    {
+      g_array_free (m.index, TRUE);
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return FALSE;
+    }
+
+  /* A processor's stream out of time order (clock skew, a hostile file):
+   * the merged output must still be sorted. */
+  if (!sorted)
+    g_array_sort_with_data (m.index, compare_index_entries, NULL);
+
+  trace->n_index = m.index->len;
+  trace->index = (EtlIndexEntry *) (void *) g_array_free (m.index, FALSE);
+
+  collect_buffer_losses (trace);
+  g_array_sort (trace->losses, compare_losses);
+  if (progress)
+    progress (1.0, progress_data);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Opening                                                                  */
+
+static void
+etl_file_free (EtlFile *f)
+{
+  g_clear_pointer (&f->map, g_mapped_file_unref);
+  g_free (f->info.path);
+  g_free (f->info.logger_name);
+  g_free (f->info.log_file_name);
+  g_ptr_array_unref (f->info.problems);
+  g_free (f);
+}
+
+static EtlFile *
+etl_file_open (const char *path, GError **error)
+{
+  EtlFile *f = g_new0 (EtlFile, 1);
+  GStatBuf st;
+
+  f->info.path = g_strdup (path);
+  f->info.problems = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
+  f->info.logger_name = g_strdup ("");
+  f->info.log_file_name = g_strdup ("");
+
+  if (g_stat (path, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, ETL_ERROR, ETL_ERROR_OPEN, "%s: offset 0 (0x0): cannot open: %s", path,
+                   g_strerror (saved_errno));
+      etl_file_free (f);
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, ETL_ERROR, ETL_ERROR_OPEN, "%s: offset 0 (0x0): not a regular file%s", path,
+                   S_ISDIR (st.st_mode) ? " (a directory)" : "");
+      etl_file_free (f);
+      return NULL;
+    }
+  if (st.st_size < ETL_WMI_BUFFER_HEADER_SIZE)
+    {
+      g_set_error (error, ETL_ERROR, ETL_ERROR_EMPTY,
+                   "%s: offset 0 (0x0): the file is %" G_GINT64_FORMAT " bytes, smaller than one WMI_BUFFER_HEADER (72 bytes)",
+                   path, (gint64) st.st_size);
+      etl_file_free (f);
+      return NULL;
+    }
+
+  {
+    GError *map_error = NULL;
+
+    /* Read-only: writable = FALSE maps the file PROT_READ, MAP_PRIVATE. */
+    f->map = g_mapped_file_new (path, FALSE, &map_error);
+    if (f->map == NULL)
+      {
+        g_set_error (error, ETL_ERROR, ETL_ERROR_OPEN, "%s: offset 0 (0x0): cannot map: %s", path, map_error->message);
+        g_error_free (map_error);
+        etl_file_free (f);
+        return NULL;
+      }
+  }
+  f->data = (const guint8 *) g_mapped_file_get_contents (f->map);
+  f->size = g_mapped_file_get_length (f->map);
+  f->info.file_size = f->size;
+  if (f->data == NULL || f->size < ETL_WMI_BUFFER_HEADER_SIZE)
+    {
+      g_set_error (error, ETL_ERROR, ETL_ERROR_EMPTY, "%s: offset 0 (0x0): the file is empty", path);
+      etl_file_free (f);
+      return NULL;
+    }
+  return f;
+}
+
+/**
+ * etl_trace_open:
+ * @paths: (array zero-terminated=1): the .etl files to open together
+ * @progress: (scope call) (nullable): called as buffers are read
+ * @progress_data: closure for @progress
+ * @cancellable: (nullable): a #GCancellable; checked between buffers
+ * @error: return location for a #GError
+ *
+ * Opens the files read-only, walks every buffer, decompresses compressed ones,
+ * decodes each TRACE_LOGFILE_HEADER, and merges the per-processor streams of
+ * all files into one sequence ordered by FILETIME.  Files are never written.
+ *
+ * A file that cannot be read at all (missing, empty, not an .etl file) fails
+ * the whole open with %ETL_ERROR_OPEN, %ETL_ERROR_EMPTY or %ETL_ERROR_NOT_ETL.
+ * Damage inside a file does not: the valid records are kept and each problem
+ * (%ETL_ERROR_TRUNCATED, %ETL_ERROR_CORRUPT, %ETL_ERROR_DECOMPRESS) is listed
+ * in #EtlFileInfo.problems.  Cancellation returns %NULL with
+ * %G_IO_ERROR_CANCELLED.
+ *
+ * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
+ */
+EtlTrace *
+etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer progress_data,
+                GCancellable *cancellable, GError **error)
+{
+  g_autoptr (EtlTrace) trace = NULL;
+
+  g_return_val_if_fail (paths != NULL && paths[0] != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  trace = g_new0 (EtlTrace, 1);
+  g_atomic_ref_count_init (&trace->ref_count);
+  trace->files = g_ptr_array_new_with_free_func ((GDestroyNotify) etl_file_free);
+  trace->buffers = g_array_new (FALSE, FALSE, sizeof (EtlBuffer));
+  trace->providers = g_array_new (FALSE, FALSE, sizeof (EtlGuid));
+  trace->provider_ids = g_hash_table_new_full (etl_guid_hash, etl_guid_equal_func, g_free, NULL);
+  trace->losses = g_array_new (FALSE, FALSE, sizeof (EtlLoss));
+  trace->cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_bytes_unref);
+  g_queue_init (&trace->cache_order);
+  g_mutex_init (&trace->cache_lock);
+  trace->origin = G_MAXINT64;
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      EtlFile *f;
+      guint first_buffer = trace->buffers->len;
+
+      if (i >= G_MAXUINT16)
+        {
+          g_set_error (error, ETL_ERROR, ETL_ERROR_OPEN, "%s: offset 0 (0x0): too many files (at most 65535)", paths[i]);
+          return NULL;
+        }
+      f = etl_file_open (paths[i], error);
+      if (f == NULL)
+        return NULL;
+      g_ptr_array_add (trace->files, f);
+      if (!file_walk_buffers (trace, f, i, cancellable, error))
+        return NULL;
+      if (trace->buffers->len == first_buffer)
+        {
+          g_set_error (error, ETL_ERROR, ETL_ERROR_NOT_ETL,
+                       "%s: offset 0 (0x0): not an .etl file: no valid WMI_BUFFER_HEADER", f->info.path);
+          return NULL;
+        }
+      if (!file_read_header (trace, f, first_buffer, error))
+        return NULL;
+      trace->origin = MIN (trace->origin, f->info.header_filetime);
+      trace->n_cpus = MAX (trace->n_cpus, f->info.n_cpus);
+    }
+
+  g_array_sort (trace->buffers, compare_buffers);
+  if (!merge_all (trace, progress, progress_data, cancellable, error))
+    return NULL;
+
+  for (guint64 i = 0; i < trace->n_index; i++)
+    {
+      const EtlIndexEntry *e = &trace->index[i];
+      EtlFile *f = g_ptr_array_index (trace->files, g_array_index (trace->buffers, EtlBuffer, e->buffer).file);
+
+      if (f->info.first_filetime == 0)
+        f->info.first_filetime = e->filetime;
+      f->info.last_filetime = e->filetime;
+    }
+
+  return g_steal_pointer (&trace);
+}
+
+/**
+ * etl_trace_ref:
+ * @trace: a trace
+ *
+ * Returns: (transfer full): @trace with one more reference
+ */
+EtlTrace *
+etl_trace_ref (EtlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_atomic_ref_count_inc (&trace->ref_count);
+  return trace;
+}
+
+/**
+ * etl_trace_unref:
+ * @trace: (transfer full): a trace
+ *
+ * Drops a reference; the last one unmaps the files.
+ */
+void
+etl_trace_unref (EtlTrace *trace)
+{
+  g_return_if_fail (trace != NULL);
+  if (!g_atomic_ref_count_dec (&trace->ref_count))
+    return;
+  g_ptr_array_unref (trace->files);
+  g_array_unref (trace->buffers);
+  g_free (trace->index);
+  g_array_unref (trace->providers);
+  g_hash_table_unref (trace->provider_ids);
+  g_array_unref (trace->losses);
+  g_hash_table_unref (trace->cache);
+  g_queue_clear (&trace->cache_order);
+  g_mutex_clear (&trace->cache_lock);
+  g_free (trace);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Accessors                                                                */
+
+/**
+ * etl_trace_get_n_files:
+ * @trace: a trace
+ *
+ * Returns: the number of files opened together
+ */
+guint
+etl_trace_get_n_files (EtlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, 0);
+  return trace->files->len;
+}
+
+/**
+ * etl_trace_get_file_info:
+ * @trace: a trace
+ * @file: file index, below etl_trace_get_n_files()
+ *
+ * Returns: (transfer none): the file's header fields and what the reader found
+ */
+const EtlFileInfo *
+etl_trace_get_file_info (EtlTrace *trace, guint file)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_return_val_if_fail (file < trace->files->len, NULL);
+  return &((EtlFile *) g_ptr_array_index (trace->files, file))->info;
+}
+
+/**
+ * etl_trace_get_n_problems:
+ * @trace: a trace
+ *
+ * Returns: problems recorded over all files (damaged buffers, truncation, …)
+ */
+guint
+etl_trace_get_n_problems (EtlTrace *trace)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (trace != NULL, 0);
+  for (guint i = 0; i < trace->files->len; i++)
+    n += ((EtlFile *) g_ptr_array_index (trace->files, i))->info.problems->len;
+  return n;
+}
+
+/**
+ * etl_trace_get_n_records:
+ * @trace: a trace
+ *
+ * Returns: records in the merged sequence (skipped ERROR/WNODE/unknown records excluded)
+ */
+guint64
+etl_trace_get_n_records (EtlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, 0);
+  return trace->n_index;
+}
+
+static const guint8 *
+cached_buffer (EtlTrace *trace, guint buffer, GBytes **hold, gsize *len, GError **error)
+{
+  const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, buffer);
+  const guint8 *data;
+  GBytes *bytes;
+
+  if (!b->compressed)
+    {
+      EtlFile *f = g_ptr_array_index (trace->files, b->file);
+
+      *hold = NULL;
+      *len = b->used;
+      return f->data + b->offset;
+    }
+
+  g_mutex_lock (&trace->cache_lock);
+  bytes = g_hash_table_lookup (trace->cache, GUINT_TO_POINTER (buffer));
+  if (bytes != NULL)
+    {
+      *hold = g_bytes_ref (bytes);
+      g_mutex_unlock (&trace->cache_lock);
+      *len = g_bytes_get_size (*hold);
+      return g_bytes_get_data (*hold, NULL);
+    }
+  g_mutex_unlock (&trace->cache_lock);
+
+  if (!buffer_load (trace, b, &data, len, &bytes, error))
+    return NULL;
+
+  g_mutex_lock (&trace->cache_lock);
+  if (!g_hash_table_contains (trace->cache, GUINT_TO_POINTER (buffer)))
+    {
+      if (g_queue_get_length (&trace->cache_order) >= BUFFER_CACHE_SIZE)
+        g_hash_table_remove (trace->cache, g_queue_pop_head (&trace->cache_order));
+      g_hash_table_insert (trace->cache, GUINT_TO_POINTER (buffer), g_bytes_ref (bytes));
+      g_queue_push_tail (&trace->cache_order, GUINT_TO_POINTER (buffer));
+    }
+  g_mutex_unlock (&trace->cache_lock);
+  *hold = bytes;
+  return data;
+}
+
+/**
+ * etl_trace_get_record:
+ * @trace: a trace
+ * @index: position in the merged sequence, below etl_trace_get_n_records()
+ * @record: (out caller-allocates): the decoded record; release with etl_record_clear()
+ * @error: return location for %ETL_ERROR_DECOMPRESS or %ETL_ERROR_CORRUPT
+ *
+ * Re-reads one record from the mapping (or a cached decompressed buffer)
+ * and decodes it.  Thread-safe.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+etl_trace_get_record (EtlTrace *trace, guint64 index, EtlRecord *record, GError **error)
+{
+  const EtlIndexEntry *e;
+  const EtlBuffer *b;
+  GBytes *hold = NULL;
+  const guint8 *data;
+  gsize len;
+
+  g_return_val_if_fail (trace != NULL, FALSE);
+  g_return_val_if_fail (index < trace->n_index, FALSE);
+  g_return_val_if_fail (record != NULL, FALSE);
+
+  e = &trace->index[index];
+  b = &g_array_index (trace->buffers, EtlBuffer, e->buffer);
+  data = cached_buffer (trace, e->buffer, &hold, &len, error);
+  if (data == NULL)
+    {
+      memset (record, 0, sizeof *record);
+      return FALSE;
+    }
+  if (!etl_record_decode (data + e->offset, len - e->offset, record, error))
+    {
+      g_clear_pointer (&hold, g_bytes_unref);
+      return FALSE;
+    }
+  record->hold = hold;
+  record->file = b->file;
+  record->cpu = b->cpu;
+  record->filetime = e->filetime;
+  record->file_offset = b->offset + e->offset;
+  return TRUE;
+}
+
+/**
+ * etl_trace_get_filetime:
+ * @trace: a trace
+ * @index: position in the merged sequence
+ *
+ * Returns: the record's FILETIME (from the index, no file access)
+ */
+gint64
+etl_trace_get_filetime (EtlTrace *trace, guint64 index)
+{
+  g_return_val_if_fail (index < trace->n_index, 0);
+  return trace->index[index].filetime;
+}
+
+/**
+ * etl_trace_get_cpu:
+ * @trace: a trace
+ * @index: position in the merged sequence
+ *
+ * Returns: the record's processor index
+ */
+guint
+etl_trace_get_cpu (EtlTrace *trace, guint64 index)
+{
+  g_return_val_if_fail (index < trace->n_index, 0);
+  return g_array_index (trace->buffers, EtlBuffer, trace->index[index].buffer).cpu;
+}
+
+/**
+ * etl_trace_get_file:
+ * @trace: a trace
+ * @index: position in the merged sequence
+ *
+ * Returns: the index of the file the record comes from
+ */
+guint
+etl_trace_get_file (EtlTrace *trace, guint64 index)
+{
+  g_return_val_if_fail (index < trace->n_index, 0);
+  return g_array_index (trace->buffers, EtlBuffer, trace->index[index].buffer).file;
+}
+
+/**
+ * etl_trace_get_pid:
+ * @trace: a trace
+ * @index: position in the merged sequence
+ * @pid: (out) (optional): the process id
+ *
+ * Returns: %FALSE when the record's header has no process id (PERFINFO)
+ */
+gboolean
+etl_trace_get_pid (EtlTrace *trace, guint64 index, guint32 *pid)
+{
+  g_return_val_if_fail (index < trace->n_index, FALSE);
+  if (pid)
+    *pid = trace->index[index].pid;
+  return trace->index[index].pid != NO_PID;
+}
+
+/**
+ * etl_trace_get_provider_index:
+ * @trace: a trace
+ * @index: position in the merged sequence
+ *
+ * Returns: the record's provider as an index for etl_trace_get_provider()
+ *   (G_MAXUINT16 past 65535 distinct providers)
+ */
+guint
+etl_trace_get_provider_index (EtlTrace *trace, guint64 index)
+{
+  g_return_val_if_fail (index < trace->n_index, 0);
+  return trace->index[index].provider;
+}
+
+/**
+ * etl_trace_get_n_providers:
+ * @trace: a trace
+ *
+ * Returns: distinct provider GUIDs seen
+ */
+guint
+etl_trace_get_n_providers (EtlTrace *trace)
+{
+  return trace->providers->len;
+}
+
+/**
+ * etl_trace_get_provider:
+ * @trace: a trace
+ * @provider_index: from etl_trace_get_provider_index()
+ *
+ * Returns: (transfer none) (nullable): the provider GUID
+ */
+const EtlGuid *
+etl_trace_get_provider (EtlTrace *trace, guint provider_index)
+{
+  if (provider_index >= trace->providers->len)
+    return NULL;
+  return &g_array_index (trace->providers, EtlGuid, provider_index);
+}
+
+/**
+ * etl_trace_get_header_type:
+ * @trace: a trace
+ * @index: position in the merged sequence
+ *
+ * Returns: the record's trace header type
+ */
+guint8
+etl_trace_get_header_type (EtlTrace *trace, guint64 index)
+{
+  g_return_val_if_fail (index < trace->n_index, 0);
+  return trace->index[index].header_type;
+}
+
+/**
+ * etl_trace_lower_bound:
+ * @trace: a trace
+ * @filetime: a FILETIME
+ *
+ * Binary search in the merged index.
+ *
+ * Returns: the first position whose FILETIME is ≥ @filetime (n_records if none)
+ */
+guint64
+etl_trace_lower_bound (EtlTrace *trace, gint64 filetime)
+{
+  guint64 lo = 0, hi = trace->n_index;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (trace->index[mid].filetime < filetime)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/**
+ * etl_trace_get_n_cpus:
+ * @trace: a trace
+ *
+ * Returns: highest processor index in any buffer of any file, plus one
+ */
+guint
+etl_trace_get_n_cpus (EtlTrace *trace)
+{
+  return trace->n_cpus;
+}
+
+/**
+ * etl_trace_get_origin:
+ * @trace: a trace
+ *
+ * Returns: FILETIME of the earliest EventTrace header record among the files:
+ *   relative times are measured from it
+ */
+gint64
+etl_trace_get_origin (EtlTrace *trace)
+{
+  return trace->origin;
+}
+
+/**
+ * etl_trace_get_first_filetime:
+ * @trace: a trace
+ *
+ * Returns: FILETIME of the first merged record, or the origin with none
+ */
+gint64
+etl_trace_get_first_filetime (EtlTrace *trace)
+{
+  return trace->n_index ? trace->index[0].filetime : trace->origin;
+}
+
+/**
+ * etl_trace_get_last_filetime:
+ * @trace: a trace
+ *
+ * Returns: FILETIME of the last merged record, or the origin with none
+ */
+gint64
+etl_trace_get_last_filetime (EtlTrace *trace)
+{
+  return trace->n_index ? trace->index[trace->n_index - 1].filetime : trace->origin;
+}
+
+/**
+ * etl_trace_filetime_to_ms:
+ * @trace: a trace
+ * @filetime: a FILETIME
+ *
+ * Returns: milliseconds from etl_trace_get_origin() to @filetime
+ */
+double
+etl_trace_filetime_to_ms (EtlTrace *trace, gint64 filetime)
+{
+  return (double) (filetime - trace->origin) / 10000.0;
+}
+
+/**
+ * etl_trace_get_losses:
+ * @trace: a trace
+ * @n_losses: (out): length of the returned array
+ *
+ * The loss time series of all files, sorted by time: buffers flagged
+ * EVENTS_LOST or BUFFER_LOST, gaps in each file's SequenceNumber series, and
+ * real-time lost-event records.  The header totals (EventsLost, BuffersLost)
+ * are in #EtlFileInfo.
+ *
+ * Returns: (transfer none) (array length=n_losses): the losses
+ */
+const EtlLoss *
+etl_trace_get_losses (EtlTrace *trace, guint *n_losses)
+{
+  *n_losses = trace->losses->len;
+  return (const EtlLoss *) (void *) trace->losses->data;
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "etl-error.h"
+#include "etl-types.h"
+
+G_BEGIN_DECLS
+
+/**
+ * EtlClockType:
+ * @ETL_CLOCK_QPC: QueryPerformanceCounter ticks (WNODE_HEADER.ClientContext 1)
+ * @ETL_CLOCK_SYSTEM_TIME: FILETIME, 100-ns units (ClientContext 2)
+ * @ETL_CLOCK_CPU_CYCLE: CPU cycle counter (ClientContext 3)
+ *
+ * The timestamp clock, TRACE_LOGFILE_HEADER.ReservedFlags.
+ */
+typedef enum
+{
+  ETL_CLOCK_QPC = 1,
+  ETL_CLOCK_SYSTEM_TIME = 2,
+  ETL_CLOCK_CPU_CYCLE = 3,
+} EtlClockType;
+
+/**
+ * EtlFileInfo:
+ * @path: the file's path as given
+ * @file_size: size in bytes
+ * @logger_name: session (logger) name from TRACE_LOGFILE_HEADER, UTF-8
+ * @log_file_name: log file name from TRACE_LOGFILE_HEADER, UTF-8
+ * @buffer_size: TRACE_LOGFILE_HEADER.BufferSize, bytes
+ * @version: TRACE_LOGFILE_HEADER.Version
+ * @provider_version: OS build number (ProviderVersion)
+ * @number_of_processors: NumberOfProcessors
+ * @end_time: EndTime, FILETIME
+ * @timer_resolution: TimerResolution, 100-ns units
+ * @maximum_file_size: MaximumFileSize, MB
+ * @log_file_mode: LogFileMode (EVENT_TRACE_* flags)
+ * @buffers_written: BuffersWritten
+ * @start_buffers: StartBuffers
+ * @pointer_size: PointerSize, 4 or 8 bytes
+ * @events_lost: EventsLost
+ * @cpu_speed_mhz: CpuSpeedInMHz
+ * @tz_bias_minutes: TIME_ZONE_INFORMATION.Bias (UTC = local + bias)
+ * @boot_time: BootTime, FILETIME
+ * @perf_freq: PerfFreq, QPC ticks per second
+ * @start_time: StartTime, FILETIME
+ * @clock_type: ReservedFlags (#EtlClockType)
+ * @buffers_lost: BuffersLost
+ * @compressed: whether any buffer is compressed
+ * @compression_format: first buffer's State & 0xFFFF (3 = XPRESS)
+ * @n_buffers: buffers found in the file
+ * @n_records: trace records found, the EventTrace header included, skipped ones included
+ * @n_skipped: ERROR, WNODE and unknown records counted but not indexed
+ * @records_by_header_type: records per trace header type (index = type, 0..31)
+ * @header_ts_raw: raw timestamp of the EventTrace header record
+ * @header_filetime: that record's FILETIME (equals @start_time)
+ * @first_filetime: earliest record's FILETIME, or 0 with no records
+ * @last_filetime: latest record's FILETIME, or 0 with no records
+ * @n_cpus: highest processor index seen in a buffer, plus one
+ * @problems: (element-type GError): what could not be read; each message
+ *   names the file, the byte offset and the reason
+ * @n_problems_dropped: problems beyond the first 1000, counted only
+ *
+ * What one file's TRACE_LOGFILE_HEADER says and what the reader found.
+ */
+typedef struct
+{
+  char *path;
+  guint64 file_size;
+  char *logger_name;
+  char *log_file_name;
+  guint32 buffer_size;
+  guint32 version;
+  guint32 provider_version;
+  guint32 number_of_processors;
+  gint64 end_time;
+  guint32 timer_resolution;
+  guint32 maximum_file_size;
+  guint32 log_file_mode;
+  guint32 buffers_written;
+  guint32 start_buffers;
+  guint32 pointer_size;
+  guint32 events_lost;
+  guint32 cpu_speed_mhz;
+  gint32 tz_bias_minutes;
+  gint64 boot_time;
+  gint64 perf_freq;
+  gint64 start_time;
+  guint32 clock_type;
+  guint32 buffers_lost;
+  gboolean compressed;
+  guint compression_format;
+  guint64 n_buffers;
+  guint64 n_records;
+  guint64 n_skipped;
+  guint64 records_by_header_type[ETL_N_HEADER_TYPES];
+  gint64 header_ts_raw;
+  gint64 header_filetime;
+  gint64 first_filetime;
+  gint64 last_filetime;
+  guint n_cpus;
+  GPtrArray *problems;
+  guint64 n_problems_dropped;
+} EtlFileInfo;
+
+/**
+ * EtlLossKind:
+ * @ETL_LOSS_EVENTS_LOST_BUFFER: a buffer flagged EVENTS_LOST (events were dropped before it was flushed)
+ * @ETL_LOSS_BUFFER_LOST_FLAG: a buffer flagged BUFFER_LOST
+ * @ETL_LOSS_SEQUENCE_GAP: buffers missing from the file's SequenceNumber series
+ * @ETL_LOSS_RT_LOST_EVENT: an RTLostEvent record (type 32)
+ * @ETL_LOSS_RT_LOST_BUFFER: an RTLostBuffer record (type 33)
+ * @ETL_LOSS_RT_LOST_FILE: an RTLostFile record (type 34)
+ *
+ * The evidence of loss an .etl file can hold.
+ */
+typedef enum
+{
+  ETL_LOSS_EVENTS_LOST_BUFFER,
+  ETL_LOSS_BUFFER_LOST_FLAG,
+  ETL_LOSS_SEQUENCE_GAP,
+  ETL_LOSS_RT_LOST_EVENT,
+  ETL_LOSS_RT_LOST_BUFFER,
+  ETL_LOSS_RT_LOST_FILE,
+  ETL_N_LOSS_KINDS
+} EtlLossKind;
+
+/**
+ * EtlLoss:
+ * @filetime: when, FILETIME (the buffer's flush TimeStamp or the record's time)
+ * @file: file index
+ * @cpu: processor index, or -1 when unknown (sequence gaps)
+ * @kind: an #EtlLossKind
+ * @count: buffers missing (gaps) or 1
+ * @sequence: SequenceNumber of the buffer after the gap or of the flagged buffer
+ *
+ * One point of the loss time series.
+ */
+typedef struct
+{
+  gint64 filetime;
+  guint file;
+  gint cpu;
+  EtlLossKind kind;
+  guint64 count;
+  gint64 sequence;
+} EtlLoss;
+
+/**
+ * EtlProgressFunc:
+ * @fraction: 0.0 to 1.0 of the bytes to read
+ * @user_data: closure
+ *
+ * Called from the thread that runs etl_trace_open(), at most about 200 times.
+ */
+typedef void (*EtlProgressFunc) (double fraction, gpointer user_data);
+
+typedef struct _EtlTrace EtlTrace;
+
+EtlTrace *etl_trace_open (const char *const *paths,
+                          EtlProgressFunc progress,
+                          gpointer progress_data,
+                          GCancellable *cancellable,
+                          GError **error);
+EtlTrace *etl_trace_ref (EtlTrace *trace);
+void etl_trace_unref (EtlTrace *trace);
+
+guint etl_trace_get_n_files (EtlTrace *trace);
+const EtlFileInfo *etl_trace_get_file_info (EtlTrace *trace, guint file);
+guint etl_trace_get_n_problems (EtlTrace *trace);
+
+guint64 etl_trace_get_n_records (EtlTrace *trace);
+gboolean etl_trace_get_record (EtlTrace *trace, guint64 index, EtlRecord *record, GError **error);
+gint64 etl_trace_get_filetime (EtlTrace *trace, guint64 index);
+guint etl_trace_get_cpu (EtlTrace *trace, guint64 index);
+guint etl_trace_get_file (EtlTrace *trace, guint64 index);
+gboolean etl_trace_get_pid (EtlTrace *trace, guint64 index, guint32 *pid);
+guint etl_trace_get_provider_index (EtlTrace *trace, guint64 index);
+guint etl_trace_get_n_providers (EtlTrace *trace);
+const EtlGuid *etl_trace_get_provider (EtlTrace *trace, guint provider_index);
+guint8 etl_trace_get_header_type (EtlTrace *trace, guint64 index);
+guint64 etl_trace_lower_bound (EtlTrace *trace, gint64 filetime);
+
+guint etl_trace_get_n_cpus (EtlTrace *trace);
+gint64 etl_trace_get_origin (EtlTrace *trace);
+gint64 etl_trace_get_first_filetime (EtlTrace *trace);
+gint64 etl_trace_get_last_filetime (EtlTrace *trace);
+double etl_trace_filetime_to_ms (EtlTrace *trace, gint64 filetime);
+
+const EtlLoss *etl_trace_get_losses (EtlTrace *trace, guint *n_losses);
+
+gint64 etl_filetime_from_raw (guint32 clock_type, gint64 perf_freq, guint32 cpu_speed_mhz,
+                              gint64 start_time, gint64 header_ts_raw, gint64 ts_raw);
+char *etl_filetime_to_iso8601 (gint64 filetime);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlTrace, etl_trace_unref)
+
+G_END_DECLS

@@ -418,7 +418,6 @@ cmd_stats (EtlTrace *trace, double open_ms)
   guint64 n = etl_trace_get_n_records (trace);
   guint64 bytes = 0, events_lost = 0, buffers_lost = 0;
   guint n_losses;
-  const EtlLoss *losses = etl_trace_get_losses (trace, &n_losses);
   double duration_ms;
   int status = 0;
 
@@ -455,6 +454,7 @@ cmd_stats (EtlTrace *trace, double open_ms)
   for (guint i = 0; i < etl_trace_get_n_providers (trace); i++)
     g_free (provider_names[i]);
 
+  etl_trace_get_losses (trace, &n_losses);
   for (guint i = 0; i < etl_trace_get_n_files (trace); i++)
     {
       const EtlFileInfo *info = etl_trace_get_file_info (trace, i);

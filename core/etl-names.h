@@ -28,9 +28,12 @@ const char *etl_names_classic_opcode (guint opcode);
 const char *etl_names_level (guint level);
 const char *etl_names_provider (const EtlGuid *provider);
 gboolean etl_names_provider_lookup (const char *name, EtlGuid *provider);
+guint etl_names_kernel_table_size (void);
+guint etl_names_provider_table_size (void);
 
 char *etl_tracelogging_provider_name (const guint8 *traits, gsize traits_len);
 char *etl_tracelogging_event_name (const guint8 *schema, gsize schema_len);
+char **etl_tracelogging_field_names (const guint8 *schema, gsize schema_len);
 gboolean etl_record_find_ext_item (const EtlRecord *record, guint16 ext_type,
                                    const guint8 **data, gsize *data_len);
 

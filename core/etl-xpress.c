@@ -22,7 +22,7 @@ typedef LONG (WINAPI *RtlDecompressBufferExFunc) (USHORT format, PUCHAR out, ULO
                                                   PUCHAR in, ULONG in_size, PULONG final_size,
                                                   PVOID workspace);
 typedef LONG (WINAPI *RtlGetCompressionWorkSpaceSizeFunc) (USHORT format, PULONG ws_size, PULONG frag_size);
-#elif defined(HAVE_LIBFWNT) && HAVE_LIBFWNT
+#elif HAVE_LIBFWNT
 #include <libfwnt.h>
 #endif
 
@@ -84,7 +84,7 @@ etl_xpress_decompress (guint format, const guint8 *in, gsize in_len, guint8 *out
       }
     return TRUE;
   }
-#elif defined(HAVE_LIBFWNT) && HAVE_LIBFWNT
+#elif HAVE_LIBFWNT
   {
     libfwnt_error_t *fwnt_error = NULL;
     size_t produced = out_len;

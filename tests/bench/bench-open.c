@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * bench-open: open + decompress + index + merge throughput on a real trace.
+ *
+ *   bench-open [FILE] [ITERATIONS]
+ *
+ * Default FILE is ../shared/etl-corpus/net.4.5.2.x64.etl.  Prints
+ * "BENCH <name> <value> <unit>" lines (median of the iterations, warm cache).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "etl-trace.h"
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : (x > y);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *dir = g_getenv ("ETL_CORPUS_DIR");
+  g_autofree char *default_path = g_build_filename (dir ? dir : "../shared/etl-corpus", "net.4.5.2.x64.etl", NULL);
+  const char *path = argc > 1 ? argv[1] : default_path;
+  int iterations = argc > 2 ? atoi (argv[2]) : 15;
+  const char *paths[] = { path, NULL };
+  g_autofree double *ms = NULL;
+  guint64 records = 0, bytes = 0, uncompressed = 0;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      printf ("SKIP %s not found\n", path);
+      return 77;
+    }
+  if (iterations < 1)
+    iterations = 1;
+  ms = g_new (double, iterations);
+
+  for (int i = -1; i < iterations; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      gint64 t0 = g_get_monotonic_time ();
+      g_autoptr (EtlTrace) trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
+      gint64 t1 = g_get_monotonic_time ();
+
+      if (trace == NULL)
+        {
+          fprintf (stderr, "bench-open: %s\n", error->message);
+          return 1;
+        }
+      if (i < 0)
+        continue; /* warm-up: page cache and allocator */
+      ms[i] = (double) (t1 - t0) / 1000.0;
+      records = etl_trace_get_n_records (trace);
+      bytes = etl_trace_get_file_info (trace, 0)->file_size;
+      uncompressed = etl_trace_get_file_info (trace, 0)->n_buffers;
+    }
+  qsort (ms, iterations, sizeof (double), compare_double);
+  {
+    double median = ms[iterations / 2];
+
+    printf ("file: %s (%" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " buffers, %" G_GUINT64_FORMAT " records)\n",
+            path, bytes, uncompressed, records);
+    printf ("| metric | value |\n|---|---|\n");
+    printf ("| open+merge median | %.2f ms |\n| min | %.2f ms |\n| max | %.2f ms |\n", median, ms[0], ms[iterations - 1]);
+    printf ("BENCH open_merge_ms %.3f ms\n", median);
+    printf ("BENCH open_merge_records_per_s %.0f records/s\n", (double) records / (median / 1000.0));
+    printf ("BENCH open_merge_mb_per_s %.1f MB/s\n", (double) bytes / 1e6 / (median / 1000.0));
+  }
+  return 0;
+}

@@ -380,17 +380,30 @@ cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit)
 
 /* ------------------------------------------------------------------------ */
 
+static gint
+compare_counts (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  GHashTable *counts = user_data;
+  gsize x = GPOINTER_TO_SIZE (g_hash_table_lookup (counts, *(const char *const *) a));
+  gsize y = GPOINTER_TO_SIZE (g_hash_table_lookup (counts, *(const char *const *) b));
+
+  if (x != y)
+    return x > y ? -1 : 1;
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Adds @counts as an object, largest first. */
 static void
 add_counts (JsonBuilder *b, const char *member, GHashTable *counts)
 {
-  GHashTableIter iter;
-  gpointer key, value;
+  guint n;
+  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (counts, &n);
 
+  g_qsort_with_data (keys, (gint) n, sizeof (gpointer), compare_counts, counts);
   json_builder_set_member_name (b, member);
   json_builder_begin_object (b);
-  g_hash_table_iter_init (&iter, counts);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    add_int (b, key, (gint64) GPOINTER_TO_SIZE (value));
+  for (guint i = 0; i < n; i++)
+    add_int (b, keys[i], (gint64) GPOINTER_TO_SIZE (g_hash_table_lookup (counts, keys[i])));
   json_builder_end_object (b);
 }
 
@@ -412,6 +425,7 @@ cmd_stats (EtlTrace *trace, double open_ms)
   g_autoptr (JsonNode) root = NULL;
   g_autoptr (GHashTable) by_provider = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) by_kind = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) by_header_type = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) by_cpu = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) by_process = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char **provider_names = NULL;
@@ -421,28 +435,28 @@ cmd_stats (EtlTrace *trace, double open_ms)
   double duration_ms;
   int status = 0;
 
-  /* Provider names come from the records (TraceLogging traits) once per provider. */
+  /* Every record is re-read once: its kind (manifest or TraceLogging) and,
+   * once per provider, the provider's name (TraceLogging traits). */
   provider_names = g_new0 (char *, etl_trace_get_n_providers (trace) + 1);
   for (guint64 i = 0; i < n; i++)
     {
       guint p = etl_trace_get_provider_index (trace, i);
+      gboolean known = p < etl_trace_get_n_providers (trace);
       char key[16];
       guint32 pid;
+      EtlRecord r;
 
-      if (p < etl_trace_get_n_providers (trace) && provider_names[p] == NULL)
+      if (etl_trace_get_record (trace, i, &r, NULL))
         {
-          EtlRecord r;
-
-          if (etl_trace_get_record (trace, i, &r, NULL))
-            {
-              provider_names[p] = etl_record_dup_provider_name (&r);
-              etl_record_clear (&r);
-            }
-          else
-            status = EXIT_INPUT;
+          if (known && provider_names[p] == NULL)
+            provider_names[p] = etl_record_dup_provider_name (&r);
+          count (by_kind, etl_record_kind_name (r.kind));
+          etl_record_clear (&r);
         }
-      count (by_provider, p < etl_trace_get_n_providers (trace) && provider_names[p] ? provider_names[p] : "(other)");
-      count (by_kind, etl_header_type_name (etl_trace_get_header_type (trace, i)));
+      else
+        status = EXIT_INPUT;
+      count (by_provider, known && provider_names[p] ? provider_names[p] : "(other)");
+      count (by_header_type, etl_header_type_name (etl_trace_get_header_type (trace, i)));
       g_snprintf (key, sizeof key, "%u", etl_trace_get_cpu (trace, i));
       count (by_cpu, key);
       if (etl_trace_get_pid (trace, i, &pid))
@@ -485,7 +499,8 @@ cmd_stats (EtlTrace *trace, double open_ms)
   json_builder_set_member_name (b, "open_mb_per_second");
   json_builder_add_double_value (b, open_ms > 0 ? (double) bytes / 1e6 / (open_ms / 1000.0) : 0.0);
   add_counts (b, "records_by_provider", by_provider);
-  add_counts (b, "records_by_header_type", by_kind);
+  add_counts (b, "records_by_kind", by_kind);
+  add_counts (b, "records_by_header_type", by_header_type);
   add_counts (b, "records_by_cpu", by_cpu);
   add_counts (b, "records_by_process", by_process);
   json_builder_set_member_name (b, "losses");

@@ -241,6 +241,7 @@ test_stats_losses (void)
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "losses"), "events_lost"), ==, 3);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "records_by_header_type"),
                                                "EVENT_HEADER64"), ==, 19);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "records_by_kind"), "kernel"), ==, 2);
   cli_run_clear (&run);
 
   run_cli (&run, "losses", path, NULL);

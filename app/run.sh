@@ -1,0 +1,31 @@
+#!/bin/sh
+# The main job: installs what is missing, builds, and opens etlscope.
+#
+#   sh app/run.sh [FILE.etl...]
+#
+# With no file it opens a real trace from ../shared/etl-corpus when that
+# folder is there.
+set -e
+here=$(pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+# Make the files absolute before changing directory.
+for f in "$@"; do
+  case "$f" in
+    /*) set -- "$@" "$f" ;;
+    *) set -- "$@" "$here/$f" ;;
+  esac
+  shift
+done
+
+cd "$top"
+sh .ci/deps.sh
+if [ ! -f _build/build.ninja ]; then
+  meson setup _build >/dev/null
+fi
+ninja -C _build >/dev/null
+
+if [ $# -eq 0 ] && [ -f ../shared/etl-corpus/net.4.5.2.x64.etl ]; then
+  set -- "$top/../shared/etl-corpus/net.4.5.2.x64.etl"
+fi
+exec ./_build/app/etlscope "$@"

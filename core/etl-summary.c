@@ -1,0 +1,1077 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/**
+ * SECTION:etl-summary
+ * @title: EtlSummary
+ * @short_description: level-of-detail density summaries of a trace
+ *
+ * An #EtlSummary counts the records of an #EtlTrace per lane (processor,
+ * provider or process) over 2^k equal time bins — the finest level — and
+ * keeps every coarser level as pairwise sums, like a mip-map.  Each bin also
+ * remembers a dominant provider index so that a view can colour it.
+ *
+ * It is built once, off the main thread (etl_summary_new_async()), from the
+ * trace's in-memory index only: no record is read or decoded.  Afterwards it
+ * is read-only and may be shared between threads.  etl_summary_query() maps
+ * a visible time range onto N pixel columns in O(lanes × columns) by picking
+ * the level whose bins are just narrower than a column, so drawing never
+ * visits individual events.
+ *
+ * An #EtlLossSummary does the same for the loss time series
+ * (etl_trace_get_losses()): per file, the cumulative number of lost events and
+ * lost buffers per bin, next to the totals the TRACE_LOGFILE_HEADER states.
+ */
+
+#include "config.h"
+
+#define G_LOG_DOMAIN "etlscope"
+
+#include <math.h>
+#include <string.h>
+
+#include "etl-names.h"
+#include "etl-summary.h"
+
+/* At most this many cells (lanes × finest bins) per summary: 8 Mi cells is
+ * 8 Mi × (4 + 2) bytes × 2 for all levels ≈ 96 MiB in the worst case. */
+#define MAX_CELLS_LOG2 23
+#define MAX_BINS_LOG2 20
+#define CANCEL_CHECK_MASK 0xFFFF
+
+struct _EtlSummary
+{
+  gatomicrefcount ref_count;
+  EtlLaneMode mode;
+  guint n_lanes;
+  guint *lane_ids;
+  char **lane_labels;
+  guint64 *lane_totals;
+  gint64 begin;
+  gint64 end;
+  gint64 bin_width;
+  guint n_bins;
+  guint n_levels;
+  guint64 n_records;
+  /* Per level: n_lanes × (n_bins >> level), lane-major. */
+  guint32 **counts;
+  guint16 **dominant;
+};
+
+struct _EtlLossSummary
+{
+  gatomicrefcount ref_count;
+  guint n_files;
+  gint64 begin;
+  gint64 end;
+  gint64 bin_width;
+  guint n_bins;
+  guint64 max;
+  guint64 *header_events;
+  guint64 *header_buffers;
+  /* n_files × n_bins, cumulative up to and including the bin. */
+  guint64 *events_cum;
+  guint64 *buffers_cum;
+};
+
+static void
+etl_summary_free (EtlSummary *self)
+{
+  g_assert (self != NULL);
+
+  if (self->counts != NULL)
+    for (guint l = 0; l < self->n_levels; l++)
+      g_free (self->counts[l]);
+  if (self->dominant != NULL)
+    for (guint l = 0; l < self->n_levels; l++)
+      g_free (self->dominant[l]);
+  g_free (self->counts);
+  g_free (self->dominant);
+  g_free (self->lane_ids);
+  g_free (self->lane_totals);
+  g_strfreev (self->lane_labels);
+  g_free (self);
+}
+
+static int
+compare_guint (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return (x > y) - (x < y);
+}
+
+static char *
+provider_label (EtlTrace *trace, guint provider)
+{
+  const EtlGuid *guid = etl_trace_get_provider (trace, provider);
+  const char *name;
+  char str[ETL_GUID_STRING_LEN + 1];
+
+  if (guid == NULL)
+    return g_strdup ("Other providers");
+  name = etl_names_provider (guid);
+  if (name != NULL)
+    return g_strdup (name);
+  etl_guid_to_string (guid, str);
+  return g_strdup (str);
+}
+
+/* Sets up lanes; returns a lookup table for ETL_LANE_PROCESS (pid → lane+1). */
+static GHashTable *
+summary_setup_lanes (EtlSummary *self, EtlTrace *trace, guint64 first, guint64 last)
+{
+  GHashTable *pids = NULL;
+
+  g_assert (self != NULL);
+
+  switch (self->mode)
+    {
+    case ETL_LANE_CPU:
+      self->n_lanes = MAX (etl_trace_get_n_cpus (trace), 1);
+      self->lane_ids = g_new (guint, self->n_lanes);
+      self->lane_labels = g_new0 (char *, self->n_lanes + 1);
+      for (guint i = 0; i < self->n_lanes; i++)
+        {
+          self->lane_ids[i] = i;
+          self->lane_labels[i] = g_strdup_printf ("CPU %u", i);
+        }
+      break;
+
+    case ETL_LANE_PROVIDER:
+      /* One more lane for records past 65535 distinct providers. */
+      self->n_lanes = MIN (etl_trace_get_n_providers (trace), G_MAXUINT16) + 1;
+      self->lane_ids = g_new (guint, self->n_lanes);
+      self->lane_labels = g_new0 (char *, self->n_lanes + 1);
+      for (guint i = 0; i < self->n_lanes; i++)
+        {
+          self->lane_ids[i] = i + 1 == self->n_lanes ? G_MAXUINT16 : i;
+          self->lane_labels[i] = provider_label (trace, self->lane_ids[i]);
+        }
+      break;
+
+    case ETL_LANE_PROCESS:
+      {
+        g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint));
+        gboolean no_pid = FALSE;
+
+        pids = g_hash_table_new (NULL, NULL);
+        for (guint64 i = first; i < last; i++)
+          {
+            guint32 pid;
+
+            if (!etl_trace_get_pid (trace, i, &pid))
+              no_pid = TRUE;
+            else if (!g_hash_table_contains (pids, GUINT_TO_POINTER (pid)))
+              {
+                g_hash_table_add (pids, GUINT_TO_POINTER (pid));
+                g_array_append_val (ids, pid);
+              }
+          }
+        g_array_sort (ids, compare_guint);
+        if (no_pid || ids->len == 0)
+          {
+            guint none = ETL_SUMMARY_NO_PID;
+            g_array_append_val (ids, none);
+          }
+        g_hash_table_remove_all (pids);
+        self->n_lanes = ids->len;
+        self->lane_ids = g_new (guint, self->n_lanes);
+        self->lane_labels = g_new0 (char *, self->n_lanes + 1);
+        for (guint i = 0; i < ids->len; i++)
+          {
+            guint pid = g_array_index (ids, guint, i);
+
+            self->lane_ids[i] = pid;
+            if (pid == ETL_SUMMARY_NO_PID)
+              self->lane_labels[i] = g_strdup ("No process");
+            else
+              {
+                self->lane_labels[i] = g_strdup_printf ("PID %u", pid);
+                g_hash_table_insert (pids, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (i + 1));
+              }
+          }
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  self->lane_totals = g_new0 (guint64, self->n_lanes);
+  return pids;
+}
+
+static guint
+summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i)
+{
+  switch (self->mode)
+    {
+    case ETL_LANE_CPU:
+      return MIN (etl_trace_get_cpu (trace, i), self->n_lanes - 1);
+
+    case ETL_LANE_PROVIDER:
+      return MIN (etl_trace_get_provider_index (trace, i), self->n_lanes - 1);
+
+    case ETL_LANE_PROCESS:
+      {
+        guint32 pid;
+        gpointer lane;
+
+        if (etl_trace_get_pid (trace, i, &pid) &&
+            (lane = g_hash_table_lookup (pids, GUINT_TO_POINTER (pid))) != NULL)
+          return GPOINTER_TO_UINT (lane) - 1;
+        return self->n_lanes - 1;
+      }
+
+    default:
+      g_assert_not_reached ();
+    }
+  return 0;
+}
+
+/**
+ * etl_summary_new:
+ * @trace: a trace
+ * @mode: how to split records into lanes
+ * @begin: start of the summarised range, FILETIME (100-ns ticks), inclusive
+ * @end: end of the range, FILETIME, exclusive; when @end ≤ @begin the whole
+ *   trace is summarised, from its first to just past its last record
+ * @bins_log2: log2 of the number of finest bins (clamped to 1…20, and lowered
+ *   so that lanes × bins stays below 8 Mi cells); 16 is a good default
+ * @cancellable: (nullable): checked every 65536 records
+ * @error: return location for a #GError
+ *
+ * Counts the records of @trace whose FILETIME lies in [@begin, @end) per lane
+ * and per finest bin, then builds each coarser level by pairwise sums.  Bin i
+ * covers [begin + i × w, begin + (i + 1) × w) with the integer bin width
+ * w = ⌈(end − begin) / 2^bins_log2⌉ ≥ 1 tick, so bin edges are exact FILETIMEs
+ * and counts over whole bins equal counts over the index found with
+ * etl_trace_lower_bound().  Each bin's dominant provider is the majority
+ * vote (Boyer–Moore) of its records' providers; a coarser bin takes that of
+ * its fuller half.
+ *
+ * Only the index getters of @trace are used; this runs in O(records + cells)
+ * and may be called from any thread.
+ *
+ * Returns: (transfer full) (nullable): the summary, or %NULL with
+ *   %G_IO_ERROR_CANCELLED
+ */
+EtlSummary *
+etl_summary_new (EtlTrace *trace,
+                 EtlLaneMode mode,
+                 gint64 begin,
+                 gint64 end,
+                 guint bins_log2,
+                 GCancellable *cancellable,
+                 GError **error)
+{
+  g_autoptr (EtlSummary) self = NULL;
+  g_autoptr (GHashTable) pids = NULL;
+  g_autofree guint32 *votes = NULL;
+  guint64 first, last;
+  guint64 span;
+  gsize cells;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_return_val_if_fail (mode <= ETL_LANE_PROCESS, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (end <= begin)
+    {
+      begin = etl_trace_get_first_filetime (trace);
+      end = etl_trace_get_last_filetime (trace) + 1;
+    }
+
+  self = g_new0 (EtlSummary, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->mode = mode;
+  self->begin = begin;
+  self->end = end;
+
+  first = etl_trace_lower_bound (trace, begin);
+  last = etl_trace_lower_bound (trace, end);
+
+  pids = summary_setup_lanes (self, trace, first, last);
+
+  bins_log2 = CLAMP (bins_log2, 1, MAX_BINS_LOG2);
+  while (bins_log2 > 1 && ((guint64) self->n_lanes << bins_log2) > (G_GUINT64_CONSTANT (1) << MAX_CELLS_LOG2))
+    bins_log2--;
+  span = (guint64) (end - begin);
+  /* No more bins than ticks: a bin is at least one 100-ns tick wide. */
+  while (bins_log2 > 1 && (G_GUINT64_CONSTANT (1) << bins_log2) > span)
+    bins_log2--;
+
+  self->n_bins = 1u << bins_log2;
+  self->n_levels = bins_log2 + 1;
+  self->bin_width = (gint64) MAX ((span + self->n_bins - 1) / self->n_bins, 1);
+  self->counts = g_new0 (guint32 *, self->n_levels);
+  self->dominant = g_new0 (guint16 *, self->n_levels);
+
+  cells = (gsize) self->n_lanes * self->n_bins;
+  self->counts[0] = g_new0 (guint32, cells);
+  self->dominant[0] = g_new (guint16, cells);
+  votes = g_new0 (guint32, cells);
+  for (gsize c = 0; c < cells; c++)
+    self->dominant[0][c] = ETL_SUMMARY_NO_PROVIDER;
+
+  for (guint64 i = first; i < last; i++)
+    {
+      gint64 ft = etl_trace_get_filetime (trace, i);
+      guint lane = summary_lane_of (self, trace, pids, i);
+      guint64 bin = (guint64) (ft - begin) / (guint64) self->bin_width;
+      guint provider = MIN (etl_trace_get_provider_index (trace, i), ETL_SUMMARY_NO_PROVIDER - 1);
+      gsize cell;
+
+      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+
+      g_assert (bin < self->n_bins);
+      cell = (gsize) lane * self->n_bins + bin;
+      self->counts[0][cell]++;
+      self->lane_totals[lane]++;
+
+      if (votes[cell] == 0)
+        {
+          self->dominant[0][cell] = provider;
+          votes[cell] = 1;
+        }
+      else if (self->dominant[0][cell] == provider)
+        votes[cell]++;
+      else
+        votes[cell]--;
+    }
+  self->n_records = last - first;
+
+  for (guint l = 1; l < self->n_levels; l++)
+    {
+      guint n = self->n_bins >> l;
+      const guint32 *fine = self->counts[l - 1];
+      const guint16 *fine_dom = self->dominant[l - 1];
+
+      self->counts[l] = g_new (guint32, (gsize) self->n_lanes * n);
+      self->dominant[l] = g_new (guint16, (gsize) self->n_lanes * n);
+      for (guint lane = 0; lane < self->n_lanes; lane++)
+        {
+          const guint32 *f = fine + (gsize) lane * (n * 2);
+          const guint16 *fd = fine_dom + (gsize) lane * (n * 2);
+          guint32 *c = self->counts[l] + (gsize) lane * n;
+          guint16 *d = self->dominant[l] + (gsize) lane * n;
+
+          for (guint b = 0; b < n; b++)
+            {
+              c[b] = f[2 * b] + f[2 * b + 1];
+              d[b] = f[2 * b] >= f[2 * b + 1] ? fd[2 * b] : fd[2 * b + 1];
+            }
+        }
+    }
+
+  return g_steal_pointer (&self);
+}
+
+typedef struct
+{
+  EtlTrace *trace;
+  EtlLaneMode mode;
+  gint64 begin;
+  gint64 end;
+  guint bins_log2;
+} BuildData;
+
+static void
+build_data_free (gpointer data)
+{
+  BuildData *bd = data;
+
+  g_clear_pointer (&bd->trace, etl_trace_unref);
+  g_free (bd);
+}
+
+static void
+summary_build_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  BuildData *bd = task_data;
+  GError *error = NULL;
+  EtlSummary *summary;
+
+  summary = etl_summary_new (bd->trace, bd->mode, bd->begin, bd->end, bd->bins_log2, cancellable, &error);
+  if (summary == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, summary, (GDestroyNotify) etl_summary_unref);
+}
+
+/**
+ * etl_summary_new_async:
+ * @trace: a trace
+ * @mode: how to split records into lanes
+ * @begin: start of the range, FILETIME, inclusive
+ * @end: end of the range, FILETIME, exclusive (≤ @begin: the whole trace)
+ * @bins_log2: log2 of the number of finest bins
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called in the caller's thread-default main context when done
+ * @user_data: closure for @callback
+ *
+ * Runs etl_summary_new() in a worker thread.  @trace is kept alive until
+ * then.
+ */
+void
+etl_summary_new_async (EtlTrace *trace,
+                       EtlLaneMode mode,
+                       gint64 begin,
+                       gint64 end,
+                       guint bins_log2,
+                       GCancellable *cancellable,
+                       GAsyncReadyCallback callback,
+                       gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  BuildData *bd;
+
+  g_return_if_fail (trace != NULL);
+
+  bd = g_new0 (BuildData, 1);
+  bd->trace = etl_trace_ref (trace);
+  bd->mode = mode;
+  bd->begin = begin;
+  bd->end = end;
+  bd->bins_log2 = bins_log2;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, etl_summary_new_async);
+  g_task_set_task_data (task, bd, build_data_free);
+  g_task_run_in_thread (task, summary_build_thread);
+}
+
+/**
+ * etl_summary_new_finish:
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the summary, or %NULL with @error set
+ */
+EtlSummary *
+etl_summary_new_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * etl_summary_ref:
+ * @summary: a summary
+ *
+ * Returns: (transfer full): @summary with one more reference
+ */
+EtlSummary *
+etl_summary_ref (EtlSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, NULL);
+  g_atomic_ref_count_inc (&summary->ref_count);
+  return summary;
+}
+
+/**
+ * etl_summary_unref:
+ * @summary: (transfer full): a summary
+ *
+ * Drops a reference; the last one frees the summary.
+ */
+void
+etl_summary_unref (EtlSummary *summary)
+{
+  g_return_if_fail (summary != NULL);
+  if (g_atomic_ref_count_dec (&summary->ref_count))
+    etl_summary_free (summary);
+}
+
+/**
+ * etl_summary_get_mode:
+ * @summary: a summary
+ *
+ * Returns: how the lanes were chosen
+ */
+EtlLaneMode
+etl_summary_get_mode (EtlSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, ETL_LANE_CPU);
+  return summary->mode;
+}
+
+/**
+ * etl_summary_get_n_lanes:
+ * @summary: a summary
+ *
+ * Returns: the number of lanes (at least one)
+ */
+guint
+etl_summary_get_n_lanes (EtlSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->n_lanes;
+}
+
+/**
+ * etl_summary_get_lane_id:
+ * @summary: a summary
+ * @lane: lane index
+ *
+ * Returns: the processor index, provider index (G_MAXUINT16 for the overflow
+ *   lane) or process id (%ETL_SUMMARY_NO_PID for records without one) of @lane
+ */
+guint
+etl_summary_get_lane_id (EtlSummary *summary, guint lane)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  g_return_val_if_fail (lane < summary->n_lanes, 0);
+  return summary->lane_ids[lane];
+}
+
+/**
+ * etl_summary_get_lane_label:
+ * @summary: a summary
+ * @lane: lane index
+ *
+ * Returns: (transfer none): a label such as "CPU 3", "PID 4242" or a
+ *   provider name
+ */
+const char *
+etl_summary_get_lane_label (EtlSummary *summary, guint lane)
+{
+  g_return_val_if_fail (summary != NULL, NULL);
+  g_return_val_if_fail (lane < summary->n_lanes, NULL);
+  return summary->lane_labels[lane];
+}
+
+/**
+ * etl_summary_get_begin:
+ * @summary: a summary
+ *
+ * Returns: start of the first finest bin, FILETIME
+ */
+gint64
+etl_summary_get_begin (EtlSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->begin;
+}
+
+/**
+ * etl_summary_get_end:
+ * @summary: a summary
+ *
+ * Returns: end of the summarised range (exclusive), FILETIME
+ */
+gint64
+etl_summary_get_end (EtlSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->end;
+}
+
+/**
+ * etl_summary_get_bin_width:
+ * @summary: a summary
+ *
+ * Returns: width of a finest bin in 100-ns ticks (≥ 1)
+ */
+gint64
+etl_summary_get_bin_width (EtlSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 1);
+  return summary->bin_width;
+}
+
+/**
+ * etl_summary_get_n_bins:
+ * @summary: a summary
+ *
+ * Returns: number of finest bins, a power of two
+ */
+guint
+etl_summary_get_n_bins (EtlSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->n_bins;
+}
+
+/**
+ * etl_summary_get_n_levels:
+ * @summary: a summary
+ *
+ * Returns: number of levels; level l has n_bins >> l bins
+ */
+guint
+etl_summary_get_n_levels (EtlSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->n_levels;
+}
+
+/**
+ * etl_summary_get_bin_start:
+ * @summary: a summary
+ * @bin: finest bin index, 0…n_bins (n_bins gives the end of the last bin)
+ *
+ * Returns: the FILETIME where @bin starts
+ */
+gint64
+etl_summary_get_bin_start (EtlSummary *summary, guint bin)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  g_return_val_if_fail (bin <= summary->n_bins, 0);
+  return summary->begin + (gint64) bin * summary->bin_width;
+}
+
+/**
+ * etl_summary_get_n_records:
+ * @summary: a summary
+ *
+ * Returns: records counted, the sum over all lanes and bins
+ */
+guint64
+etl_summary_get_n_records (EtlSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->n_records;
+}
+
+/**
+ * etl_summary_get_lane_total:
+ * @summary: a summary
+ * @lane: lane index
+ *
+ * Returns: records counted in @lane
+ */
+guint64
+etl_summary_get_lane_total (EtlSummary *summary, guint lane)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  g_return_val_if_fail (lane < summary->n_lanes, 0);
+  return summary->lane_totals[lane];
+}
+
+/**
+ * etl_summary_choose_level:
+ * @summary: a summary
+ * @t0: start of the visible range, FILETIME
+ * @t1: end of the visible range, FILETIME (> @t0)
+ * @n_columns: pixel columns across [@t0, @t1)
+ *
+ * Returns: the coarsest level whose bins are no wider than one column, or 0
+ *   when even the finest bins are wider
+ */
+guint
+etl_summary_choose_level (EtlSummary *summary, gint64 t0, gint64 t1, guint n_columns)
+{
+  double column;
+  guint level = 0;
+
+  g_return_val_if_fail (summary != NULL, 0);
+  g_return_val_if_fail (n_columns > 0, 0);
+
+  column = (double) (t1 - t0) / n_columns;
+  while (level + 1 < summary->n_levels &&
+         (double) (summary->bin_width << (level + 1)) <= column)
+    level++;
+  return level;
+}
+
+/**
+ * etl_summary_query:
+ * @summary: a summary
+ * @t0: start of the visible range, FILETIME
+ * @t1: end of the visible range, FILETIME (> @t0)
+ * @n_columns: pixel columns across [@t0, @t1)
+ * @counts: (out caller-allocates) (array): n_lanes × @n_columns counts,
+ *   lane-major (lane × @n_columns + column)
+ * @dominant: (out caller-allocates) (array) (nullable): n_lanes × @n_columns
+ *   dominant provider indexes (%ETL_SUMMARY_NO_PROVIDER where empty): that of
+ *   the fullest bin in the column
+ *
+ * Fills per-lane counts per pixel column from the level chosen by
+ * etl_summary_choose_level().  Each bin of that level goes wholly to the
+ * column that holds its centre, so column edges snap to bin edges: counts are
+ * exact when @t0 and @t1 fall on bin edges of that level and each column
+ * spans whole bins.  When a finest bin is wider than a column, its records
+ * appear in one column and the neighbours stay empty.
+ *
+ * Runs in O(lanes × columns): about two bins per column are visited.
+ *
+ * Returns: the level used
+ */
+guint
+etl_summary_query (EtlSummary *summary,
+                   gint64 t0,
+                   gint64 t1,
+                   guint n_columns,
+                   guint32 *counts,
+                   guint16 *dominant)
+{
+  g_autofree guint32 *best = NULL;
+  guint level, n;
+  gint64 width;
+  gint64 b0, b1;
+  double column;
+
+  g_return_val_if_fail (summary != NULL, 0);
+  g_return_val_if_fail (counts != NULL, 0);
+  g_return_val_if_fail (n_columns > 0, 0);
+
+  memset (counts, 0, sizeof (guint32) * summary->n_lanes * n_columns);
+  if (dominant != NULL)
+    for (gsize c = 0; c < (gsize) summary->n_lanes * n_columns; c++)
+      dominant[c] = ETL_SUMMARY_NO_PROVIDER;
+
+  if (t1 <= t0)
+    return 0;
+
+  level = etl_summary_choose_level (summary, t0, t1, n_columns);
+  n = summary->n_bins >> level;
+  width = summary->bin_width << level;
+  column = (double) (t1 - t0) / n_columns;
+
+  /* Bins whose centre may lie in [t0, t1). */
+  b0 = t0 <= summary->begin ? 0 : (t0 - summary->begin) / width;
+  b1 = t1 <= summary->begin ? 0 : (t1 - summary->begin) / width + 1;
+  b1 = MIN (b1, (gint64) n);
+  if (b0 >= b1)
+    return level;
+
+  if (dominant != NULL)
+    best = g_new (guint32, n_columns);
+
+  for (guint lane = 0; lane < summary->n_lanes; lane++)
+    {
+      const guint32 *c = summary->counts[level] + (gsize) lane * n;
+      const guint16 *d = summary->dominant[level] + (gsize) lane * n;
+      guint32 *out = counts + (gsize) lane * n_columns;
+      guint16 *out_dom = dominant != NULL ? dominant + (gsize) lane * n_columns : NULL;
+
+      if (best != NULL)
+        memset (best, 0, sizeof (guint32) * n_columns);
+
+      for (gint64 b = b0; b < b1; b++)
+        {
+          /* Twice the centre, to stay in integers for odd widths. */
+          gint64 centre2 = 2 * (summary->begin + b * width) + width;
+          double x;
+          guint col;
+
+          if (c[b] == 0 || centre2 < 2 * t0 || centre2 >= 2 * t1)
+            continue;
+          x = ((double) (centre2 - 2 * t0) / 2.0) / column;
+          col = (guint) MIN (x, (double) (n_columns - 1));
+          out[col] += c[b];
+          if (out_dom != NULL && c[b] > best[col])
+            {
+              best[col] = c[b];
+              out_dom[col] = d[b];
+            }
+        }
+    }
+
+  return level;
+}
+
+/* Loss summary */
+
+static void
+etl_loss_summary_free (EtlLossSummary *self)
+{
+  g_assert (self != NULL);
+  g_free (self->header_events);
+  g_free (self->header_buffers);
+  g_free (self->events_cum);
+  g_free (self->buffers_cum);
+  g_free (self);
+}
+
+/**
+ * etl_loss_summary_new:
+ * @trace: a trace
+ * @bins_log2: log2 of the number of bins (clamped to 1…16)
+ *
+ * Bins the loss time series of @trace (etl_trace_get_losses()) per file over
+ * the range that holds every record and every loss point, and accumulates it.
+ * Lost events are buffers flagged EVENTS_LOST (one per buffer; the header
+ * does not say how many events) and RTLostEvent records; lost buffers are
+ * buffers flagged BUFFER_LOST, gaps in the SequenceNumber series (their
+ * length) and RTLostBuffer/RTLostFile records.  The header totals
+ * (TRACE_LOGFILE_HEADER.EventsLost and BuffersLost) are kept next to them,
+ * since a file may state losses it has no time points for.
+ *
+ * Returns: (transfer full): the loss summary
+ */
+EtlLossSummary *
+etl_loss_summary_new (EtlTrace *trace, guint bins_log2)
+{
+  EtlLossSummary *self;
+  const EtlLoss *losses;
+  guint n_losses;
+  gint64 begin, end;
+  guint64 span;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+
+  losses = etl_trace_get_losses (trace, &n_losses);
+  begin = etl_trace_get_first_filetime (trace);
+  end = etl_trace_get_last_filetime (trace) + 1;
+  for (guint i = 0; i < n_losses; i++)
+    {
+      begin = MIN (begin, losses[i].filetime);
+      end = MAX (end, losses[i].filetime + 1);
+    }
+
+  self = g_new0 (EtlLossSummary, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->n_files = etl_trace_get_n_files (trace);
+  self->begin = begin;
+  self->end = end;
+  bins_log2 = CLAMP (bins_log2, 1, 16);
+  self->n_bins = 1u << bins_log2;
+  span = (guint64) (end - begin);
+  self->bin_width = (gint64) MAX ((span + self->n_bins - 1) / self->n_bins, 1);
+  self->header_events = g_new0 (guint64, self->n_files);
+  self->header_buffers = g_new0 (guint64, self->n_files);
+  self->events_cum = g_new0 (guint64, (gsize) self->n_files * self->n_bins);
+  self->buffers_cum = g_new0 (guint64, (gsize) self->n_files * self->n_bins);
+
+  for (guint f = 0; f < self->n_files; f++)
+    {
+      const EtlFileInfo *info = etl_trace_get_file_info (trace, f);
+
+      self->header_events[f] = info->events_lost;
+      self->header_buffers[f] = info->buffers_lost;
+    }
+
+  for (guint i = 0; i < n_losses; i++)
+    {
+      const EtlLoss *loss = &losses[i];
+      guint64 bin = (guint64) (loss->filetime - begin) / (guint64) self->bin_width;
+      gsize cell;
+
+      if (loss->file >= self->n_files)
+        continue;
+      cell = (gsize) loss->file * self->n_bins + MIN (bin, self->n_bins - 1);
+      switch (loss->kind)
+        {
+        case ETL_LOSS_EVENTS_LOST_BUFFER:
+        case ETL_LOSS_RT_LOST_EVENT:
+          self->events_cum[cell] += loss->count;
+          break;
+        default:
+          self->buffers_cum[cell] += loss->count;
+          break;
+        }
+    }
+
+  for (guint f = 0; f < self->n_files; f++)
+    {
+      guint64 *e = self->events_cum + (gsize) f * self->n_bins;
+      guint64 *b = self->buffers_cum + (gsize) f * self->n_bins;
+
+      for (guint i = 1; i < self->n_bins; i++)
+        {
+          e[i] += e[i - 1];
+          b[i] += b[i - 1];
+        }
+      self->max = MAX (self->max, MAX (e[self->n_bins - 1], b[self->n_bins - 1]));
+    }
+
+  return self;
+}
+
+/**
+ * etl_loss_summary_ref:
+ * @summary: a loss summary
+ *
+ * Returns: (transfer full): @summary with one more reference
+ */
+EtlLossSummary *
+etl_loss_summary_ref (EtlLossSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, NULL);
+  g_atomic_ref_count_inc (&summary->ref_count);
+  return summary;
+}
+
+/**
+ * etl_loss_summary_unref:
+ * @summary: (transfer full): a loss summary
+ *
+ * Drops a reference; the last one frees the summary.
+ */
+void
+etl_loss_summary_unref (EtlLossSummary *summary)
+{
+  g_return_if_fail (summary != NULL);
+  if (g_atomic_ref_count_dec (&summary->ref_count))
+    etl_loss_summary_free (summary);
+}
+
+/**
+ * etl_loss_summary_get_n_files:
+ * @summary: a loss summary
+ *
+ * Returns: number of files
+ */
+guint
+etl_loss_summary_get_n_files (EtlLossSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->n_files;
+}
+
+/**
+ * etl_loss_summary_get_begin:
+ * @summary: a loss summary
+ *
+ * Returns: start of the first bin, FILETIME
+ */
+gint64
+etl_loss_summary_get_begin (EtlLossSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->begin;
+}
+
+/**
+ * etl_loss_summary_get_end:
+ * @summary: a loss summary
+ *
+ * Returns: end of the range, FILETIME, exclusive
+ */
+gint64
+etl_loss_summary_get_end (EtlLossSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->end;
+}
+
+/**
+ * etl_loss_summary_get_n_bins:
+ * @summary: a loss summary
+ *
+ * Returns: number of bins
+ */
+guint
+etl_loss_summary_get_n_bins (EtlLossSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->n_bins;
+}
+
+/**
+ * etl_loss_summary_get_header_totals:
+ * @summary: a loss summary
+ * @file: file index
+ * @events_lost: (out) (optional): TRACE_LOGFILE_HEADER.EventsLost
+ * @buffers_lost: (out) (optional): TRACE_LOGFILE_HEADER.BuffersLost
+ *
+ * The totals the file's header states.
+ */
+void
+etl_loss_summary_get_header_totals (EtlLossSummary *summary,
+                                    guint file,
+                                    guint64 *events_lost,
+                                    guint64 *buffers_lost)
+{
+  g_return_if_fail (summary != NULL);
+  g_return_if_fail (file < summary->n_files);
+  if (events_lost)
+    *events_lost = summary->header_events[file];
+  if (buffers_lost)
+    *buffers_lost = summary->header_buffers[file];
+}
+
+/**
+ * etl_loss_summary_get_series_totals:
+ * @summary: a loss summary
+ * @file: file index
+ * @events_lost: (out) (optional): lost events over the time series
+ * @buffers_lost: (out) (optional): lost buffers over the time series
+ *
+ * The totals of the time series (the cumulative values of the last bin).
+ */
+void
+etl_loss_summary_get_series_totals (EtlLossSummary *summary,
+                                    guint file,
+                                    guint64 *events_lost,
+                                    guint64 *buffers_lost)
+{
+  gsize last;
+
+  g_return_if_fail (summary != NULL);
+  g_return_if_fail (file < summary->n_files);
+  last = (gsize) file * summary->n_bins + summary->n_bins - 1;
+  if (events_lost)
+    *events_lost = summary->events_cum[last];
+  if (buffers_lost)
+    *buffers_lost = summary->buffers_cum[last];
+}
+
+/**
+ * etl_loss_summary_get_max:
+ * @summary: a loss summary
+ *
+ * Returns: the largest cumulative value of any series of any file
+ */
+guint64
+etl_loss_summary_get_max (EtlLossSummary *summary)
+{
+  g_return_val_if_fail (summary != NULL, 0);
+  return summary->max;
+}
+
+/**
+ * etl_loss_summary_query:
+ * @summary: a loss summary
+ * @file: file index
+ * @t0: start of the visible range, FILETIME
+ * @t1: end of the visible range, FILETIME (> @t0)
+ * @n_columns: pixel columns across [@t0, @t1)
+ * @events_cumulative: (out caller-allocates) (array) (nullable): @n_columns
+ *   values: events lost up to the end of each column
+ * @buffers_cumulative: (out caller-allocates) (array) (nullable): the same
+ *   for buffers
+ *
+ * Samples the cumulative series at the end of each column, in O(columns).
+ */
+void
+etl_loss_summary_query (EtlLossSummary *summary,
+                        guint file,
+                        gint64 t0,
+                        gint64 t1,
+                        guint n_columns,
+                        guint64 *events_cumulative,
+                        guint64 *buffers_cumulative)
+{
+  const guint64 *e, *b;
+  double column;
+
+  g_return_if_fail (summary != NULL);
+  g_return_if_fail (file < summary->n_files);
+  g_return_if_fail (n_columns > 0);
+
+  e = summary->events_cum + (gsize) file * summary->n_bins;
+  b = summary->buffers_cum + (gsize) file * summary->n_bins;
+  column = (double) MAX (t1 - t0, 0) / n_columns;
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      gint64 t = t0 + (gint64) ((c + 1) * column) - 1;
+      guint64 ev = 0, bu = 0;
+
+      if (t >= summary->begin)
+        {
+          guint64 bin = MIN ((guint64) (t - summary->begin) / (guint64) summary->bin_width,
+                             (guint64) summary->n_bins - 1);
+          ev = e[bin];
+          bu = b[bin];
+        }
+      if (events_cumulative)
+        events_cumulative[c] = ev;
+      if (buffers_cumulative)
+        buffers_cumulative[c] = bu;
+    }
+}

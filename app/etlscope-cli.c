@@ -7,6 +7,8 @@
  *   etlscope-cli stats FILE...
  *   etlscope-cli losses FILE...
  *   etlscope-cli session ...
+ *   etlscope-cli slice [--from MS] [--to MS] [--pid N] [--provider GUID] IN... -o OUT.etl
+ *   etlscope-cli synth --cpus N --records N [...] -o OUT.etl
  *
  * Exit status 0 on success; 1 with one line per problem on stderr (file,
  * byte offset, reason) when input could not be read completely; 2 on a usage
@@ -22,6 +24,7 @@
 #include <string.h>
 
 #include "etl-cli-session.h"
+#include "etl-cli-write.h"
 #include "etl-names.h"
 #include "etl-session.h"
 #include "etl-trace.h"
@@ -588,6 +591,8 @@ static const char *usage_summary =
   "  stats FILE...       open, merge and summarise: records per provider, kind, CPU, process\n"
   "  losses FILE...      lost events and buffers over time, as JSON\n"
   "  session ...         build and check EVENT_TRACE_PROPERTIES (see session --help)\n"
+  "  slice IN... -o OUT  write the records in a time range / of a process / provider to a new .etl\n"
+  "  synth -o OUT        write a realistic synthetic .etl (--cpus N --records N ...)\n"
   "\n"
   "Run 'etlscope-cli COMMAND --help' for a command's options.";
 
@@ -698,6 +703,10 @@ main (int argc, char **argv)
   command = argv[1];
   if (strcmp (command, "session") == 0)
     return etl_cli_session_main (argc - 1, argv + 1);
+  if (strcmp (command, "slice") == 0)
+    return etl_cli_slice_main (argc - 1, argv + 1);
+  if (strcmp (command, "synth") == 0)
+    return etl_cli_synth_main (argc - 1, argv + 1);
   if (strcmp (command, "info") == 0 || strcmp (command, "dump") == 0 || strcmp (command, "stats") == 0
       || strcmp (command, "losses") == 0)
     return run_trace_command (command, argc - 1, argv + 1);

@@ -12,6 +12,29 @@ G_BEGIN_DECLS
 extern const EtlGuid etl_rt_lost_event_guid;
 
 gboolean etl_record_decode (const guint8 *data, gsize avail, EtlRecord *record, GError **error);
+
+/* What the index needs of a record, read without a full decode (see etl_record_peek()). */
+typedef struct
+{
+  guint32 size;          /* Size, unaligned */
+  guint8 header_type;
+  guint8 kind;           /* EtlRecordKind; OTHER records are counted and skipped */
+  guint8 has_pid;
+  guint8 by_hook;        /* provider follows from hook_id (kernel records) */
+  guint8 opcode;
+  guint16 hook_id;
+  guint32 pid;
+  gint64 ts_raw;
+  EtlGuid provider;      /* when !by_hook */
+} EtlRecordPeek;
+
+typedef enum
+{
+  ETL_PEEK_OK,
+  ETL_PEEK_DECODE,       /* malformed or a rare type: use etl_record_decode() */
+} EtlPeekResult;
+
+EtlPeekResult etl_record_peek (const guint8 *data, gsize avail, EtlRecordPeek *peek);
 gboolean etl_record_is_end_marker (const guint8 *data, gsize avail);
 gboolean etl_record_is_rt_lost (const EtlRecord *record);
 

@@ -372,6 +372,134 @@ etl_record_decode (const guint8 *data, gsize avail, EtlRecord *record, GError **
 }
 
 /**
+ * etl_record_peek:
+ * @data: the record's first byte
+ * @avail: bytes from @data to the end of the buffer's used area
+ * @peek: (out caller-allocates): size, header type, kind, timestamp, process
+ *   id and provider of the record
+ *
+ * The indexing fast path: reads only what the merged index keeps, with the
+ * same checks as etl_record_decode() (header size, Size within @avail,
+ * extended data items of an EVENT_HEADER), so a record that peeks
+ * %ETL_PEEK_OK decodes and one that decodes peeks alike.  Kernel records
+ * leave their provider to the caller (@peek->by_hook: it follows from the
+ * HookId, see etl_names_kernel_event()).
+ *
+ * Returns: %ETL_PEEK_OK, or %ETL_PEEK_DECODE for a malformed record, a WPP
+ *   MESSAGE or a WNODE header: call etl_record_decode() for those
+ */
+EtlPeekResult
+etl_record_peek (const guint8 *data, gsize avail, EtlRecordPeek *peek)
+{
+  const guint8 *p = data;
+  guint8 type, mflags;
+  gsize size;
+
+  if (avail < 8)
+    return ETL_PEEK_DECODE;
+  mflags = p[3];
+  type = p[2];
+  if (!(mflags & ETL_MARKER_TRACE_HEADER_FLAG) || (mflags & 0xD0) == 0x90 || type == ETL_HEADER_TYPE_MESSAGE)
+    return ETL_PEEK_DECODE; /* WNODE_HEADER or MESSAGE_TRACE_HEADER */
+  peek->header_type = type;
+  peek->has_pid = FALSE;
+  peek->by_hook = FALSE;
+
+  switch (type)
+    {
+    case ETL_HEADER_TYPE_SYSTEM32:
+    case ETL_HEADER_TYPE_SYSTEM64:
+    case ETL_HEADER_TYPE_COMPACT32:
+    case ETL_HEADER_TYPE_COMPACT64:
+      size = etl_read_u16 (p + 4);
+      if (size < (type <= ETL_HEADER_TYPE_SYSTEM64 ? ETL_SYSTEM_HEADER_SIZE : ETL_COMPACT_HEADER_SIZE) || size > avail)
+        return ETL_PEEK_DECODE;
+      peek->hook_id = etl_read_u16 (p + 6);
+      peek->opcode = peek->hook_id & 0xFF;
+      peek->pid = etl_read_u32 (p + 12);
+      peek->has_pid = TRUE;
+      peek->ts_raw = etl_read_i64 (p + 16);
+      peek->by_hook = TRUE;
+      peek->kind = ETL_RECORD_KIND_KERNEL;
+      break;
+
+    case ETL_HEADER_TYPE_PERFINFO32:
+    case ETL_HEADER_TYPE_PERFINFO64:
+      size = etl_read_u16 (p + 4);
+      if (size < ETL_PERFINFO_HEADER_SIZE || size > avail)
+        return ETL_PEEK_DECODE;
+      peek->hook_id = etl_read_u16 (p + 6);
+      peek->opcode = peek->hook_id & 0xFF;
+      peek->ts_raw = etl_read_i64 (p + 8);
+      peek->by_hook = TRUE;
+      peek->kind = ETL_RECORD_KIND_PERFINFO;
+      break;
+
+    case ETL_HEADER_TYPE_FULL_HEADER32:
+    case ETL_HEADER_TYPE_FULL_HEADER64:
+    case ETL_HEADER_TYPE_INSTANCE32:
+    case ETL_HEADER_TYPE_INSTANCE64:
+      size = etl_read_u16 (p);
+      if (size < min_header_size (type) || size > avail)
+        return ETL_PEEK_DECODE;
+      peek->opcode = p[4];
+      peek->pid = etl_read_u32 (p + 12);
+      peek->has_pid = TRUE;
+      peek->ts_raw = etl_read_i64 (p + 16);
+      etl_guid_read (&peek->provider, p + 24);
+      peek->kind = ETL_RECORD_KIND_CLASSIC;
+      break;
+
+    case ETL_HEADER_TYPE_EVENT_HEADER32:
+    case ETL_HEADER_TYPE_EVENT_HEADER64:
+      size = etl_read_u16 (p);
+      if (size < ETL_EVENT_HEADER_SIZE || size > avail)
+        return ETL_PEEK_DECODE;
+      peek->kind = ETL_RECORD_KIND_MANIFEST;
+      if (etl_read_u16 (p + 4) & ETL_EVENT_HEADER_FLAG_EXTENDED_INFO)
+        {
+          gsize pos = ETL_EVENT_HEADER_SIZE;
+
+          /* The same walk as decode_event_header(): a bad item fails both. */
+          for (;;)
+            {
+              guint item_size, linkage, data_size;
+
+              if (size - pos < ETL_EXT_ITEM_HEADER_SIZE)
+                return ETL_PEEK_DECODE;
+              item_size = etl_read_u16 (p + pos);
+              linkage = etl_read_u16 (p + pos + 4);
+              data_size = etl_read_u16 (p + pos + 6);
+              if (item_size < ETL_EXT_ITEM_HEADER_SIZE + data_size || item_size > size - pos)
+                return ETL_PEEK_DECODE;
+              if (etl_read_u16 (p + pos + 2) == ETL_EXT_TYPE_EVENT_SCHEMA_TL)
+                peek->kind = ETL_RECORD_KIND_TRACELOGGING;
+              pos += item_size;
+              if (!(linkage & 1))
+                break;
+            }
+        }
+      peek->opcode = p[45];
+      peek->pid = etl_read_u32 (p + 12);
+      peek->has_pid = TRUE;
+      peek->ts_raw = etl_read_i64 (p + 16);
+      etl_guid_read (&peek->provider, p + 24);
+      break;
+
+    default:
+      /* ERROR, TIMED and unknown types: only their u16 size at byte 0. */
+      size = etl_read_u16 (p);
+      if (size < 8 || size > avail)
+        return ETL_PEEK_DECODE;
+      peek->kind = ETL_RECORD_KIND_OTHER;
+      peek->ts_raw = 0;
+      break;
+    }
+  peek->size = (guint32) size;
+  return ETL_PEEK_OK;
+}
+
+/**
  * etl_record_is_rt_lost:
  * @record: a decoded record
  *

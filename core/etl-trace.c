@@ -25,8 +25,12 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
 
 #include "etl-format-private.h"
+#include "etl-names.h"
 #include "etl-record-private.h"
 #include "etl-xpress.h"
 
@@ -74,6 +78,11 @@ typedef struct
   const guint8 *data;
   gsize size;
   guint32 pointer_size;
+  /* Clock fast path (file_prepare_clock()): FILETIME = start + (raw − header) × ft_num
+   * when ft_fast and |raw − header| < ft_limit, exactly what etl_filetime_from_raw() gives. */
+  gboolean ft_fast;
+  gint64 ft_num;
+  gint64 ft_limit;
 } EtlFile;
 
 struct _EtlTrace
@@ -197,6 +206,61 @@ file_filetime (const EtlFile *f, gint64 ts_raw)
 {
   return etl_filetime_from_raw (f->info.clock_type, f->info.perf_freq, f->info.cpu_speed_mhz,
                                 f->info.start_time, f->info.header_ts_raw, ts_raw);
+}
+
+#define FT_FAST_BOUND (G_GINT64_CONSTANT (1) << 60)
+
+/*
+ * Prepares file_filetime_fast(): when the clock's scale reduces to a whole
+ * number (QPC at 10 MHz or any divisor of 10^7, system time), a record's
+ * FILETIME is start + delta × num, without the divisions of scale_ticks().
+ * Bounds keep every intermediate far from overflow and saturation, so the
+ * result is identical to etl_filetime_from_raw(); other values take that path.
+ */
+static void
+file_prepare_clock (EtlFile *f)
+{
+  gint64 num = 1, den = 1, a, b;
+
+  f->ft_fast = FALSE;
+  if (f->info.clock_type == ETL_CLOCK_QPC && f->info.perf_freq > 0)
+    {
+      num = 10000000;
+      den = f->info.perf_freq;
+    }
+  else if (f->info.clock_type == ETL_CLOCK_CPU_CYCLE && f->info.cpu_speed_mhz > 0)
+    {
+      num = 10;
+      den = f->info.cpu_speed_mhz;
+    }
+  for (a = num, b = den; b != 0;)
+    {
+      gint64 t = a % b;
+
+      a = b;
+      b = t;
+    }
+  num /= a;
+  den /= a;
+  if (den != 1 || f->info.start_time <= -2 * FT_FAST_BOUND || f->info.start_time >= 2 * FT_FAST_BOUND
+      || f->info.header_ts_raw <= -FT_FAST_BOUND || f->info.header_ts_raw >= FT_FAST_BOUND)
+    return;
+  f->ft_fast = TRUE;
+  f->ft_num = num;
+  f->ft_limit = 2 * FT_FAST_BOUND / num;
+}
+
+static inline gint64
+file_filetime_fast (const EtlFile *f, gint64 ts_raw)
+{
+  if (G_LIKELY (f->ft_fast && ts_raw > -FT_FAST_BOUND && ts_raw < FT_FAST_BOUND))
+    {
+      gint64 delta = ts_raw - f->info.header_ts_raw;
+
+      if (delta > -f->ft_limit && delta < f->ft_limit)
+        return f->info.start_time + delta * f->ft_num;
+    }
+  return file_filetime (f, ts_raw);
 }
 
 /**
@@ -378,6 +442,45 @@ file_walk_buffers (EtlTrace *trace, EtlFile *f, guint file_index, GCancellable *
   return TRUE;
 }
 
+/*
+ * Maps in, with one call per run of adjacent buffers, the pages the merge is
+ * about to read: the buffers just found (never the gaps between them, so a
+ * sparse or damaged file costs no more than before).  Faulting a gigabyte
+ * mapping page by page is a large part of the open time; this is a hint and
+ * its failure (an older kernel) changes nothing.
+ */
+static void
+file_populate (EtlTrace *trace, EtlFile *f, guint first_buffer)
+{
+#if defined(G_OS_UNIX) && defined(MADV_POPULATE_READ)
+  const guintptr page = 4096;
+  guint64 run_start = 0, run_end = 0;
+
+  for (guint i = first_buffer; i <= trace->buffers->len; i++)
+    {
+      const EtlBuffer *b = i < trace->buffers->len ? &g_array_index (trace->buffers, EtlBuffer, i) : NULL;
+
+      if (b != NULL && b->offset == run_end && run_end > run_start)
+        {
+          run_end = b->offset + MIN ((guint64) b->disk_size, f->size - b->offset);
+          continue;
+        }
+      if (run_end > run_start)
+        {
+          guintptr start = ((guintptr) (f->data + run_start)) & ~(page - 1);
+          guintptr end = (guintptr) (f->data + run_end);
+
+          (void) madvise ((void *) start, end - start, MADV_POPULATE_READ);
+        }
+      if (b != NULL)
+        {
+          run_start = b->offset;
+          run_end = b->offset + MIN ((guint64) b->disk_size, f->size - b->offset);
+        }
+    }
+#endif
+}
+
 /* ------------------------------------------------------------------------ */
 /* TRACE_LOGFILE_HEADER                                                     */
 
@@ -535,6 +638,10 @@ typedef struct
   guint8 header_type;
   guint16 file;
   guint16 cpu;
+  /* the last provider GUID this stream interned (records of a stream repeat providers) */
+  gboolean has_last_guid;
+  guint16 last_provider;
+  EtlGuid last_guid;
 } Cursor;
 
 typedef struct
@@ -542,9 +649,16 @@ typedef struct
   EtlTrace *trace;
   Cursor *cursors;
   guint n_cursors;
-  guint *heap;          /* cursor indices */
-  guint heap_len;
-  GArray *index;
+  /* Loser tree over the cursors (Knuth, TAOCP 5.4.1): tree[0] is the winner,
+   * tree[1..k-1] the loser of each match; k = leaves, a power of two.  The keys
+   * sit together, away from the cursors: (FILETIME, buffer << 32 | offset). */
+  guint *tree;
+  guint k;
+  gint64 *key_time;     /* G_MAXINT64 for an exhausted or padding leaf */
+  guint64 *key_pos;
+  EtlIndexEntry *index;
+  guint64 n_index;
+  guint64 cap_index;
   guint64 bytes_total;
   guint64 bytes_done;
   EtlProgressFunc progress;
@@ -553,7 +667,10 @@ typedef struct
   GCancellable *cancellable;
   gboolean cancelled;
   guint64 n_loaded;
+  guint32 *hook_cache;  /* HookId -> provider id + 1, | HOOK_RT_LOST; 0 = not looked up yet */
 } Merge;
+
+#define HOOK_RT_LOST 0x80000000u
 
 static guint16
 intern_provider (EtlTrace *trace, const EtlGuid *guid)
@@ -607,6 +724,7 @@ cursor_advance (Merge *m, Cursor *c)
       const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, c->buf);
       EtlFile *f = g_ptr_array_index (trace->files, b->file);
       EtlRecord r;
+      EtlRecordPeek pk;
       GError *error = NULL;
 
       if (c->data == NULL)
@@ -641,6 +759,62 @@ cursor_advance (Merge *m, Cursor *c)
           c->data = NULL;
           c->buf++;
           continue;
+        }
+
+      /* Fast path: read only what the index keeps (same checks as the decode). */
+      if (etl_record_peek (c->data + c->pos, c->len - c->pos, &pk) == ETL_PEEK_OK)
+        {
+          f->info.n_records++;
+          f->info.records_by_header_type[pk.header_type % ETL_N_HEADER_TYPES]++;
+          c->rec_offset = (guint32) c->pos;
+          c->pos += etl_align8 (pk.size);
+          if (pk.kind == ETL_RECORD_KIND_OTHER)
+            {
+              f->info.n_skipped++;
+              continue;
+            }
+          c->filetime = file_filetime_fast (f, pk.ts_raw);
+          c->pid = pk.has_pid ? pk.pid : NO_PID;
+          c->header_type = pk.header_type;
+          c->file = b->file;
+          c->cpu = b->cpu;
+          if (pk.by_hook)
+            {
+              guint32 v = m->hook_cache[pk.hook_id];
+
+              if (G_UNLIKELY (v == 0))
+                {
+                  EtlKernelEventInfo info;
+                  EtlGuid guid = { 0 };
+
+                  if (etl_names_kernel_event (pk.hook_id, &info) && info.provider != NULL)
+                    guid = *info.provider;
+                  v = (guint32) intern_provider (trace, &guid) + 1;
+                  if (etl_guid_equal (&guid, &etl_rt_lost_event_guid) && pk.opcode >= ETL_RT_LOST_EVENT_OPCODE
+                      && pk.opcode <= ETL_RT_LOST_FILE_OPCODE)
+                    v |= HOOK_RT_LOST;
+                  m->hook_cache[pk.hook_id] = v;
+                }
+              c->provider = (guint16) ((v & ~HOOK_RT_LOST) - 1);
+              if (G_UNLIKELY (v & HOOK_RT_LOST))
+                add_loss (trace, c->filetime, b->file, b->cpu,
+                          ETL_LOSS_RT_LOST_EVENT + (pk.opcode - ETL_RT_LOST_EVENT_OPCODE), 1, b->sequence);
+            }
+          else
+            {
+              if (!c->has_last_guid || memcmp (&c->last_guid, &pk.provider, sizeof pk.provider) != 0)
+                {
+                  c->last_guid = pk.provider;
+                  c->last_provider = intern_provider (trace, &pk.provider);
+                  c->has_last_guid = TRUE;
+                }
+              c->provider = c->last_provider;
+              if (G_UNLIKELY (pk.opcode >= ETL_RT_LOST_EVENT_OPCODE && pk.opcode <= ETL_RT_LOST_FILE_OPCODE
+                              && etl_guid_equal (&pk.provider, &etl_rt_lost_event_guid)))
+                add_loss (trace, c->filetime, b->file, b->cpu,
+                          ETL_LOSS_RT_LOST_EVENT + (pk.opcode - ETL_RT_LOST_EVENT_OPCODE), 1, b->sequence);
+            }
+          return TRUE;
         }
 
       if (!etl_record_decode (c->data + c->pos, c->len - c->pos, &r, &error))
@@ -678,41 +852,86 @@ cursor_advance (Merge *m, Cursor *c)
   return FALSE;
 }
 
-static inline gboolean
-cursor_less (const Merge *m, guint a, guint b)
+/*
+ * Asks for transparent huge pages on the index:
+ * for a gigabyte trace it is hundreds of MiB written once, front to back, and
+ * faulting it in 4 KiB pages costs about a third of the open time.  Only the
+ * pages written become resident, as before.
+ */
+static void
+index_advise (void *p, gsize len)
 {
-  const Cursor *x = &m->cursors[a];
-  const Cursor *y = &m->cursors[b];
+#if defined(G_OS_UNIX) && defined(MADV_HUGEPAGE)
+  /* The whole mapping, page-aligned both ends: splitting it would stop realloc
+   * from growing it with mremap (it would copy instead). */
+  const guintptr page = 4096;
+  guintptr start = (guintptr) p & ~(page - 1);
+  guintptr end = ((guintptr) p + len + page - 1) & ~(page - 1);
 
-  if (x->filetime != y->filetime)
-    return x->filetime < y->filetime;
-  /* Ties: file, processor, position (buffers are numbered in that order). */
-  if (x->buf != y->buf)
-    return x->buf < y->buf;
-  return x->rec_offset < y->rec_offset;
+  if (end > start)
+    (void) madvise ((void *) start, end - start, MADV_HUGEPAGE);
+#endif
+}
+
+/* Whether leaf a's record comes before leaf b's: FILETIME, then file, processor, position. */
+static inline gboolean
+leaf_less (const Merge *m, guint a, guint b)
+{
+  gint64 ta = m->key_time[a], tb = m->key_time[b];
+
+  /* Branch-free: which stream comes next is unpredictable. */
+  return (ta < tb) | ((ta == tb) & (m->key_pos[a] < m->key_pos[b]));
 }
 
 static void
-heap_sift_down (Merge *m, guint i)
+leaf_set_key (Merge *m, guint leaf, gboolean live)
 {
-  for (;;)
+  const Cursor *c = &m->cursors[leaf];
+
+  if (live)
     {
-      guint l = 2 * i + 1, r = l + 1, s = i;
-
-      if (l < m->heap_len && cursor_less (m, m->heap[l], m->heap[s]))
-        s = l;
-      if (r < m->heap_len && cursor_less (m, m->heap[r], m->heap[s]))
-        s = r;
-      if (s == i)
-        return;
-      {
-        guint t = m->heap[i];
-
-        m->heap[i] = m->heap[s];
-        m->heap[s] = t;
-      }
-      i = s;
+      m->key_time[leaf] = c->filetime;
+      m->key_pos[leaf] = (guint64) c->buf << 32 | c->rec_offset;
     }
+  else
+    {
+      m->key_time[leaf] = G_MAXINT64;
+      m->key_pos[leaf] = G_MAXUINT64;
+    }
+}
+
+/* Plays the matches of the subtree at @node; returns its winner. */
+static guint
+tree_build (Merge *m, guint node)
+{
+  guint l, r;
+
+  if (node >= m->k)
+    return node - m->k;
+  l = tree_build (m, 2 * node);
+  r = tree_build (m, 2 * node + 1);
+  if (leaf_less (m, r, l))
+    {
+      m->tree[node] = l;
+      return r;
+    }
+  m->tree[node] = r;
+  return l;
+}
+
+/* Leaf @w's key changed: replays its path to the root. */
+static inline void
+tree_replay (Merge *m, guint w)
+{
+  for (guint node = (w + m->k) >> 1; node >= 1; node >>= 1)
+    {
+      guint t = m->tree[node];
+      gboolean swap = leaf_less (m, t, w);
+
+      m->tree[node] = swap ? w : t;
+      w = swap ? t : w;
+    }
+  m->tree[0] = w;
 }
 
 static gint
@@ -811,6 +1030,8 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
   Merge m = { 0 };
   guint n_streams = 0;
   gboolean sorted = TRUE;
+  g_autofree gint64 *first_time = NULL;
+  g_autofree gint64 *last_time = NULL;
 
   m.trace = trace;
   m.progress = progress;
@@ -829,8 +1050,12 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
         n_streams++;
     }
 
-  m.cursors = g_new0 (Cursor, n_streams ? n_streams : 1);
-  m.heap = g_new (guint, n_streams ? n_streams : 1);
+  for (m.k = 1; m.k < n_streams; m.k *= 2)
+    ;
+  m.cursors = g_new0 (Cursor, m.k);
+  m.tree = g_new0 (guint, m.k);
+  m.key_time = g_new (gint64, m.k);
+  m.key_pos = g_new (guint64, m.k);
   for (guint i = 0; i < trace->buffers->len; i++)
     {
       const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, i);
@@ -846,43 +1071,61 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
   if (m.n_cursors)
     m.cursors[m.n_cursors - 1].end_buf = trace->buffers->len;
 
-  m.index = g_array_sized_new (FALSE, FALSE, sizeof (EtlIndexEntry), 1024);
+  m.cap_index = 4096;
+  m.index = g_new (EtlIndexEntry, m.cap_index);
+  m.hook_cache = g_new0 (guint32, 65536);
+  first_time = g_new0 (gint64, trace->files->len);
+  last_time = g_new0 (gint64, trace->files->len);
 
-  for (guint i = 0; i < m.n_cursors; i++)
-    if (cursor_advance (&m, &m.cursors[i]))
-      m.heap[m.heap_len++] = i;
-  for (guint i = m.heap_len / 2; i-- > 0;)
-    heap_sift_down (&m, i);
+  for (guint i = 0; i < m.k; i++)
+    leaf_set_key (&m, i, i < m.n_cursors && cursor_advance (&m, &m.cursors[i]));
+  m.tree[0] = tree_build (&m, 1);
 
-  while (m.heap_len > 0 && !m.cancelled)
+  while (!m.cancelled)
     {
-      Cursor *c = &m.cursors[m.heap[0]];
-      EtlIndexEntry e;
+      guint w = m.tree[0];
+      Cursor *c = &m.cursors[w];
+      EtlIndexEntry *e;
 
-      e.filetime = c->filetime;
-      e.buffer = c->buf;
-      e.offset = c->rec_offset;
-      e.pid = c->pid;
-      e.provider = c->provider;
-      e.header_type = c->header_type;
-      e.reserved = 0;
-      if (m.index->len > 0 && g_array_index (m.index, EtlIndexEntry, m.index->len - 1).filetime > e.filetime)
+      if (m.key_time[w] == G_MAXINT64)
+        break; /* the smallest key is the end: every stream is done */
+      if (G_UNLIKELY (m.n_index == m.cap_index))
+        {
+          m.cap_index *= 2;
+          m.index = g_renew (EtlIndexEntry, m.index, m.cap_index);
+          if (m.cap_index * sizeof (EtlIndexEntry) >= 8 * 1024 * 1024)
+            index_advise (m.index, m.cap_index * sizeof (EtlIndexEntry));
+        }
+      e = &m.index[m.n_index];
+      e->filetime = c->filetime;
+      e->buffer = c->buf;
+      e->offset = c->rec_offset;
+      e->pid = c->pid;
+      e->provider = c->provider;
+      e->header_type = c->header_type;
+      e->reserved = 0;
+      if (m.n_index > 0 && e[-1].filetime > e->filetime)
         sorted = FALSE;
-      g_array_append_val (m.index, e);
+      if (first_time[c->file] == 0)
+        first_time[c->file] = e->filetime;
+      last_time[c->file] = e->filetime;
+      m.n_index++;
 
-      if (!cursor_advance (&m, c))
-        m.heap[0] = m.heap[--m.heap_len];
-      heap_sift_down (&m, 0);
+      leaf_set_key (&m, w, cursor_advance (&m, c));
+      tree_replay (&m, w);
     }
 
   for (guint i = 0; i < m.n_cursors; i++)
     g_clear_pointer (&m.cursors[i].hold, g_bytes_unref);
   g_free (m.cursors);
-  g_free (m.heap);
+  g_free (m.tree);
+  g_free (m.key_time);
+  g_free (m.key_pos);
+  g_free (m.hook_cache);
 
   if (m.cancelled || g_cancellable_is_cancelled (cancellable))
     {
-      g_array_free (m.index, TRUE);
+      g_free (m.index);
       g_cancellable_set_error_if_cancelled (cancellable, error);
       return FALSE;
     }
@@ -890,10 +1133,47 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
   /* A processor's stream out of time order (clock skew, a hostile file):
    * the merged output must still be sorted. */
   if (!sorted)
-    g_array_sort_with_data (m.index, compare_index_entries, NULL);
+    {
+      GArray *a = g_array_sized_new (FALSE, FALSE, sizeof (EtlIndexEntry), (guint) MIN (m.n_index, G_MAXUINT));
 
-  trace->n_index = m.index->len;
-  trace->index = (EtlIndexEntry *) (void *) g_array_free (m.index, FALSE);
+      g_array_append_vals (a, m.index, (guint) m.n_index);
+      g_free (m.index);
+      g_array_sort_with_data (a, compare_index_entries, NULL);
+      m.index = (EtlIndexEntry *) (void *) g_array_free (a, FALSE);
+    }
+  else
+    m.index = g_renew (EtlIndexEntry, m.index, MAX (m.n_index, 1));
+
+  trace->n_index = m.n_index;
+  trace->index = m.index;
+
+  /* Each file's first and last record in the merged order. */
+  for (guint fi = 0; fi < trace->files->len; fi++)
+    {
+      EtlFile *f = g_ptr_array_index (trace->files, fi);
+
+      f->info.first_filetime = first_time[fi];
+      f->info.last_filetime = last_time[fi];
+    }
+  if (!sorted)
+    {
+      /* The emit order was not the final order: walk the sorted index. */
+      for (guint fi = 0; fi < trace->files->len; fi++)
+        {
+          EtlFile *f = g_ptr_array_index (trace->files, fi);
+
+          f->info.first_filetime = f->info.last_filetime = 0;
+        }
+      for (guint64 i = 0; i < trace->n_index; i++)
+        {
+          const EtlIndexEntry *e = &trace->index[i];
+          EtlFile *f = g_ptr_array_index (trace->files, g_array_index (trace->buffers, EtlBuffer, e->buffer).file);
+
+          if (f->info.first_filetime == 0)
+            f->info.first_filetime = e->filetime;
+          f->info.last_filetime = e->filetime;
+        }
+    }
 
   collect_buffer_losses (trace);
   g_array_sort (trace->losses, compare_losses);
@@ -1035,6 +1315,7 @@ etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer pro
       g_ptr_array_add (trace->files, f);
       if (!file_walk_buffers (trace, f, i, cancellable, error))
         return NULL;
+      file_populate (trace, f, first_buffer);
       if (trace->buffers->len == first_buffer)
         {
           g_set_error (error, ETL_ERROR, ETL_ERROR_NOT_ETL,
@@ -1043,6 +1324,7 @@ etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer pro
         }
       if (!file_read_header (trace, f, first_buffer, error))
         return NULL;
+      file_prepare_clock (f);
       trace->origin = MIN (trace->origin, f->info.header_filetime);
       trace->n_cpus = MAX (trace->n_cpus, f->info.n_cpus);
     }
@@ -1050,16 +1332,6 @@ etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer pro
   g_array_sort (trace->buffers, compare_buffers);
   if (!merge_all (trace, progress, progress_data, cancellable, error))
     return NULL;
-
-  for (guint64 i = 0; i < trace->n_index; i++)
-    {
-      const EtlIndexEntry *e = &trace->index[i];
-      EtlFile *f = g_ptr_array_index (trace->files, g_array_index (trace->buffers, EtlBuffer, e->buffer).file);
-
-      if (f->info.first_filetime == 0)
-        f->info.first_filetime = e->filetime;
-      f->info.last_filetime = e->filetime;
-    }
 
   return g_steal_pointer (&trace);
 }

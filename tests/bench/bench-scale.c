@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * bench-scale: etlscope on a trace of the size that makes other viewers crawl.
+ *
+ *   bench-scale [--records N] [--cpus N] [--iterations K]
+ *
+ * Generates (once; reused afterwards) a synthetic trace of N records on N
+ * processors (default 16,000,000 records, 8 CPUs, 64 KiB buffers, seed 1:
+ * about 1 GiB) in $ETL_BENCH_DIR, or in the temporary folder, then measures,
+ * warm cache:
+ *
+ *   open    etl_trace_open() (read + index + merge) in a fresh child process,
+ *           against `cat FILE > /dev/null`; the ratio (target ≤ 3)
+ *   memory  the child's peak resident memory (VmHWM) minus the file size, per
+ *           record (target ≤ 32 bytes); the mapped file's pages are resident too,
+ *           hence the subtraction
+ *   list    etl_trace_get_record() of row 9,999,999, and of the 1,000-row page
+ *           from there (target ≤ 1 ms)
+ *
+ * Prints "BENCH <name> <value> <unit>" lines and a Markdown table.  See
+ * tests/bench/README.md.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "etl-synth.h"
+#include "etl-trace.h"
+
+#define TARGET_RATIO       3.0
+#define TARGET_BYTES       32.0
+#define TARGET_LIST_MS     1.0
+#define LIST_ROW           G_GUINT64_CONSTANT (9999999)
+#define PAGE_ROWS          1000
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : (x > y);
+}
+
+/* Peak resident set (VmHWM) of this process, in bytes. */
+static guint64
+peak_rss (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL)
+      && (line = strstr (status, "VmHWM:")) != NULL)
+    return g_ascii_strtoull (line + 6, NULL, 10) * 1024;
+  {
+    struct rusage ru;
+
+    getrusage (RUSAGE_SELF, &ru);
+    return (guint64) ru.ru_maxrss * 1024; /* Linux: KiB */
+  }
+}
+
+/* The child: open once, print "CHILD <open ms> <VmHWM bytes> <records> <file bytes>". */
+static int
+child_open (const char *path)
+{
+  const char *paths[] = { path, NULL };
+  g_autoptr (GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr (EtlTrace) trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
+  gint64 t1 = g_get_monotonic_time ();
+
+  if (trace == NULL)
+    {
+      fprintf (stderr, "bench-scale: %s\n", error->message);
+      return 1;
+    }
+  printf ("CHILD %.3f %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n",
+          (double) (t1 - t0) / 1000.0, peak_rss (), etl_trace_get_n_records (trace),
+          etl_trace_get_file_info (trace, 0)->file_size);
+  return 0;
+}
+
+static double
+time_cat (const char *path)
+{
+  const char *argv[] = { "/bin/sh", "-c", "exec cat \"$0\" > /dev/null", path, NULL };
+  g_autoptr (GError) error = NULL;
+  gint status = 0;
+  gint64 t0 = g_get_monotonic_time ();
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      fprintf (stderr, "bench-scale: cat failed: %s\n", error ? error->message : "exit status");
+      exit (1);
+    }
+  return (double) (g_get_monotonic_time () - t0) / 1000.0;
+}
+
+static gboolean
+run_child (const char *self, const char *path, double *ms, guint64 *hwm, guint64 *records, guint64 *bytes)
+{
+  const char *argv[] = { self, "--child", path, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  gint status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, &error)
+      || !g_spawn_check_wait_status (status, NULL) || out == NULL
+      || sscanf (out, "CHILD %lf %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+                 ms, hwm, records, bytes) != 4)
+    {
+      fprintf (stderr, "bench-scale: child failed: %s\n", error ? error->message : (out ? out : ""));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const char *
+verdict (gboolean ok)
+{
+  return ok ? "met" : "MISSED";
+}
+
+int
+main (int argc, char **argv)
+{
+  gint64 n_records = 16000000;
+  gint n_cpus = 8, iterations = 3;
+  g_autofree char *child = NULL;
+  GOptionEntry entries[] = {
+    { "records", 0, 0, G_OPTION_ARG_INT64, &n_records, "Records in the synthetic trace (default 16,000,000)", "N" },
+    { "cpus", 0, 0, G_OPTION_ARG_INT, &n_cpus, "Processors (default 8)", "N" },
+    { "iterations", 0, 0, G_OPTION_ARG_INT, &iterations, "Timed runs of each measurement (default 3)", "K" },
+    { "child", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &child, NULL, NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("- open/memory/list benchmark on a synthetic trace");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *self = NULL;
+  g_autofree double *open_ms = NULL;
+  g_autofree double *cat_ms = NULL;
+  guint64 hwm_min = G_MAXUINT64, records = 0, file_size = 0;
+  double open_med, cat_med, ratio, bytes_per_record, row_ms, page_ms, synth_ms = -1.0;
+  const char *bench_dir = g_getenv ("ETL_BENCH_DIR");
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "bench-scale: %s\n", error->message);
+      return 2;
+    }
+  if (child != NULL)
+    return child_open (child);
+  if (iterations < 1)
+    iterations = 1;
+
+  dir = g_strdup (bench_dir && *bench_dir ? bench_dir : g_build_filename (g_get_tmp_dir (), "etlscope-bench", NULL));
+  g_mkdir_with_parents (dir, 0755);
+  name = g_strdup_printf ("synth-%dcpu-%" G_GINT64_FORMAT "rec-64k-seed1.etl", n_cpus, n_records);
+  path = g_build_filename (dir, name, NULL);
+  self = g_file_read_link ("/proc/self/exe", NULL);
+  if (self == NULL)
+    self = g_strdup (argv[0]);
+
+  /* Written atomically, so an existing file is complete. */
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      EtlSynthParams params;
+      gint64 t0 = g_get_monotonic_time ();
+
+      etl_synth_params_init (&params);
+      params.n_cpus = (guint) n_cpus;
+      params.n_records = (guint64) n_records;
+      params.buffer_kb = 64;
+      params.seed = 1;
+      printf ("generating %s ...\n", path);
+      fflush (stdout);
+      if (!etl_synth_write (&params, path, &error))
+        {
+          fprintf (stderr, "bench-scale: %s\n", error->message);
+          return 1;
+        }
+      synth_ms = (double) (g_get_monotonic_time () - t0) / 1000.0;
+    }
+
+  /* Warm the page cache, then alternate the two measurements. */
+  time_cat (path);
+  time_cat (path);
+  open_ms = g_new (double, iterations);
+  cat_ms = g_new (double, iterations);
+  for (int i = 0; i < iterations; i++)
+    {
+      guint64 hwm;
+
+      cat_ms[i] = time_cat (path);
+      if (!run_child (self, path, &open_ms[i], &hwm, &records, &file_size))
+        return 1;
+      hwm_min = MIN (hwm_min, hwm);
+    }
+  qsort (open_ms, iterations, sizeof (double), compare_double);
+  qsort (cat_ms, iterations, sizeof (double), compare_double);
+  open_med = open_ms[iterations / 2];
+  cat_med = cat_ms[iterations / 2];
+  ratio = open_med / cat_med;
+  bytes_per_record = records ? ((double) hwm_min - (double) file_size) / (double) records : 0.0;
+
+  /* List: one far row, then a page from it, on a freshly opened trace. */
+  {
+    const char *paths[] = { path, NULL };
+    g_autoptr (EtlTrace) trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
+    guint64 row = MIN (LIST_ROW, records ? records - 1 : 0);
+    guint64 end = MIN (row + PAGE_ROWS, records);
+    gint64 t0, t1, t2;
+    EtlRecord r;
+
+    if (trace == NULL)
+      {
+        fprintf (stderr, "bench-scale: %s\n", error->message);
+        return 1;
+      }
+    t0 = g_get_monotonic_time ();
+    if (!etl_trace_get_record (trace, row, &r, &error))
+      {
+        fprintf (stderr, "bench-scale: %s\n", error->message);
+        return 1;
+      }
+    etl_record_clear (&r);
+    t1 = g_get_monotonic_time ();
+    for (guint64 i = row; i < end; i++)
+      {
+        if (!etl_trace_get_record (trace, i, &r, NULL))
+          return 1;
+        etl_record_clear (&r);
+      }
+    t2 = g_get_monotonic_time ();
+    row_ms = (double) (t1 - t0) / 1000.0;
+    page_ms = (double) (t2 - t1) / 1000.0;
+  }
+
+  printf ("file: %s (%" G_GUINT64_FORMAT " bytes = %.2f GiB, %" G_GUINT64_FORMAT " records, %d CPUs)\n",
+          path, file_size, (double) file_size / (1024.0 * 1024 * 1024), records, n_cpus);
+  printf ("| measurement | value | target | |\n|---|---|---|---|\n");
+  if (synth_ms >= 0)
+    printf ("| synth (write the file) | %.0f ms | | |\n", synth_ms);
+  printf ("| cat FILE > /dev/null (median of %d) | %.1f ms | | |\n", iterations, cat_med);
+  printf ("| open: read + index + merge (median of %d) | %.1f ms | | |\n", iterations, open_med);
+  printf ("| open / cat | %.2f | ≤ %.0f | %s |\n", ratio, TARGET_RATIO, verdict (ratio <= TARGET_RATIO));
+  printf ("| open throughput | %.1f M records/s, %.0f MB/s | | |\n", (double) records / open_med / 1000.0,
+          (double) file_size / 1e6 / (open_med / 1000.0));
+  printf ("| peak RSS − file size, per record | %.2f bytes | ≤ %.0f | %s |\n", bytes_per_record, TARGET_BYTES,
+          verdict (bytes_per_record <= TARGET_BYTES));
+  printf ("| get_record row %" G_GUINT64_FORMAT " | %.3f ms | ≤ %.0f | %s |\n", LIST_ROW, row_ms, TARGET_LIST_MS,
+          verdict (row_ms <= TARGET_LIST_MS));
+  printf ("| get_record %d-row page | %.3f ms | ≤ %.0f | %s |\n", PAGE_ROWS, page_ms, TARGET_LIST_MS,
+          verdict (page_ms <= TARGET_LIST_MS));
+
+  if (synth_ms >= 0)
+    printf ("BENCH synth_write_ms %.1f ms\n", synth_ms);
+  printf ("BENCH scale_file_bytes %" G_GUINT64_FORMAT " bytes\n", file_size);
+  printf ("BENCH scale_records %" G_GUINT64_FORMAT " records\n", records);
+  printf ("BENCH scale_cat_ms %.1f ms\n", cat_med);
+  printf ("BENCH scale_open_ms %.1f ms\n", open_med);
+  printf ("BENCH scale_open_cat_ratio %.2f ratio\n", ratio);
+  printf ("BENCH scale_open_records_per_s %.0f records/s\n", (double) records / (open_med / 1000.0));
+  printf ("BENCH scale_memory_bytes_per_record %.2f bytes\n", bytes_per_record);
+  printf ("BENCH scale_list_row_ms %.3f ms\n", row_ms);
+  printf ("BENCH scale_list_page_ms %.3f ms\n", page_ms);
+  return 0;
+}

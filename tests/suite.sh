@@ -51,7 +51,9 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
 san_args=""
-if [ "${CC:-cc}" != "${CC#clang}" ]; then san_args="-Dc_args=-fno-sanitize=function"; fi
+case "${CC:-cc}" in
+  clang*) san_args="-Dc_args=-fno-sanitize=function" ;;
+esac
 run_build _build-asan -Db_sanitize=address,undefined -Db_lundef=false $san_args
 
 echo "$passed passed, $failed failed"

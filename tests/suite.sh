@@ -12,6 +12,9 @@ if [ ! -d ../shared/etl-corpus ]; then
   echo "note: ../shared/etl-corpus is absent; tests that need the real traces are skipped"
 fi
 
+# No accessibility bus under Xvfb.
+export NO_AT_BRIDGE=1
+
 passed=0
 failed=0
 
@@ -47,7 +50,9 @@ run_build () {
 run_build _build
 # GObject casts through function pointers are fine; clang's -fsanitize=function
 # would flag them (gcc has no such check).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+# Full stacks (fast_unwind_on_malloc=0): the suppressions in tests/lsan.supp
+# match library frames that the fast unwinder cannot see through GLib.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
 san_args=""

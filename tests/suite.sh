@@ -18,9 +18,10 @@ export NO_AT_BRIDGE=1
 passed=0
 failed=0
 
-# run_build DIR [meson options...]
+# run_build DIR TIMEOUT_MULTIPLIER [meson options...]
 run_build () {
   dir=$1; shift
+  multiplier=$1; shift
   echo "=== build $dir ($*)"
   if [ -d "$dir" ]; then
     meson setup --reconfigure "$dir" "$@" >"$dir.setup.log" 2>&1 || meson setup --wipe "$dir" "$@" >"$dir.setup.log" 2>&1
@@ -33,7 +34,7 @@ run_build () {
     failed=$((failed + 1))
     return
   fi
-  xvfb-run -a -s "-screen 0 1600x1000x24" meson test -C "$dir" --print-errorlogs --num-processes 2
+  xvfb-run -a -s "-screen 0 1600x1000x24" meson test -C "$dir" --print-errorlogs --num-processes 2 --timeout-multiplier "$multiplier"
   log="$dir/meson-logs/testlog.json"
   if [ -f "$log" ]; then
     ok=$(grep -c '"result": "OK"' "$log")
@@ -47,7 +48,7 @@ run_build () {
   fi
 }
 
-run_build _build
+run_build _build 1
 # GObject casts through function pointers are fine; clang's -fsanitize=function
 # would flag them (gcc has no such check).
 # Full stacks (fast_unwind_on_malloc=0): the suppressions in tests/lsan.supp
@@ -59,7 +60,8 @@ san_args=""
 case "${CC:-cc}" in
   clang*) san_args="-Dc_args=-fno-sanitize=function" ;;
 esac
-run_build _build-asan -Db_sanitize=address,undefined -Db_lundef=false $san_args
+# Sanitizers with full stacks run several times slower.
+run_build _build-asan 5 -Db_sanitize=address,undefined -Db_lundef=false $san_args
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

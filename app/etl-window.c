@@ -7,7 +7,7 @@
  *
  * Built from the template ui/etl-window.ui: a header bar with Open, the zoom
  * buttons and the primary menu; a #GtkPaned with the session configuration
- * panel (#EtlSessionPanel, scrollable) on the left and the trace area on
+ * panel (#EtlSessionPanel) on the left and the trace area on
  * the right: an info bar shown
  * only for problems, the time ruler, the timeline, the loss plot and a
  * status line.
@@ -42,7 +42,7 @@ struct _EtlWindow
   GtkHeaderBar *header_bar;
   GtkMenuButton *menu_button;
   GtkPaned *paned;
-  GtkScrolledWindow *session_scroller;
+  GtkBox *session_box;
   EtlSessionPanel *session_panel;
   GtkInfoBar *info_bar;
   GtkLabel *info_label;
@@ -422,7 +422,7 @@ etl_window_class_init (EtlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, paned);
-  gtk_widget_class_bind_template_child (widget_class, EtlWindow, session_scroller);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, session_box);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, info_label);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, progress_bar);
@@ -443,7 +443,7 @@ etl_window_init (EtlWindow *self)
 
   self->session_panel = ETL_SESSION_PANEL (etl_session_panel_new ());
   gtk_widget_show_all (GTK_WIDGET (self->session_panel));
-  gtk_container_add (GTK_CONTAINER (self->session_scroller), GTK_WIDGET (self->session_panel));
+  gtk_box_pack_start (self->session_box, GTK_WIDGET (self->session_panel), TRUE, TRUE, 0);
   g_signal_connect_object (self->session_panel, "session-stopped", G_CALLBACK (on_session_stopped), self, 0);
 
   self->zoom_manager = etl_zoom_manager_new ();

@@ -1001,50 +1001,62 @@ build_form (EtlSessionPanel *self)
 static GtkWidget *
 build_toolbar (EtlSessionPanel *self)
 {
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *bar = gtk_flow_box_new ();
+  GtkWidget *presets = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *exports = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *run = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *w;
 
+  /* Groups that wrap onto a second row when the panel is narrow. */
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (bar), GTK_SELECTION_NONE);
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (bar), FALSE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (bar), 3);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (bar), 12);
   g_object_set (bar, "margin", 6, NULL);
+
   self->preset_combo = gtk_combo_box_text_new ();
   for (const char *const *p = etl_session_preset_names (); *p; p++)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->preset_combo), *p, *p);
   gtk_widget_set_tooltip_text (self->preset_combo, "Built-in presets");
   g_signal_connect (self->preset_combo, "changed", G_CALLBACK (preset_changed_cb), self);
-  gtk_box_pack_start (GTK_BOX (bar), gtk_label_new ("Preset"), FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (bar), self->preset_combo, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (presets), gtk_label_new ("Preset"), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (presets), self->preset_combo, FALSE, FALSE, 0);
 
   w = gtk_button_new_with_mnemonic ("_Load…");
   gtk_widget_set_tooltip_text (w, "Load a preset (.ini)");
   g_signal_connect (w, "clicked", G_CALLBACK (load_preset_cb), self);
-  gtk_box_pack_start (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (presets), w, FALSE, FALSE, 0);
   w = gtk_button_new_with_mnemonic ("_Save…");
   gtk_widget_set_tooltip_text (w, "Save these settings as a preset (.ini)");
   g_signal_connect (w, "clicked", G_CALLBACK (save_preset_cb), self);
-  gtk_box_pack_start (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (presets), w, FALSE, FALSE, 0);
 
-  gtk_box_pack_start (GTK_BOX (bar), gtk_separator_new (GTK_ORIENTATION_VERTICAL), FALSE, FALSE, 4);
   w = gtk_button_new_with_label ("Copy C code");
   gtk_widget_set_tooltip_text (w, "C code that builds this exact EVENT_TRACE_PROPERTIES allocation");
   g_signal_connect (w, "clicked", G_CALLBACK (copy_c_cb), self);
-  gtk_box_pack_start (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (exports), w, FALSE, FALSE, 0);
   self->command_combo = gtk_combo_box_text_new ();
   gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->command_combo), "logman", "logman");
   gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->command_combo), "xperf", "xperf");
   gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->command_combo), "tracelog", "tracelog");
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->command_combo), "logman");
-  gtk_box_pack_start (GTK_BOX (bar), self->command_combo, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (exports), self->command_combo, FALSE, FALSE, 0);
   w = gtk_button_new_with_label ("Copy command");
   gtk_widget_set_tooltip_text (w, "The command line for the chosen tool, quoted for cmd.exe");
   g_signal_connect (w, "clicked", G_CALLBACK (copy_command_cb), self);
-  gtk_box_pack_start (GTK_BOX (bar), w, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (exports), w, FALSE, FALSE, 0);
 
-  self->stop_button = gtk_button_new_with_mnemonic ("S_top");
-  g_signal_connect (self->stop_button, "clicked", G_CALLBACK (stop_cb), self);
-  gtk_box_pack_end (GTK_BOX (bar), self->stop_button, FALSE, FALSE, 0);
   self->start_button = gtk_button_new_with_mnemonic ("_Start");
   gtk_style_context_add_class (gtk_widget_get_style_context (self->start_button), "suggested-action");
   g_signal_connect (self->start_button, "clicked", G_CALLBACK (start_cb), self);
-  gtk_box_pack_end (GTK_BOX (bar), self->start_button, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (run), self->start_button, FALSE, FALSE, 0);
+  self->stop_button = gtk_button_new_with_mnemonic ("S_top");
+  g_signal_connect (self->stop_button, "clicked", G_CALLBACK (stop_cb), self);
+  gtk_box_pack_start (GTK_BOX (run), self->stop_button, FALSE, FALSE, 0);
+
+  gtk_container_add (GTK_CONTAINER (bar), presets);
+  gtk_container_add (GTK_CONTAINER (bar), exports);
+  gtk_container_add (GTK_CONTAINER (bar), run);
   return bar;
 }
 
@@ -1081,7 +1093,7 @@ build_side (EtlSessionPanel *self)
   scroll = gtk_scrolled_window_new (NULL, NULL);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_shadow_type (GTK_SCROLLED_WINDOW (scroll), GTK_SHADOW_IN);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroll), 170);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroll), 90);
   gtk_container_add (GTK_CONTAINER (scroll), self->diag_list);
   gtk_box_pack_start (GTK_BOX (box), scroll, FALSE, TRUE, 0);
 
@@ -1211,7 +1223,9 @@ etl_session_panel_init (EtlSessionPanel *self)
   gtk_box_pack_start (GTK_BOX (self), build_toolbar (self), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL), FALSE, FALSE, 0);
 
-  paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  /* The panel shares the window with the timeline: the diagnostics, the
+   * effective values and the bytes go under the form, not beside it. */
+  paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   left = build_form (self);
   scroll = gtk_scrolled_window_new (NULL, NULL);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
@@ -1219,6 +1233,7 @@ etl_session_panel_init (EtlSessionPanel *self)
   gtk_container_add (GTK_CONTAINER (scroll), left);
   gtk_paned_pack1 (GTK_PANED (paned), scroll, TRUE, FALSE);
   gtk_paned_pack2 (GTK_PANED (paned), build_side (self), TRUE, FALSE);
+  gtk_paned_set_position (GTK_PANED (paned), 330);
   gtk_box_pack_start (GTK_BOX (self), paned, TRUE, TRUE, 0);
 
   self->status_label = gtk_label_new (NULL);

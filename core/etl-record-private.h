@@ -37,5 +37,6 @@ typedef enum
 EtlPeekResult etl_record_peek (const guint8 *data, gsize avail, EtlRecordPeek *peek);
 gboolean etl_record_is_end_marker (const guint8 *data, gsize avail);
 gboolean etl_record_is_rt_lost (const EtlRecord *record);
+gboolean etl_is_rt_lost (const EtlGuid *provider, guint opcode);
 
 G_END_DECLS

@@ -500,20 +500,35 @@ etl_record_peek (const guint8 *data, gsize avail, EtlRecordPeek *peek)
 }
 
 /**
- * etl_record_is_rt_lost:
- * @record: a decoded record
+ * etl_is_rt_lost:
+ * @provider: a record's provider GUID
+ * @opcode: its opcode (event type)
  *
- * Whether @record is one of the EventTrace lost-event records a real-time
+ * Whether a record is one of the EventTrace lost-event records a real-time
  * session writes (class 6a399ae0-4bc6-4de9-870b-3657f8947e7e, types 32 lost
  * events, 33 lost buffers, 34 lost file).
  *
  * Returns: %TRUE for RTLostEvent, RTLostBuffer and RTLostFile records
  */
 gboolean
+etl_is_rt_lost (const EtlGuid *provider, guint opcode)
+{
+  return opcode >= ETL_RT_LOST_EVENT_OPCODE && opcode <= ETL_RT_LOST_FILE_OPCODE
+         && etl_guid_equal (provider, &etl_rt_lost_event_guid);
+}
+
+/**
+ * etl_record_is_rt_lost:
+ * @record: a decoded record
+ *
+ * etl_is_rt_lost() for a decoded record.
+ *
+ * Returns: %TRUE for RTLostEvent, RTLostBuffer and RTLostFile records
+ */
+gboolean
 etl_record_is_rt_lost (const EtlRecord *record)
 {
-  return etl_guid_equal (&record->provider, &etl_rt_lost_event_guid)
-         && record->opcode >= ETL_RT_LOST_EVENT_OPCODE && record->opcode <= ETL_RT_LOST_FILE_OPCODE;
+  return etl_is_rt_lost (&record->provider, record->opcode);
 }
 
 /**

@@ -713,6 +713,14 @@ merge_report_progress (Merge *m)
     }
 }
 
+/* A real-time lost-event record (RTLostEvent/Buffer/File) at @c's head. */
+static void
+add_rt_loss (EtlTrace *trace, const Cursor *c, const EtlBuffer *b, guint opcode)
+{
+  add_loss (trace, c->filetime, b->file, b->cpu, ETL_LOSS_RT_LOST_EVENT + (opcode - ETL_RT_LOST_EVENT_OPCODE), 1,
+            b->sequence);
+}
+
 /* Moves @c to its next indexable record.  Returns FALSE at the end of the stream. */
 static gboolean
 cursor_advance (Merge *m, Cursor *c)
@@ -790,15 +798,13 @@ cursor_advance (Merge *m, Cursor *c)
                   if (etl_names_kernel_event (pk.hook_id, &info) && info.provider != NULL)
                     guid = *info.provider;
                   v = (guint32) intern_provider (trace, &guid) + 1;
-                  if (etl_guid_equal (&guid, &etl_rt_lost_event_guid) && pk.opcode >= ETL_RT_LOST_EVENT_OPCODE
-                      && pk.opcode <= ETL_RT_LOST_FILE_OPCODE)
+                  if (etl_is_rt_lost (&guid, pk.opcode))
                     v |= HOOK_RT_LOST;
                   m->hook_cache[pk.hook_id] = v;
                 }
               c->provider = (guint16) ((v & ~HOOK_RT_LOST) - 1);
               if (G_UNLIKELY (v & HOOK_RT_LOST))
-                add_loss (trace, c->filetime, b->file, b->cpu,
-                          ETL_LOSS_RT_LOST_EVENT + (pk.opcode - ETL_RT_LOST_EVENT_OPCODE), 1, b->sequence);
+                add_rt_loss (trace, c, b, pk.opcode);
             }
           else
             {
@@ -809,10 +815,8 @@ cursor_advance (Merge *m, Cursor *c)
                   c->has_last_guid = TRUE;
                 }
               c->provider = c->last_provider;
-              if (G_UNLIKELY (pk.opcode >= ETL_RT_LOST_EVENT_OPCODE && pk.opcode <= ETL_RT_LOST_FILE_OPCODE
-                              && etl_guid_equal (&pk.provider, &etl_rt_lost_event_guid)))
-                add_loss (trace, c->filetime, b->file, b->cpu,
-                          ETL_LOSS_RT_LOST_EVENT + (pk.opcode - ETL_RT_LOST_EVENT_OPCODE), 1, b->sequence);
+              if (G_UNLIKELY (etl_is_rt_lost (&pk.provider, pk.opcode)))
+                add_rt_loss (trace, c, b, pk.opcode);
             }
           return TRUE;
         }
@@ -845,8 +849,7 @@ cursor_advance (Merge *m, Cursor *c)
       c->file = b->file;
       c->cpu = b->cpu;
       if (etl_record_is_rt_lost (&r))
-        add_loss (trace, c->filetime, b->file, b->cpu,
-                  ETL_LOSS_RT_LOST_EVENT + (r.opcode - ETL_RT_LOST_EVENT_OPCODE), 1, b->sequence);
+        add_rt_loss (trace, c, b, r.opcode);
       return TRUE;
     }
   return FALSE;

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "etl-format-private.h"
 #include "etl-test-util.h"
 #include "etl-record-private.h"
 #include "etl-names.h"
@@ -332,6 +333,51 @@ test_amsi_losses (void)
   g_assert_cmpuint (n_losses, ==, 0);
 }
 
+/* A real-time lost-event record (RTLostEvent class, type 32/33) lands in
+ * the loss series with its time and CPU.  Made from primitive-types.etl by
+ * giving two of its EVENT_HEADER records that class's GUID and opcodes. */
+static void
+test_rt_lost_records (void)
+{
+  static const guint8 rt_lost_guid[16] = { 0xe0, 0x9a, 0x39, 0x6a, 0xc6, 0x4b, 0xe9, 0x4d,
+                                           0x87, 0x0b, 0x36, 0x57, 0xf8, 0x94, 0x7e, 0x7e };
+  g_autofree char *path = etl_test_corpus_path ("primitive-types.etl");
+  g_autofree char *contents = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *tmp = NULL;
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *paths[2] = { NULL, NULL };
+  const EtlLoss *losses;
+  guint n_losses;
+  gsize len, second;
+
+  if (path == NULL)
+    return;
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  /* Records of the second buffer: 0x2048, then the next one 8-aligned. */
+  second = 0x2048 + ((etl_read_u16 ((const guint8 *) contents + 0x2048) + 7) & ~7u);
+  g_assert_cmpuint ((guint8) contents[second + 2], ==, ETL_HEADER_TYPE_EVENT_HEADER64);
+  memcpy (contents + 0x2048 + 24, rt_lost_guid, 16);
+  contents[0x2048 + 45] = 32; /* RTLostEvent */
+  memcpy (contents + second + 24, rt_lost_guid, 16);
+  contents[second + 45] = 33; /* RTLostBuffer */
+  dir = g_dir_make_tmp ("etlscope-rtlost-XXXXXX", NULL);
+  tmp = g_build_filename (dir, "rt-lost.etl", NULL);
+  g_assert_true (g_file_set_contents (tmp, contents, (gssize) len, NULL));
+  paths[0] = tmp;
+  trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  losses = etl_trace_get_losses (trace, &n_losses);
+  g_assert_cmpuint (n_losses, ==, 2);
+  g_assert_cmpint (losses[0].kind, ==, ETL_LOSS_RT_LOST_EVENT);
+  g_assert_cmpint (losses[1].kind, ==, ETL_LOSS_RT_LOST_BUFFER);
+  g_assert_cmpint (losses[0].cpu, ==, 2);
+  g_assert_cmpfloat_with_epsilon (etl_trace_filetime_to_ms (trace, losses[0].filetime), 2942.3057, 0.00011);
+  g_unlink (tmp);
+  g_rmdir (dir);
+}
+
 typedef struct
 {
   guint calls;
@@ -514,6 +560,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/reader/merge-sorted-multi", test_merge_sorted_multi);
   g_test_add_func ("/etl/reader/lower-bound", test_lower_bound);
   g_test_add_func ("/etl/reader/amsi-losses", test_amsi_losses);
+  g_test_add_func ("/etl/reader/rt-lost-records", test_rt_lost_records);
   g_test_add_func ("/etl/reader/progress-and-cancel", test_progress_and_cancel);
   g_test_add_func ("/etl/reader/bad/empty-random-dir", test_bad_empty_random_dir);
   g_test_add_func ("/etl/reader/bad/truncated", test_truncated);

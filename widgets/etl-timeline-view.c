@@ -817,19 +817,10 @@ void
 etl_timeline_view_set_zoom_manager (EtlTimelineView *self, EtlZoomManager *zoom_manager)
 {
   g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
-  g_return_if_fail (zoom_manager == NULL || ETL_IS_ZOOM_MANAGER (zoom_manager));
 
-  if (self->zoom_manager == zoom_manager)
-    return;
-  if (self->zoom_manager != NULL)
-    g_clear_signal_handler (&self->changed_handler, self->zoom_manager);
-  g_set_object (&self->zoom_manager, zoom_manager);
-  if (zoom_manager != NULL)
-    self->changed_handler = g_signal_connect_object (zoom_manager, "changed",
-                                                     G_CALLBACK (on_zoom_changed), self,
-                                                     G_CONNECT_SWAPPED);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_MANAGER]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (etl_zoom_manager_follow (GTK_WIDGET (self), &self->zoom_manager, &self->changed_handler, zoom_manager,
+                               G_CALLBACK (on_zoom_changed)))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_MANAGER]);
 }
 
 static void

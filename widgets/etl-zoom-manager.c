@@ -706,3 +706,37 @@ action_group_iface_init (GActionGroupInterface *iface)
   iface->change_action_state = etl_zoom_manager_change_action_state;
   iface->activate_action = etl_zoom_manager_activate_action;
 }
+
+/**
+ * etl_zoom_manager_follow:
+ * @widget: a widget that draws the visible range (ruler, timeline, loss plot)
+ * @slot: (inout): the widget's zoom manager field (a strong reference)
+ * @handler: (inout): the widget's "changed" handler id in @slot
+ * @zoom_manager: (nullable): the new zoom manager
+ * @on_changed: called, swapped, with @widget on "changed"
+ *
+ * Makes @widget follow @zoom_manager instead of *@slot: disconnects from
+ * the old one, connects @on_changed to the new one's "changed" (tied to
+ * @widget's lifetime) and queues a redraw.  The one piece of plumbing every
+ * view on the shared visible range needs.
+ *
+ * Returns: %TRUE if the zoom manager changed (the caller notifies its
+ *   property), %FALSE if it was already @zoom_manager
+ */
+gboolean
+etl_zoom_manager_follow (GtkWidget *widget, EtlZoomManager **slot, gulong *handler,
+                         EtlZoomManager *zoom_manager, GCallback on_changed)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+  g_return_val_if_fail (zoom_manager == NULL || ETL_IS_ZOOM_MANAGER (zoom_manager), FALSE);
+
+  if (*slot == zoom_manager)
+    return FALSE;
+  if (*slot != NULL)
+    g_clear_signal_handler (handler, *slot);
+  g_set_object (slot, zoom_manager);
+  if (zoom_manager != NULL)
+    *handler = g_signal_connect_object (zoom_manager, "changed", on_changed, widget, G_CONNECT_SWAPPED);
+  gtk_widget_queue_draw (widget);
+  return TRUE;
+}

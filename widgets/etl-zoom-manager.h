@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <gio/gio.h>
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
 
@@ -33,6 +33,8 @@ void etl_zoom_manager_zoom_out (EtlZoomManager *self);
 void etl_zoom_manager_zoom_fit (EtlZoomManager *self);
 void etl_zoom_manager_zoom_around (EtlZoomManager *self, gint64 center, double factor);
 void etl_zoom_manager_pan (EtlZoomManager *self, gint64 delta);
+gboolean etl_zoom_manager_follow (GtkWidget *widget, EtlZoomManager **slot, gulong *handler,
+                                  EtlZoomManager *zoom_manager, GCallback on_changed);
 double etl_zoom_manager_time_to_x (EtlZoomManager *self, gint64 filetime, int width);
 gint64 etl_zoom_manager_x_to_time (EtlZoomManager *self, double x, int width);
 

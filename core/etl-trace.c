@@ -131,16 +131,25 @@ file_add_problem (EtlFile *f, gint code, guint64 offset, const char *format, ...
 /* ------------------------------------------------------------------------ */
 /* Clock                                                                    */
 
-/* a * num / den without overflow for the ranges a file can hold; saturates. */
+/* a × num / den (num, den > 0) without overflow for the ranges a file can
+ * hold; saturates far outside them.  Exact while |a % den| × num fits in 63
+ * bits (every real clock); a hostile PerfFreq beyond that rounds the part
+ * below one tick through a double instead of overflowing. */
 static gint64
 scale_ticks (gint64 a, gint64 num, gint64 den)
 {
   gint64 q = a / den;
   gint64 r = a % den;
+  gint64 frac;
 
-  if (q > G_MAXINT64 / num || q < G_MININT64 / num)
+  /* q × num plus a fraction whose size is below num must stay in range. */
+  if (q > G_MAXINT64 / num - 1 || q < G_MININT64 / num + 1)
     return q > 0 ? G_MAXINT64 / 2 : G_MININT64 / 2;
-  return q * num + (r * num) / den;
+  if (r <= G_MAXINT64 / num && r >= G_MININT64 / num)
+    frac = (r * num) / den;
+  else
+    frac = (gint64) ((double) r * (double) num / (double) den);
+  return q * num + frac;
 }
 
 /**

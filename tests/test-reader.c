@@ -221,9 +221,16 @@ test_clock_conversion (void)
   /* Before the header record. */
   ft = etl_filetime_from_raw (ETL_CLOCK_QPC, 10000000, 0, start, 500, 400);
   g_assert_cmpint (ft - start, ==, -100);
-  /* Hostile values saturate instead of overflowing. */
+  /* Hostile values saturate instead of overflowing (UBSan checks this). */
   ft = etl_filetime_from_raw (ETL_CLOCK_QPC, 1, 0, start, G_MININT64, G_MAXINT64);
   g_assert_cmpint (ft, >, start);
+  /* A huge PerfFreq (found by fuzz-open): the remainder times 10^7 would overflow. */
+  ft = etl_filetime_from_raw (ETL_CLOCK_QPC, G_GINT64_CONSTANT (0x7000000000000000), 0, start, 0,
+                              G_GINT64_CONSTANT (-14786778468821));
+  g_assert_cmpint (ft, ==, start - 18); /* −14786778468821 × 10^7 / 0x7000000000000000 = −18.3 */
+  ft = etl_filetime_from_raw (ETL_CLOCK_QPC, G_GINT64_CONSTANT (0x7000000000000000), 0, start, 0,
+                              G_GINT64_CONSTANT (0x6000000000000000));
+  g_assert_cmpint (ft, ==, start + 8571428);
 }
 
 static void

@@ -15,6 +15,10 @@
 #include "etl-error.h"
 #include "etl-format-private.h"
 
+#include <string.h>
+
+#define XPRESS_PADDING 8
+
 #ifdef G_OS_WIN32
 #include <windows.h>
 
@@ -88,12 +92,23 @@ etl_xpress_decompress (guint format, const guint8 *in, gsize in_len, guint8 *out
   {
     libfwnt_error_t *fwnt_error = NULL;
     size_t produced = out_len;
+    g_autofree guint8 *padded_in = NULL;
+    g_autofree guint8 *padded_out = NULL;
     int ret;
 
+    /* On corrupt input, Debian's libfwnt (20181227) reads a 32-bit
+     * indicator up to 3 bytes past the end of the input and can write one
+     * byte past the end of the output (its bounds checks are "offset >
+     * size" before a write).  Both buffers get padding, so hostile data
+     * costs an error, never memory safety (found by tests/fuzzing). */
+    padded_in = g_malloc0 (in_len + XPRESS_PADDING);
+    memcpy (padded_in, in, in_len);
+    padded_out = g_malloc (out_len + XPRESS_PADDING);
+
     if (format == ETL_COMPRESSION_FORMAT_XPRESS)
-      ret = libfwnt_lzxpress_decompress (in, in_len, out, &produced, &fwnt_error);
+      ret = libfwnt_lzxpress_decompress (padded_in, in_len, padded_out, &produced, &fwnt_error);
     else
-      ret = libfwnt_lzxpress_huffman_decompress (in, in_len, out, &produced, &fwnt_error);
+      ret = libfwnt_lzxpress_huffman_decompress (padded_in, in_len, padded_out, &produced, &fwnt_error);
     if (ret != 1 || produced != out_len)
       {
         char msg[256] = "";
@@ -109,6 +124,7 @@ etl_xpress_decompress (guint format, const guint8 *in, gsize in_len, guint8 *out
                      in_len, ret == 1 ? (gsize) produced : (gsize) 0, out_len, msg[0] ? ": " : "", g_strstrip (msg));
         return FALSE;
       }
+    memcpy (out, padded_out, out_len);
     return TRUE;
   }
 #else

@@ -1023,13 +1023,15 @@ collect_buffer_losses (EtlTrace *trace)
         {
           gint64 prev = g_array_index (seqs, gint64, i - 1);
           gint64 cur = g_array_index (seqs, gint64, i);
+          /* Unsigned: hostile SequenceNumbers may span the whole 64-bit range. */
+          guint64 step = (guint64) cur - (guint64) prev;
 
-          if (cur > prev + 1)
+          if (step > 1)
             {
               const EtlBuffer *after = g_hash_table_lookup (cpu_of, &cur);
               gint64 when = after && after->timestamp ? file_filetime (f, after->timestamp) : f->info.start_time;
 
-              add_loss (trace, when, fi, -1, ETL_LOSS_SEQUENCE_GAP, (guint64) (cur - prev - 1), cur);
+              add_loss (trace, when, fi, -1, ETL_LOSS_SEQUENCE_GAP, step - 1, cur);
             }
         }
     }

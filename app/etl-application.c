@@ -8,8 +8,10 @@
  * A #GtkApplication with id io.github.etlscope.Etlscope that handles
  * "open": `etlscope a.etl b.etl` shows both files as one merged timeline.
  * It loads the style sheet from the GResource at startup, owns the app.open,
- * app.about and app.quit actions and the one accelerator table.  GTK picks up
- * gtk/menus.ui from the resource base path by itself.
+ * app.open-files (as: paths or URIs), app.about and app.quit actions and the
+ * one accelerator table (every window action has a shortcut; they are listed
+ * in gtk/help-overlay.ui, Ctrl+?).  GTK picks up gtk/menus.ui and
+ * gtk/help-overlay.ui from the resource base path by itself.
  */
 
 #include "config.h"
@@ -22,6 +24,8 @@
 struct _EtlApplication
 {
   GtkApplication parent_instance;
+
+  gboolean open_demo;
 };
 
 G_DEFINE_TYPE (EtlApplication, etl_application, GTK_TYPE_APPLICATION)
@@ -36,50 +40,24 @@ get_window (EtlApplication *self)
   return etl_window_new (GTK_APPLICATION (self));
 }
 
-static void
-on_open_response (GtkNativeDialog *dialog, int response, gpointer user_data)
-{
-  g_autoptr (EtlWindow) window = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GSList) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-      g_autoptr (GPtrArray) array = g_ptr_array_new ();
-
-      for (GSList *l = files; l != NULL; l = l->next)
-        g_ptr_array_add (array, l->data);
-      if (array->len > 0)
-        etl_window_open_files (window, (GFile **) array->pdata, array->len);
-      g_slist_free_full (g_steal_pointer (&files), g_object_unref);
-    }
-  g_object_unref (dialog);
-}
-
+/* app.open: the file chooser of the active window. */
 static void
 open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  EtlApplication *self = user_data;
-  EtlWindow *window = get_window (self);
-  GtkFileChooserNative *dialog;
-  GtkFileFilter *filter;
+  EtlWindow *window = get_window (ETL_APPLICATION (user_data));
 
   gtk_window_present (GTK_WINDOW (window));
-  dialog = gtk_file_chooser_native_new ("Open Trace Files", GTK_WINDOW (window),
-                                        GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+  etl_window_show_open_dialog (window);
+}
 
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, "Event trace logs (*.etl)");
-  gtk_file_filter_add_pattern (filter, "*.etl");
-  gtk_file_filter_add_pattern (filter, "*.ETL");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, "All files");
-  gtk_file_filter_add_pattern (filter, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+/* app.open-files(as): paths or URIs, shown together in the active window. */
+static void
+open_files_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  EtlWindow *window = get_window (ETL_APPLICATION (user_data));
 
-  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), g_object_ref (window));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  gtk_window_present (GTK_WINDOW (window));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "open-files", param);
 }
 
 static void
@@ -108,6 +86,7 @@ etl_application_startup (GApplication *application)
 {
   static const GActionEntry entries[] = {
     { "open", open_action },
+    { "open-files", open_files_action, "as" },
     { "about", about_action },
     { "quit", quit_action },
   };
@@ -116,11 +95,25 @@ etl_application_startup (GApplication *application)
     const char *action;
     const char *accels[4];
   } accels[] = {
-    { "app.open", { "<Primary>o", NULL } },
+    { "win.open", { "<Primary>o", NULL } },
+    { "win.open-demo", { "<Primary><Shift>d", NULL } },
+    { "win.close-trace", { "<Primary>w", NULL } },
+    { "win.cancel", { "Escape", NULL } },
     { "app.quit", { "<Primary>q", NULL } },
+    { "win.export-selection", { "<Primary>e", NULL } },
+    { "win.export-image", { "<Primary><Shift>e", NULL } },
     { "zoom.zoom-in", { "<Primary>plus", "<Primary>equal", "<Primary>KP_Add", NULL } },
     { "zoom.zoom-out", { "<Primary>minus", "<Primary>KP_Subtract", NULL } },
     { "zoom.zoom-fit", { "<Primary>0", "<Primary>KP_0", NULL } },
+    { "timeline.zoom-to-selection", { "<Primary>period", NULL } },
+    { "timeline.lane-mode::cpu", { "<Primary>1", NULL } },
+    { "timeline.lane-mode::provider", { "<Primary>2", NULL } },
+    { "timeline.lane-mode::process", { "<Primary>3", NULL } },
+    { "win.utc", { "<Primary>u", NULL } },
+    { "win.find", { "<Primary>f", NULL } },
+    { "win.clear-filter", { "<Primary><Shift>f", NULL } },
+    { "win.show-session", { "F9", NULL } },
+    { "win.show-menu", { "F10", NULL } },
   };
   g_autoptr (GtkCssProvider) css = NULL;
 
@@ -139,7 +132,23 @@ etl_application_startup (GApplication *application)
 static void
 etl_application_activate (GApplication *application)
 {
-  gtk_window_present (GTK_WINDOW (get_window (ETL_APPLICATION (application))));
+  EtlApplication *self = ETL_APPLICATION (application);
+  EtlWindow *window = get_window (self);
+
+  gtk_window_present (GTK_WINDOW (window));
+  /* etlscope --demo: the synthetic demo trace instead of the start page. */
+  if (self->open_demo)
+    {
+      self->open_demo = FALSE;
+      g_action_group_activate_action (G_ACTION_GROUP (window), "open-demo", NULL);
+    }
+}
+
+static int
+etl_application_handle_local_options (GApplication *application, GVariantDict *options)
+{
+  ETL_APPLICATION (application)->open_demo = g_variant_dict_contains (options, "demo");
+  return -1;
 }
 
 static void
@@ -159,12 +168,15 @@ etl_application_class_init (EtlApplicationClass *klass)
 
   app_class->startup = etl_application_startup;
   app_class->activate = etl_application_activate;
+  app_class->handle_local_options = etl_application_handle_local_options;
   app_class->open = etl_application_open;
 }
 
 static void
 etl_application_init (EtlApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "demo", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                 "Open a synthetic demo trace (generated once into the cache folder)", NULL);
 }
 
 /**

@@ -5,34 +5,64 @@
  * @title: EtlWindow
  * @short_description: the main window
  *
- * Built from the template ui/etl-window.ui: a header bar with Open, the zoom
- * buttons and the primary menu; a #GtkPaned with the session configuration
- * panel (#EtlSessionPanel) on the left and the trace area on
- * the right: an info bar shown
- * only for problems, the time ruler, the timeline, the loss plot and a
- * status line.
+ * Built from the template ui/etl-window.ui.  The header bar holds Open (with
+ * a Recent menu), the session panel toggle, the zoom buttons, the lane-mode
+ * switch (CPU / Provider / Process) and the primary menu.  Below it, an info
+ * bar shown only for problems and a progress bar with a Cancel button shown
+ * while a job runs; then a #GtkStack: the start page (Open, Open a demo
+ * trace, the recent traces) when no trace is shown, else the trace area, top
+ * to bottom: time ruler, timeline, loss plot, and a vertical #GtkPaned with
+ * the filter bar over the event list, and the details pane.  The session
+ * configuration panel (#EtlSessionPanel) sits in a left pane, hidden until
+ * asked for.
  *
- * etl_window_open_files() loads in a #GTask off the main thread — the trace
- * index, its per-CPU summary and its loss summary — while a progress bar
- * moves and the window stays responsive.  A file that cannot be opened is
- * left out and reported in the info bar with the message the reader gave
- * (it names the file, the offset and the reason); the others still load.
- * When nothing could be opened, whatever was shown before stays.
+ * Loading (etl_window_open_files()) runs in a #GTask — the trace index, its
+ * per-CPU summary and its loss summary — while the progress bar moves.
+ * Cancel leaves the window as it was.  A file that cannot be opened is left
+ * out and reported in the info bar with the reader's message (file, offset,
+ * reason); a file read only in part is shown with what was read and its
+ * problems listed.
+ *
+ * The filter bar's filter runs in a worker (etl_filter_apply_async()); its
+ * #EtlRowSet goes to the event list and to the timeline, which rebuilds its
+ * summaries from it.  Selecting an event in the list selects and centres it
+ * in the timeline, and the other way round; the details pane shows it.
+ *
+ * The window's actions (prefix "win") are grouped by menu below: file,
+ * view, export.  Window size, maximised state and pane positions are kept
+ * in g_get_user_config_dir()/etlscope/state.ini (#GKeyFile, written
+ * atomically).
  */
 
 #include "config.h"
 
 #define G_LOG_DOMAIN "etlscope"
 
+#include <errno.h>
+#include <string.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <glib/gstdio.h>
+
+#include "etl-details.h"
+#include "etl-event-list.h"
+#include "etl-filter-bar.h"
+#include "etl-filter.h"
 #include "etl-loss-plot.h"
 #include "etl-session-panel.h"
 #include "etl-summary.h"
+#include "etl-synth.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
 #include "etl-window.h"
+#include "etl-writer.h"
 
 #define MAX_MESSAGES_SHOWN 6
 #define PROGRESS_POLL_MS 50
+#define MAX_RECENT 10
+#define DEMO_RECORDS 200000
+#define DEMO_CPUS 8
 
 struct _EtlWindow
 {
@@ -41,32 +71,443 @@ struct _EtlWindow
   /* Template children */
   GtkHeaderBar *header_bar;
   GtkMenuButton *menu_button;
+  GtkMenuButton *recent_button;
+  GtkBox *zoom_box;
+  GtkBox *lane_box;
   GtkPaned *paned;
   GtkBox *session_box;
-  EtlSessionPanel *session_panel;
   GtkInfoBar *info_bar;
   GtkLabel *info_label;
+  GtkBox *progress_box;
   GtkProgressBar *progress_bar;
+  GtkStack *stack;
+  GtkListBox *recent_list;
+  GtkLabel *recent_title;
+  GtkPaned *trace_paned;
+  GtkPaned *list_paned;
   EtlTimeRuler *time_ruler;
   EtlTimelineView *timeline;
   EtlLossPlot *loss_plot;
+  EtlFilterBar *filter_bar;
+  EtlEventList *event_list;
+  EtlDetails *details;
   GtkLabel *status_label;
 
+  EtlSessionPanel *session_panel;
   EtlZoomManager *zoom_manager;
+  GtkRecentManager *recent_manager;
+  GMenu *recent_menu;
+
   EtlTrace *trace;
+  EtlRowSet *rows;       /* the filter's rows; NULL = all */
+  EtlFilter *filter;     /* the filter bar's last filter */
+
+  /* Jobs: loading (or generating the demo), filtering, exporting. */
   GCancellable *load_cancellable;
-  struct LoadData *load;
+  GCancellable *filter_cancellable;
+  GCancellable *export_cancellable;
+  struct Progress *progress;
   guint progress_source;
+
+  gboolean syncing;
+  gboolean state_saved;
 };
 
 G_DEFINE_TYPE (EtlWindow, etl_window, GTK_TYPE_APPLICATION_WINDOW)
 
-typedef struct LoadData
+/* ------------------------------------------------------------------------ */
+/* Progress shared with a worker                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef struct Progress
 {
   gatomicrefcount ref_count;
+  int permille; /* -1: unknown, pulse */
+} Progress;
+
+static Progress *
+progress_new (void)
+{
+  Progress *p = g_new0 (Progress, 1);
+
+  g_atomic_ref_count_init (&p->ref_count);
+  return p;
+}
+
+static Progress *
+progress_ref (Progress *p)
+{
+  g_atomic_ref_count_inc (&p->ref_count);
+  return p;
+}
+
+static void
+progress_unref (Progress *p)
+{
+  if (g_atomic_ref_count_dec (&p->ref_count))
+    g_free (p);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Progress, progress_unref)
+
+static void
+on_progress (double fraction, gpointer user_data)
+{
+  Progress *p = user_data;
+
+  g_atomic_int_set (&p->permille, (int) (fraction * 1000));
+}
+
+static gboolean
+progress_poll_cb (gpointer user_data)
+{
+  EtlWindow *self = user_data;
+  int permille;
+
+  if (self->progress == NULL)
+    {
+      self->progress_source = 0;
+      return G_SOURCE_REMOVE;
+    }
+  permille = g_atomic_int_get (&self->progress->permille);
+  if (permille < 0)
+    gtk_progress_bar_pulse (self->progress_bar);
+  else
+    gtk_progress_bar_set_fraction (self->progress_bar, permille / 1000.0);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_progress (EtlWindow *self, const char *label, Progress *progress)
+{
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_pointer (&self->progress, progress_unref);
+  self->progress = progress_ref (progress);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+  gtk_progress_bar_set_text (self->progress_bar, label);
+  gtk_widget_show (GTK_WIDGET (self->progress_box));
+  self->progress_source = g_timeout_add (PROGRESS_POLL_MS, progress_poll_cb, self);
+}
+
+static void
+stop_progress (EtlWindow *self)
+{
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_pointer (&self->progress, progress_unref);
+  gtk_widget_hide (GTK_WIDGET (self->progress_box));
+}
+
+static void update_actions (EtlWindow *self);
+
+/* ------------------------------------------------------------------------ */
+/* Info bar and status line                                                 */
+/* ------------------------------------------------------------------------ */
+
+static void
+show_messages (EtlWindow *self, GPtrArray *messages, GtkMessageType type)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  if (messages->len == 0)
+    {
+      gtk_widget_hide (GTK_WIDGET (self->info_bar));
+      gtk_label_set_text (self->info_label, "");
+      return;
+    }
+  for (guint i = 0; i < messages->len && i < MAX_MESSAGES_SHOWN; i++)
+    {
+      if (i > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, g_ptr_array_index (messages, i));
+    }
+  if (messages->len > MAX_MESSAGES_SHOWN)
+    g_string_append_printf (text, "\n… and %u more problems", messages->len - MAX_MESSAGES_SHOWN);
+  gtk_label_set_text (self->info_label, text->str);
+  gtk_info_bar_set_message_type (self->info_bar, type);
+  gtk_widget_show (GTK_WIDGET (self->info_bar));
+}
+
+static void
+show_message (EtlWindow *self, GtkMessageType type, const char *message)
+{
+  g_autoptr (GPtrArray) messages = g_ptr_array_new ();
+
+  g_ptr_array_add (messages, (gpointer) message);
+  show_messages (self, messages, type);
+}
+
+static void
+update_status (EtlWindow *self)
+{
+  g_autoptr (GString) status = g_string_new (NULL);
+  g_autoptr (GString) names = g_string_new (NULL);
+  guint n_files;
+
+  if (self->trace == NULL)
+    {
+      gtk_label_set_text (self->status_label, "No trace loaded");
+      gtk_header_bar_set_subtitle (self->header_bar, NULL);
+      return;
+    }
+
+  n_files = etl_trace_get_n_files (self->trace);
+  for (guint f = 0; f < n_files; f++)
+    {
+      g_autofree char *base = g_path_get_basename (etl_trace_get_file_info (self->trace, f)->path);
+
+      if (f > 0)
+        g_string_append (names, ", ");
+      g_string_append (names, base);
+    }
+  g_string_append_printf (status, "%'" G_GUINT64_FORMAT " records · %u CPUs · %s",
+                          etl_trace_get_n_records (self->trace),
+                          etl_trace_get_n_cpus (self->trace),
+                          names->str);
+  if (self->rows != NULL && !etl_row_set_is_all (self->rows))
+    g_string_append_printf (status, " · filter keeps %'" G_GUINT64_FORMAT, etl_row_set_get_n (self->rows));
+  gtk_label_set_text (self->status_label, status->str);
+  gtk_header_bar_set_subtitle (self->header_bar, names->str);
+}
+
+/* ------------------------------------------------------------------------ */
+/* State file                                                               */
+/* ------------------------------------------------------------------------ */
+
+static char *
+state_path (void)
+{
+  return g_build_filename (g_get_user_config_dir (), "etlscope", "state.ini", NULL);
+}
+
+static void
+load_state (EtlWindow *self)
+{
+  g_autofree char *path = state_path ();
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
+  int width, height;
+
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
+    {
+      /* First run: fill most of the monitor; maximised where a window
+       * manager allows. */
+      GdkDisplay *display = gdk_display_get_default ();
+      GdkMonitor *monitor = display != NULL ? gdk_display_get_primary_monitor (display) : NULL;
+
+      if (monitor == NULL && display != NULL && gdk_display_get_n_monitors (display) > 0)
+        monitor = gdk_display_get_monitor (display, 0);
+      if (monitor != NULL)
+        {
+          GdkRectangle area;
+
+          gdk_monitor_get_workarea (monitor, &area);
+          gtk_window_set_default_size (GTK_WINDOW (self), MAX (area.width - 24, 800), MAX (area.height - 64, 600));
+        }
+      gtk_window_maximize (GTK_WINDOW (self));
+      return;
+    }
+
+  width = g_key_file_get_integer (kf, "window", "width", NULL);
+  height = g_key_file_get_integer (kf, "window", "height", NULL);
+  if (width >= 400 && height >= 300)
+    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (g_key_file_get_boolean (kf, "window", "maximized", NULL))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+#define RESTORE_PANE(key, paned)                                                                                     \
+  G_STMT_START                                                                                                       \
+  {                                                                                                                  \
+    int pos = g_key_file_get_integer (kf, "panes", key, &error);                                                     \
+    if (error == NULL && pos > 0)                                                                                    \
+      gtk_paned_set_position (paned, pos);                                                                           \
+    g_clear_error (&error);                                                                                          \
+  }                                                                                                                  \
+  G_STMT_END
+  RESTORE_PANE ("session", self->paned);
+  RESTORE_PANE ("trace", self->trace_paned);
+  RESTORE_PANE ("list", self->list_paned);
+#undef RESTORE_PANE
+
+  /* The window is split in two by default: session panel | trace area. */
+  if (g_key_file_has_key (kf, "panes", "session-visible", NULL))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "show-session",
+                                        g_variant_new_boolean (g_key_file_get_boolean (kf, "panes", "session-visible",
+                                                                                       NULL)));
+}
+
+/**
+ * etl_window_save_state:
+ * @self: a window
+ * @error: return location for a #GError
+ *
+ * Writes the window size, maximised state and pane positions to
+ * g_get_user_config_dir()/etlscope/state.ini, atomically
+ * (g_key_file_save_to_file() goes through g_file_set_contents()).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+etl_window_save_state (EtlWindow *self, GError **error)
+{
+  g_autofree char *path = state_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  gboolean maximized;
+  int width, height;
+
+  g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
+
+  /* Keep keys this version does not know. */
+  g_key_file_load_from_file (kf, path, G_KEY_FILE_KEEP_COMMENTS, NULL);
+  maximized = gtk_window_is_maximized (GTK_WINDOW (self));
+  gtk_window_get_size (GTK_WINDOW (self), &width, &height);
+  if (!maximized)
+    {
+      g_key_file_set_integer (kf, "window", "width", width);
+      g_key_file_set_integer (kf, "window", "height", height);
+    }
+  g_key_file_set_boolean (kf, "window", "maximized", maximized);
+  g_key_file_set_integer (kf, "panes", "session", gtk_paned_get_position (self->paned));
+  g_key_file_set_boolean (kf, "panes", "session-visible", gtk_widget_get_visible (GTK_WIDGET (self->session_box)));
+  g_key_file_set_integer (kf, "panes", "trace", gtk_paned_get_position (self->trace_paned));
+  g_key_file_set_integer (kf, "panes", "list", gtk_paned_get_position (self->list_paned));
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", dir, g_strerror (saved));
+      return FALSE;
+    }
+  return g_key_file_save_to_file (kf, path, error);
+}
+
+/**
+ * etl_window_get_state_path:
+ *
+ * Returns: (transfer full): where the window keeps its state
+ */
+char *
+etl_window_get_state_path (void)
+{
+  return state_path ();
+}
+
+/* ------------------------------------------------------------------------ */
+/* Recent files                                                             */
+/* ------------------------------------------------------------------------ */
+
+static gint
+compare_recent (gconstpointer a, gconstpointer b)
+{
+  GtkRecentInfo *ia = *(GtkRecentInfo **) a;
+  GtkRecentInfo *ib = *(GtkRecentInfo **) b;
+  time_t ma = gtk_recent_info_get_modified (ia);
+  time_t mb = gtk_recent_info_get_modified (ib);
+
+  return ma < mb ? 1 : ma > mb ? -1 : 0;
+}
+
+static GPtrArray *
+recent_traces (EtlWindow *self)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
+  GList *all = gtk_recent_manager_get_items (self->recent_manager);
+
+  for (GList *l = all; l != NULL; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      const char *uri = gtk_recent_info_get_uri (info);
+      g_autofree char *lower = g_ascii_strdown (uri, -1);
+
+      if (g_str_has_suffix (lower, ".etl") && gtk_recent_info_exists (info))
+        g_ptr_array_add (items, gtk_recent_info_ref (info));
+    }
+  g_list_free_full (all, (GDestroyNotify) gtk_recent_info_unref);
+  g_ptr_array_sort (items, compare_recent);
+  if (items->len > MAX_RECENT)
+    g_ptr_array_set_size (items, MAX_RECENT);
+  return items;
+}
+
+static void
+rebuild_recent (EtlWindow *self)
+{
+  g_autoptr (GPtrArray) items = recent_traces (self);
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->recent_list));
+
+  for (GList *l = children; l != NULL; l = l->next)
+    gtk_widget_destroy (l->data);
+  g_menu_remove_all (self->recent_menu);
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      GtkRecentInfo *info = g_ptr_array_index (items, i);
+      const char *uri = gtk_recent_info_get_uri (info);
+      g_autofree char *name = gtk_recent_info_get_short_name (info);
+      g_autofree char *where = gtk_recent_info_get_uri_display (info);
+      g_autofree char *detailed = NULL;
+      GtkWidget *row, *box, *title, *subtitle;
+
+      row = gtk_list_box_row_new ();
+      g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (uri), g_free);
+      box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      g_object_set (box, "margin", 8, NULL);
+      title = gtk_label_new (name);
+      gtk_label_set_xalign (GTK_LABEL (title), 0);
+      subtitle = gtk_label_new (where);
+      gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_style_context_add_class (gtk_widget_get_style_context (subtitle), "dim-label");
+      gtk_container_add (GTK_CONTAINER (box), title);
+      gtk_container_add (GTK_CONTAINER (box), subtitle);
+      gtk_container_add (GTK_CONTAINER (row), box);
+      gtk_widget_show_all (row);
+      gtk_container_add (GTK_CONTAINER (self->recent_list), row);
+
+      detailed = g_strdup_printf ("%s", name);
+      {
+        g_autoptr (GMenuItem) item = g_menu_item_new (detailed, NULL);
+
+        g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uri));
+        g_menu_append_item (self->recent_menu, item);
+      }
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->recent_list), items->len > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->recent_title), items->len > 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->recent_button), items->len > 0);
+}
+
+static void
+open_uris (EtlWindow *self, const char *const *uris)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; uris[i] != NULL; i++)
+    if (uris[i][0] != '\0')
+      g_ptr_array_add (files, g_file_new_for_commandline_arg (uris[i]));
+  if (files->len > 0)
+    etl_window_open_files (self, (GFile **) files->pdata, files->len);
+}
+
+static void
+on_recent_row_activated (GtkListBox *list, GtkListBoxRow *row, EtlWindow *self)
+{
+  const char *uri = g_object_get_data (G_OBJECT (row), "uri");
+
+  if (uri != NULL)
+    open_uris (self, (const char *const[]) { uri, NULL });
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loading                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
   char **paths;
-  /* Written by the worker, read by the progress poll: permille. */
-  int progress;
+  Progress *progress;
   /* Results */
   EtlTrace *trace;
   EtlSummary *summary;
@@ -74,32 +515,18 @@ typedef struct LoadData
   GPtrArray *errors;
 } LoadData;
 
-static LoadData *
-load_data_ref (LoadData *ld)
-{
-  g_atomic_ref_count_inc (&ld->ref_count);
-  return ld;
-}
-
 static void
-load_data_unref (LoadData *ld)
+load_data_free (gpointer data)
 {
-  if (!g_atomic_ref_count_dec (&ld->ref_count))
-    return;
+  LoadData *ld = data;
+
   g_strfreev (ld->paths);
+  progress_unref (ld->progress);
   g_clear_pointer (&ld->trace, etl_trace_unref);
   g_clear_pointer (&ld->summary, etl_summary_unref);
   g_clear_pointer (&ld->loss_summary, etl_loss_summary_unref);
   g_clear_pointer (&ld->errors, g_ptr_array_unref);
   g_free (ld);
-}
-
-static void
-on_progress (double fraction, gpointer user_data)
-{
-  LoadData *ld = user_data;
-
-  g_atomic_int_set (&ld->progress, (int) (fraction * 1000));
 }
 
 static void
@@ -109,7 +536,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) good = NULL;
 
-  ld->trace = etl_trace_open ((const char *const *) ld->paths, on_progress, ld, cancellable, &error);
+  ld->trace = etl_trace_open ((const char *const *) ld->paths, on_progress, ld->progress, cancellable, &error);
   if (ld->trace == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -146,7 +573,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
           if (good->len > 0)
             {
               g_ptr_array_add (good, NULL);
-              ld->trace = etl_trace_open ((const char *const *) good->pdata, on_progress, ld, cancellable, &error);
+              ld->trace = etl_trace_open ((const char *const *) good->pdata, on_progress, ld->progress,
+                                          cancellable, &error);
               if (ld->trace == NULL)
                 {
                   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -162,7 +590,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
 
   if (ld->trace != NULL)
     {
-      ld->summary = etl_summary_new (ld->trace, ETL_LANE_CPU, 0, 0, 16, cancellable, &error);
+      g_atomic_int_set (&ld->progress->permille, -1);
+      ld->summary = etl_summary_new (ld->trace, NULL, ETL_LANE_CPU, 0, 0, 16, cancellable, &error);
       if (ld->summary == NULL)
         {
           g_task_return_error (task, g_steal_pointer (&error));
@@ -174,71 +603,43 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   g_task_return_boolean (task, TRUE);
 }
 
-static void
-show_messages (EtlWindow *self, GPtrArray *messages, GtkMessageType type)
-{
-  g_autoptr (GString) text = g_string_new (NULL);
-
-  if (messages->len == 0)
-    {
-      gtk_widget_hide (GTK_WIDGET (self->info_bar));
-      gtk_label_set_text (self->info_label, "");
-      return;
-    }
-  for (guint i = 0; i < messages->len && i < MAX_MESSAGES_SHOWN; i++)
-    {
-      if (i > 0)
-        g_string_append_c (text, '\n');
-      g_string_append (text, g_ptr_array_index (messages, i));
-    }
-  if (messages->len > MAX_MESSAGES_SHOWN)
-    g_string_append_printf (text, "\n… and %u more problems", messages->len - MAX_MESSAGES_SHOWN);
-  gtk_label_set_text (self->info_label, text->str);
-  gtk_info_bar_set_message_type (self->info_bar, type);
-  gtk_widget_show (GTK_WIDGET (self->info_bar));
-}
+static void apply_filter (EtlWindow *self);
 
 static void
-update_status (EtlWindow *self)
+show_trace (EtlWindow *self, LoadData *ld)
 {
-  g_autoptr (GString) status = g_string_new (NULL);
-  g_autoptr (GString) names = g_string_new (NULL);
-  guint n_files;
+  g_clear_pointer (&self->trace, etl_trace_unref);
+  g_clear_pointer (&self->rows, etl_row_set_unref);
+  self->trace = etl_trace_ref (ld->trace);
 
-  if (self->trace == NULL)
+  etl_zoom_manager_set_bounds (self->zoom_manager,
+                               etl_trace_get_first_filetime (ld->trace),
+                               etl_trace_get_last_filetime (ld->trace) + 1);
+  etl_time_ruler_set_origin (self->time_ruler, etl_trace_get_origin (ld->trace));
+  if (etl_timeline_view_get_lane_mode (self->timeline) == ETL_LANE_CPU)
+    etl_timeline_view_set_trace (self->timeline, ld->trace, ld->summary);
+  else
+    etl_timeline_view_set_trace (self->timeline, ld->trace, NULL);
+  etl_loss_plot_set_trace (self->loss_plot, ld->trace, ld->loss_summary);
+  etl_event_list_set_rows (self->event_list, ld->trace, NULL);
+  etl_details_clear (self->details);
+  etl_filter_bar_set_counts (self->filter_bar, etl_trace_get_n_records (ld->trace),
+                             etl_trace_get_n_records (ld->trace));
+  gtk_stack_set_visible_child_name (self->stack, "trace");
+
+  /* Recent files: every file that went into the trace. */
+  for (guint f = 0; f < etl_trace_get_n_files (ld->trace); f++)
     {
-      gtk_label_set_text (self->status_label, "No trace loaded");
-      gtk_header_bar_set_subtitle (self->header_bar, NULL);
-      return;
+      g_autoptr (GFile) file = g_file_new_for_path (etl_trace_get_file_info (ld->trace, f)->path);
+      g_autofree char *uri = g_file_get_uri (file);
+
+      gtk_recent_manager_add_item (self->recent_manager, uri);
     }
 
-  n_files = etl_trace_get_n_files (self->trace);
-  for (guint f = 0; f < n_files; f++)
-    {
-      g_autofree char *base = g_path_get_basename (etl_trace_get_file_info (self->trace, f)->path);
-
-      if (f > 0)
-        g_string_append (names, ", ");
-      g_string_append (names, base);
-    }
-  g_string_append_printf (status, "%'" G_GUINT64_FORMAT " records · %u CPUs · %s",
-                          etl_trace_get_n_records (self->trace),
-                          etl_trace_get_n_cpus (self->trace),
-                          names->str);
-  gtk_label_set_text (self->status_label, status->str);
-  gtk_header_bar_set_subtitle (self->header_bar, names->str);
-}
-
-static void
-stop_progress (EtlWindow *self)
-{
-  if (self->progress_source != 0)
-    {
-      g_source_remove (self->progress_source);
-      self->progress_source = 0;
-    }
-  g_clear_pointer (&self->load, load_data_unref);
-  gtk_widget_hide (GTK_WIDGET (self->progress_bar));
+  if (!etl_filter_is_empty (self->filter))
+    apply_filter (self);
+  update_status (self);
+  update_actions (self);
 }
 
 static void
@@ -249,28 +650,30 @@ on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      stop_progress (self);
-      g_clear_object (&self->load_cancellable);
-      g_ptr_array_add (messages, g_strdup (error->message));
-      show_messages (self, messages, GTK_MESSAGE_ERROR);
-      return;
-    }
+  /* A load replaced by a newer one, or the window went away. */
+  if (g_task_get_cancellable (G_TASK (result)) != self->load_cancellable)
+    return;
 
   stop_progress (self);
   g_clear_object (&self->load_cancellable);
+  update_actions (self);
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          update_status (self);
+          return;
+        }
+      show_message (self, GTK_MESSAGE_ERROR, error->message);
+      return;
+    }
 
   for (guint i = 0; i < ld->errors->len; i++)
     g_ptr_array_add (messages, g_strdup (((GError *) g_ptr_array_index (ld->errors, i))->message));
 
   if (ld->trace != NULL)
     {
-      g_clear_pointer (&self->trace, etl_trace_unref);
-      self->trace = etl_trace_ref (ld->trace);
-
       for (guint f = 0; f < etl_trace_get_n_files (ld->trace); f++)
         {
           const EtlFileInfo *info = etl_trace_get_file_info (ld->trace, f);
@@ -281,31 +684,22 @@ on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
             g_ptr_array_add (messages, g_strdup_printf ("%s: %" G_GUINT64_FORMAT " more problems not listed",
                                                         info->path, info->n_problems_dropped));
         }
-
-      etl_zoom_manager_set_bounds (self->zoom_manager,
-                                   etl_trace_get_first_filetime (ld->trace),
-                                   etl_trace_get_last_filetime (ld->trace) + 1);
-      etl_time_ruler_set_origin (self->time_ruler, etl_trace_get_origin (ld->trace));
-      etl_timeline_view_set_trace (self->timeline, ld->trace, ld->summary);
-      etl_loss_plot_set_trace (self->loss_plot, ld->trace, ld->loss_summary);
-      update_status (self);
+      show_trace (self, ld);
     }
 
   show_messages (self, messages, ld->trace != NULL ? GTK_MESSAGE_WARNING : GTK_MESSAGE_ERROR);
 }
 
-static gboolean
-progress_poll_cb (gpointer user_data)
+static void
+cancel_jobs (EtlWindow *self)
 {
-  EtlWindow *self = user_data;
-
-  if (self->load == NULL)
-    {
-      self->progress_source = 0;
-      return G_SOURCE_REMOVE;
-    }
-  gtk_progress_bar_set_fraction (self->progress_bar, g_atomic_int_get (&self->load->progress) / 1000.0);
-  return G_SOURCE_CONTINUE;
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  if (self->export_cancellable != NULL)
+    g_cancellable_cancel (self->export_cancellable);
+  g_clear_object (&self->export_cancellable);
+  stop_progress (self);
 }
 
 /**
@@ -314,7 +708,7 @@ progress_poll_cb (gpointer user_data)
  * @files: (array length=n_files): the .etl files to show as one timeline
  * @n_files: number of files, at least one
  *
- * Starts loading @files in a worker thread, cancelling a load in progress.
+ * Starts loading @files in a worker thread, cancelling a job in progress.
  * The trace shown is replaced when the load finishes; problems and files
  * that cannot be opened are listed in the info bar.
  */
@@ -328,13 +722,10 @@ etl_window_open_files (EtlWindow *self, GFile **files, guint n_files)
   g_return_if_fail (ETL_IS_WINDOW (self));
   g_return_if_fail (files != NULL && n_files > 0);
 
-  if (self->load_cancellable != NULL)
-    g_cancellable_cancel (self->load_cancellable);
-  g_clear_object (&self->load_cancellable);
-  stop_progress (self);
+  cancel_jobs (self);
 
   ld = g_new0 (LoadData, 1);
-  g_atomic_ref_count_init (&ld->ref_count);
+  ld->progress = progress_new ();
   ld->paths = g_new0 (char *, n_files + 1);
   ld->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
   for (guint i = 0; i < n_files; i++)
@@ -349,19 +740,764 @@ etl_window_open_files (EtlWindow *self, GFile **files, guint n_files)
   g_string_append (label, "…");
 
   self->load_cancellable = g_cancellable_new ();
-  self->load = load_data_ref (ld);
-  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
-  gtk_progress_bar_set_text (self->progress_bar, label->str);
-  gtk_widget_show (GTK_WIDGET (self->progress_bar));
-  self->progress_source = g_timeout_add (PROGRESS_POLL_MS, progress_poll_cb, self);
+  start_progress (self, label->str, ld->progress);
+  update_actions (self);
 
   task = g_task_new (self, self->load_cancellable, on_load_done, NULL);
   g_task_set_source_tag (task, etl_window_open_files);
-  g_task_set_task_data (task, ld, (GDestroyNotify) load_data_unref);
+  g_task_set_task_data (task, ld, load_data_free);
   g_task_run_in_thread (task, load_thread);
 }
 
-/* Stop in the session panel ended a session that wrote a log file: show it. */
+/**
+ * etl_window_cancel:
+ * @self: a window
+ *
+ * Cancels loading and exporting.  What was shown before stays.
+ */
+void
+etl_window_cancel (EtlWindow *self)
+{
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  if (self->load_cancellable == NULL && self->export_cancellable == NULL)
+    return;
+  cancel_jobs (self);
+  update_status (self);
+  update_actions (self);
+}
+
+/**
+ * etl_window_close_trace:
+ * @self: a window
+ *
+ * Stops every job, forgets the trace and shows the start page.
+ */
+void
+etl_window_close_trace (EtlWindow *self)
+{
+  g_return_if_fail (ETL_IS_WINDOW (self));
+
+  cancel_jobs (self);
+  if (self->filter_cancellable != NULL)
+    g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+  etl_filter_bar_set_busy (self->filter_bar, FALSE);
+
+  g_clear_pointer (&self->trace, etl_trace_unref);
+  g_clear_pointer (&self->rows, etl_row_set_unref);
+  etl_event_list_set_rows (self->event_list, NULL, NULL);
+  etl_timeline_view_set_trace (self->timeline, NULL, NULL);
+  etl_loss_plot_set_trace (self->loss_plot, NULL, NULL);
+  etl_details_clear (self->details);
+  etl_filter_bar_set_counts (self->filter_bar, 0, 0);
+  gtk_widget_hide (GTK_WIDGET (self->info_bar));
+  gtk_stack_set_visible_child_name (self->stack, "start");
+  update_status (self);
+  update_actions (self);
+  etl_window_save_state (self, NULL);
+}
+
+/* Demo trace ------------------------------------------------------------- */
+
+static char *
+demo_path (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "etlscope", "demo.etl", NULL);
+}
+
+static void
+demo_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  const char *path = task_data;
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr (GError) error = NULL;
+  EtlSynthParams params;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+
+      g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", dir, g_strerror (saved));
+      return;
+    }
+  etl_synth_params_init (&params);
+  params.n_cpus = DEMO_CPUS;
+  params.n_records = DEMO_RECORDS;
+  params.loss_rate = 0.02;
+  params.seed = 2024;
+  /* Written atomically: an existing demo.etl is always complete. */
+  if (!etl_synth_write (&params, path, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_demo_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  EtlWindow *self = ETL_WINDOW (source);
+  const char *path = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) file = NULL;
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->load_cancellable)
+    return;
+  stop_progress (self);
+  g_clear_object (&self->load_cancellable);
+  update_actions (self);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_autofree char *message = g_strdup_printf ("Could not generate the demo trace %s: %s", path, error->message);
+
+      show_message (self, GTK_MESSAGE_ERROR, message);
+      return;
+    }
+  file = g_file_new_for_path (path);
+  etl_window_open_files (self, &file, 1);
+}
+
+/**
+ * etl_window_open_demo:
+ * @self: a window
+ *
+ * Opens g_get_user_cache_dir()/etlscope/demo.etl, generating it first (in a
+ * worker, etl_synth_write(): 8 CPUs, 200,000 records, 2 % of buffers lost)
+ * when it does not exist yet.
+ */
+void
+etl_window_open_demo (EtlWindow *self)
+{
+  g_autofree char *path = demo_path ();
+  g_autoptr (GTask) task = NULL;
+  g_autoptr (Progress) progress = NULL;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_autoptr (GFile) file = g_file_new_for_path (path);
+
+      etl_window_open_files (self, &file, 1);
+      return;
+    }
+
+  cancel_jobs (self);
+  self->load_cancellable = g_cancellable_new ();
+  progress = progress_new ();
+  progress->permille = -1;
+  start_progress (self, "Generating the demo trace…", progress);
+  update_actions (self);
+
+  task = g_task_new (self, self->load_cancellable, on_demo_done, NULL);
+  g_task_set_source_tag (task, etl_window_open_demo);
+  g_task_set_task_data (task, g_steal_pointer (&path), g_free);
+  g_task_run_in_thread (task, demo_thread);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Filter and selection                                                     */
+/* ------------------------------------------------------------------------ */
+
+static void
+show_rows (EtlWindow *self, EtlRowSet *rows)
+{
+  guint64 selected = etl_timeline_view_get_selected_row (self->timeline);
+
+  g_clear_pointer (&self->rows, etl_row_set_unref);
+  self->rows = etl_row_set_ref (rows);
+  etl_event_list_set_rows (self->event_list, self->trace, rows);
+  etl_timeline_view_set_rows (self->timeline, etl_row_set_is_all (rows) ? NULL : rows);
+  etl_filter_bar_set_counts (self->filter_bar, etl_row_set_get_n (rows), etl_trace_get_n_records (self->trace));
+  if (selected != ETL_TIMELINE_NO_ROW && etl_event_list_get_selected_row (self->event_list) == ETL_EVENT_LIST_NO_ROW)
+    {
+      guint64 pos = etl_row_set_find (rows, selected);
+
+      if (pos < etl_row_set_get_n (rows) && etl_row_set_get (rows, pos) == selected)
+        etl_event_list_select_row (self->event_list, selected);
+    }
+  update_status (self);
+}
+
+static void
+on_filter_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (EtlWindow) self = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlRowSet) rows = etl_filter_apply_finish (result, &error);
+
+  if (rows == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_message (self, GTK_MESSAGE_ERROR, error->message);
+      return;
+    }
+  if (g_task_get_cancellable (G_TASK (result)) != self->filter_cancellable || self->trace == NULL)
+    return;
+  g_clear_object (&self->filter_cancellable);
+  etl_filter_bar_set_busy (self->filter_bar, FALSE);
+  show_rows (self, rows);
+}
+
+static void
+apply_filter (EtlWindow *self)
+{
+  if (self->filter_cancellable != NULL)
+    g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+  etl_filter_bar_set_busy (self->filter_bar, FALSE);
+  if (self->trace == NULL)
+    return;
+
+  if (etl_filter_is_empty (self->filter))
+    {
+      g_autoptr (EtlRowSet) all = etl_row_set_new_all (etl_trace_get_n_records (self->trace));
+
+      if (self->rows != NULL && !etl_row_set_is_all (self->rows))
+        show_rows (self, all);
+      return;
+    }
+
+  self->filter_cancellable = g_cancellable_new ();
+  etl_filter_bar_set_busy (self->filter_bar, TRUE);
+  etl_filter_apply_async (self->trace, self->filter, self->filter_cancellable, on_filter_done, g_object_ref (self));
+}
+
+static void
+on_filter_changed (EtlFilterBar *bar, EtlFilter *filter, EtlWindow *self)
+{
+  etl_filter_free (self->filter);
+  self->filter = etl_filter_copy (filter);
+  apply_filter (self);
+}
+
+static void
+on_list_row_selected (EtlEventList *list, guint64 row, EtlWindow *self)
+{
+  if (self->syncing || self->trace == NULL)
+    return;
+  self->syncing = TRUE;
+  etl_timeline_view_select_row (self->timeline, row, TRUE);
+  etl_details_show_row (self->details, self->trace, row);
+  self->syncing = FALSE;
+}
+
+static void
+on_timeline_event_selected (EtlTimelineView *view, guint64 row, EtlWindow *self)
+{
+  if (self->syncing || self->trace == NULL)
+    return;
+  self->syncing = TRUE;
+  if (row == ETL_TIMELINE_NO_ROW)
+    etl_details_clear (self->details);
+  else
+    {
+      etl_event_list_select_row (self->event_list, row);
+      etl_details_show_row (self->details, self->trace, row);
+    }
+  self->syncing = FALSE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Export                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  EtlTrace *trace;
+  EtlRowSet *rows;
+  gint64 from;
+  gint64 to;
+  char *path;
+  Progress *progress;
+  EtlWriterStats stats;
+} ExportData;
+
+static void
+export_data_free (gpointer data)
+{
+  ExportData *ed = data;
+
+  etl_trace_unref (ed->trace);
+  g_clear_pointer (&ed->rows, etl_row_set_unref);
+  g_free (ed->path);
+  progress_unref (ed->progress);
+  g_free (ed);
+}
+
+static gboolean
+row_in_set (EtlTrace *trace, guint64 index, gpointer user_data)
+{
+  EtlRowSet *rows = user_data;
+  guint64 pos = etl_row_set_find (rows, index);
+
+  return pos < etl_row_set_get_n (rows) && etl_row_set_get (rows, pos) == index;
+}
+
+static void
+export_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  ExportData *ed = task_data;
+  GError *error = NULL;
+  EtlSliceOptions options;
+
+  etl_slice_options_init (&options);
+  options.from = ed->from;
+  options.to = ed->to;
+  if (ed->rows != NULL)
+    {
+      options.filter = row_in_set;
+      options.filter_data = ed->rows;
+    }
+  if (etl_writer_write_slice (ed->trace, &options, ed->path, on_progress, ed->progress, cancellable, &ed->stats,
+                              &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  EtlWindow *self = ETL_WINDOW (source);
+  ExportData *ed = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *message = NULL;
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->export_cancellable)
+    return;
+  stop_progress (self);
+  g_clear_object (&self->export_cancellable);
+  update_actions (self);
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          message = g_strdup_printf ("Export to %s failed: %s", ed->path, error->message);
+          show_message (self, GTK_MESSAGE_ERROR, message);
+        }
+      return;
+    }
+  message = g_strdup_printf ("Exported %'" G_GUINT64_FORMAT " records (%'" G_GUINT64_FORMAT " bytes) to %s",
+                             ed->stats.n_records, ed->stats.file_size, ed->path);
+  show_message (self, GTK_MESSAGE_INFO, message);
+}
+
+/**
+ * etl_window_get_export_range:
+ * @self: a window
+ * @begin: (out): start, FILETIME
+ * @end: (out): end (exclusive), FILETIME
+ *
+ * The range File ▸ Export Selection writes: the timeline's selected range,
+ * else the visible range.
+ */
+void
+etl_window_get_export_range (EtlWindow *self, gint64 *begin, gint64 *end)
+{
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  if (!etl_timeline_view_get_selection (self->timeline, begin, end))
+    etl_zoom_manager_get_visible (self->zoom_manager, begin, end);
+}
+
+/**
+ * etl_window_export_selection:
+ * @self: a window
+ * @path: (type filename): the .etl file to write
+ *
+ * Writes the records of the export range (etl_window_get_export_range())
+ * that the current filter keeps to @path with etl_writer_write_slice(), in
+ * a worker with progress.  The outcome is shown in the info bar.
+ */
+void
+etl_window_export_selection (EtlWindow *self, const char *path)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *label = NULL;
+  ExportData *ed;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+  if (self->trace == NULL)
+    return;
+
+  cancel_jobs (self);
+  ed = g_new0 (ExportData, 1);
+  ed->trace = etl_trace_ref (self->trace);
+  if (self->rows != NULL && !etl_row_set_is_all (self->rows))
+    ed->rows = etl_row_set_ref (self->rows);
+  etl_window_get_export_range (self, &ed->from, &ed->to);
+  ed->path = g_strdup (path);
+  ed->progress = progress_new ();
+
+  base = g_path_get_basename (path);
+  label = g_strdup_printf ("Exporting %s…", base);
+  self->export_cancellable = g_cancellable_new ();
+  start_progress (self, label, ed->progress);
+  update_actions (self);
+
+  task = g_task_new (self, self->export_cancellable, on_export_done, NULL);
+  g_task_set_source_tag (task, etl_window_export_selection);
+  g_task_set_task_data (task, ed, export_data_free);
+  g_task_run_in_thread (task, export_thread);
+}
+
+/**
+ * etl_window_export_image:
+ * @self: a window
+ * @path: (type filename): the file to write; its extension picks the format:
+ *   .svg, .pdf, else PNG
+ * @error: return location for a #GError
+ *
+ * Draws the visible part of the timeline — time ruler, lanes and loss plot,
+ * at their size on screen — into a cairo image, SVG or PDF surface.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+etl_window_export_image (EtlWindow *self, const char *path, GError **error)
+{
+  GtkWidget *parts[3];
+  int heights[3], width, total = 0;
+  g_autofree char *lower = NULL;
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+  gboolean png;
+
+  g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  parts[0] = GTK_WIDGET (self->time_ruler);
+  parts[1] = GTK_WIDGET (self->timeline);
+  parts[2] = GTK_WIDGET (self->loss_plot);
+  width = MAX (gtk_widget_get_allocated_width (parts[1]), 400);
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      heights[i] = MAX (gtk_widget_get_allocated_height (parts[i]), 1);
+      if (i == 1 && heights[i] < 100)
+        heights[i] = 400;
+      total += heights[i];
+    }
+
+  lower = g_ascii_strdown (path, -1);
+  png = FALSE;
+  if (g_str_has_suffix (lower, ".svg"))
+    surface = cairo_svg_surface_create (path, width, total);
+  else if (g_str_has_suffix (lower, ".pdf"))
+    surface = cairo_pdf_surface_create (path, width, total);
+  else
+    {
+      surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, total);
+      png = TRUE;
+    }
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_save (cr);
+  etl_time_ruler_render (self->time_ruler, cr, width, heights[0]);
+  cairo_restore (cr);
+  cairo_save (cr);
+  cairo_translate (cr, 0, heights[0]);
+  cairo_rectangle (cr, 0, 0, width, heights[1]);
+  cairo_clip (cr);
+  etl_timeline_view_render (self->timeline, cr, width, heights[1]);
+  cairo_restore (cr);
+  cairo_save (cr);
+  cairo_translate (cr, 0, heights[0] + heights[1]);
+  etl_loss_plot_render (self->loss_plot, cr, width, heights[2]);
+  cairo_restore (cr);
+  cairo_destroy (cr);
+
+  cairo_surface_flush (surface);
+  if (png)
+    status = cairo_surface_write_to_png (surface, path);
+  else
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions: File menu                                                        */
+/* ------------------------------------------------------------------------ */
+
+static GtkFileFilter *
+etl_file_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, "Event trace logs (*.etl)");
+  gtk_file_filter_add_pattern (filter, "*.etl");
+  gtk_file_filter_add_pattern (filter, "*.ETL");
+  return filter;
+}
+
+static void
+on_open_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      GSList *files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (GSList *l = files; l != NULL; l = l->next)
+        g_ptr_array_add (array, l->data);
+      g_slist_free (files);
+      if (array->len > 0)
+        etl_window_open_files (self, (GFile **) array->pdata, array->len);
+    }
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+/**
+ * etl_window_show_open_dialog:
+ * @self: a window
+ *
+ * Shows a #GtkFileChooserNative for one or more .etl files.
+ */
+void
+etl_window_show_open_dialog (EtlWindow *self)
+{
+  GtkFileChooserNative *dialog;
+  GtkFileFilter *all;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+
+  dialog = gtk_file_chooser_native_new ("Open Trace Files", GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        "_Open", "_Cancel");
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), etl_file_filter ());
+  all = gtk_file_filter_new ();
+  gtk_file_filter_set_name (all, "All files");
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  etl_window_show_open_dialog (ETL_WINDOW (user_data));
+}
+
+static void
+open_files_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  g_autofree const char **uris = g_variant_get_strv (param, NULL);
+
+  open_uris (ETL_WINDOW (user_data), uris);
+}
+
+static void
+open_recent_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  open_uris (ETL_WINDOW (user_data), (const char *const[]) { g_variant_get_string (param, NULL), NULL });
+}
+
+static void
+open_demo_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  etl_window_open_demo (ETL_WINDOW (user_data));
+}
+
+static void
+close_trace_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  etl_window_close_trace (ETL_WINDOW (user_data));
+}
+
+static void
+cancel_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  etl_window_cancel (ETL_WINDOW (user_data));
+}
+
+static void
+on_export_selection_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL)
+        etl_window_export_selection (self, path);
+    }
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static char *
+suggested_name (EtlWindow *self, const char *suffix)
+{
+  g_autofree char *base = g_path_get_basename (etl_trace_get_file_info (self->trace, 0)->path);
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL)
+    *dot = '\0';
+  return g_strconcat (base, suffix, NULL);
+}
+
+static void
+export_selection_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+  GtkFileChooserNative *dialog;
+  g_autofree char *name = NULL;
+
+  if (self->trace == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new ("Export Selection as .etl", GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        "_Export", "_Cancel");
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), etl_file_filter ());
+  name = suggested_name (self, "-selection.etl");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_export_selection_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+on_export_image_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GError) error = NULL;
+
+      if (path != NULL && !etl_window_export_image (self, path, &error))
+        show_message (self, GTK_MESSAGE_ERROR, error->message);
+    }
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+export_image_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+  static const struct { const char *name, *pattern; } formats[] = {
+    { "PNG image (*.png)", "*.png" },
+    { "SVG drawing (*.svg)", "*.svg" },
+    { "PDF document (*.pdf)", "*.pdf" },
+  };
+  GtkFileChooserNative *dialog;
+  g_autofree char *name = NULL;
+
+  if (self->trace == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new ("Export Timeline Image", GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        "_Export", "_Cancel");
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      GtkFileFilter *filter = gtk_file_filter_new ();
+
+      gtk_file_filter_set_name (filter, formats[i].name);
+      gtk_file_filter_add_pattern (filter, formats[i].pattern);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    }
+  name = suggested_name (self, "-timeline.png");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_export_image_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions: View menu                                                        */
+/* ------------------------------------------------------------------------ */
+
+static void
+find_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  etl_filter_bar_focus (ETL_WINDOW (user_data)->filter_bar);
+}
+
+static void
+clear_filter_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  etl_filter_bar_set_filter (ETL_WINDOW (user_data)->filter_bar, NULL);
+}
+
+static void
+show_session_change_state (GSimpleAction *action, GVariant *state, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->session_box), g_variant_get_boolean (state));
+  g_simple_action_set_state (action, state);
+}
+
+static void
+show_menu_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->menu_button),
+                                !gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->menu_button)));
+}
+
+static void
+update_actions (EtlWindow *self)
+{
+  static const char *const need_trace[] = { "close-trace", "export-selection", "export-image", "find",
+                                            "clear-filter" };
+  gboolean busy = self->load_cancellable != NULL || self->export_cancellable != NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (need_trace); i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), need_trace[i]);
+
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->trace != NULL);
+    }
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "cancel")), busy);
+  /* Zoom and lanes mean nothing on the start page. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->zoom_box), self->trace != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->lane_box), self->trace != NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Drag and drop                                                            */
+/* ------------------------------------------------------------------------ */
+
+static void
+on_drag_data_received (GtkWidget *widget, GdkDragContext *context, int x, int y, GtkSelectionData *data,
+                       guint info, guint time, EtlWindow *self)
+{
+  g_auto (GStrv) uris = gtk_selection_data_get_uris (data);
+
+  if (uris != NULL && uris[0] != NULL)
+    {
+      open_uris (self, (const char *const *) uris);
+      gtk_drag_finish (context, TRUE, FALSE, time);
+    }
+  else
+    gtk_drag_finish (context, FALSE, FALSE, time);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+/* ------------------------------------------------------------------------ */
+
 static void
 on_session_stopped (EtlSessionPanel *panel, const char *path, EtlWindow *self)
 {
@@ -381,16 +1517,29 @@ etl_window_dispose (GObject *object)
 {
   EtlWindow *self = ETL_WINDOW (object);
 
+  if (!self->state_saved && self->paned != NULL)
+    {
+      self->state_saved = TRUE;
+      etl_window_save_state (self, NULL);
+    }
+  /* No widget calls here: dispose runs again after the children are gone. */
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
-  if (self->progress_source != 0)
-    {
-      g_source_remove (self->progress_source);
-      self->progress_source = 0;
-    }
-  g_clear_pointer (&self->load, load_data_unref);
+  if (self->export_cancellable != NULL)
+    g_cancellable_cancel (self->export_cancellable);
+  g_clear_object (&self->export_cancellable);
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_pointer (&self->progress, progress_unref);
+  if (self->filter_cancellable != NULL)
+    g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+  if (self->recent_manager != NULL)
+    g_signal_handlers_disconnect_by_data (self->recent_manager, self);
+  g_clear_object (&self->recent_manager);
   g_clear_pointer (&self->trace, etl_trace_unref);
+  g_clear_pointer (&self->rows, etl_row_set_unref);
+  g_clear_pointer (&self->filter, etl_filter_free);
 
   G_OBJECT_CLASS (etl_window_parent_class)->dispose (object);
 }
@@ -401,6 +1550,7 @@ etl_window_finalize (GObject *object)
   EtlWindow *self = ETL_WINDOW (object);
 
   g_clear_object (&self->zoom_manager);
+  g_clear_object (&self->recent_menu);
 
   G_OBJECT_CLASS (etl_window_parent_class)->finalize (object);
 }
@@ -417,33 +1567,82 @@ etl_window_class_init (EtlWindowClass *klass)
   g_type_ensure (ETL_TYPE_TIME_RULER);
   g_type_ensure (ETL_TYPE_TIMELINE_VIEW);
   g_type_ensure (ETL_TYPE_LOSS_PLOT);
+  g_type_ensure (ETL_TYPE_FILTER_BAR);
+  g_type_ensure (ETL_TYPE_EVENT_LIST);
+  g_type_ensure (ETL_TYPE_DETAILS);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/etlscope/Etlscope/ui/etl-window.ui");
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, zoom_box);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, lane_box);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, session_box);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, info_label);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, progress_box);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, recent_title);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, trace_paned);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, list_paned);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, time_ruler);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, loss_plot);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, event_list);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, details);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, status_label);
   gtk_widget_class_bind_template_callback (widget_class, on_info_bar_response);
+  gtk_widget_class_bind_template_callback (widget_class, on_recent_row_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_filter_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_list_row_selected);
 }
 
 static void
 etl_window_init (EtlWindow *self)
 {
+  /* Grouped as in the menus: File, View, Export. */
+  static const GActionEntry entries[] = {
+    { "open", open_action },
+    { "open-files", open_files_action, "as" },
+    { "open-recent", open_recent_action, "s" },
+    { "open-demo", open_demo_action },
+    { "close-trace", close_trace_action },
+    { "cancel", cancel_action },
+
+    { "find", find_action },
+    { "clear-filter", clear_filter_action },
+    { "show-session", NULL, NULL, "true", show_session_change_state },
+    { "show-menu", show_menu_action },
+
+    { "export-selection", export_selection_action },
+    { "export-image", export_image_action },
+  };
   g_autoptr (GPropertyAction) utc = NULL;
+  GActionGroup *timeline_actions;
   GtkApplication *app;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  utc = g_property_action_new ("utc", self->time_ruler, "utc");
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (utc));
+
   self->session_panel = ETL_SESSION_PANEL (etl_session_panel_new ());
   gtk_widget_show_all (GTK_WIDGET (self->session_panel));
-  gtk_box_pack_start (self->session_box, GTK_WIDGET (self->session_panel), TRUE, TRUE, 0);
+  /* Scrollable, so the panel's form never makes the window wider than the
+   * screen; the trace area keeps the room it needs. */
+  {
+    GtkWidget *scroller = gtk_scrolled_window_new (NULL, NULL);
+
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+    gtk_container_add (GTK_CONTAINER (scroller), GTK_WIDGET (self->session_panel));
+    gtk_widget_show (scroller);
+    gtk_box_pack_start (self->session_box, scroller, TRUE, TRUE, 0);
+  }
   g_signal_connect_object (self->session_panel, "session-stopped", G_CALLBACK (on_session_stopped), self, 0);
 
   self->zoom_manager = etl_zoom_manager_new ();
@@ -452,26 +1651,27 @@ etl_window_init (EtlWindow *self)
   etl_loss_plot_set_zoom_manager (self->loss_plot, self->zoom_manager);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "zoom", G_ACTION_GROUP (self->zoom_manager));
 
-  utc = g_property_action_new ("utc", self->time_ruler, "utc");
-  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (utc));
+  /* The timeline's own actions (zoom-to-selection, lane-mode), reachable
+   * from the header bar and the accelerators too. */
+  timeline_actions = gtk_widget_get_action_group (GTK_WIDGET (self->timeline), "timeline");
+  if (timeline_actions != NULL)
+    gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", timeline_actions);
+  g_signal_connect_object (self->timeline, "event-selected", G_CALLBACK (on_timeline_event_selected), self, 0);
 
-  /* Fill most of the monitor; maximised where a window manager allows. */
-  {
-    GdkDisplay *display = gdk_display_get_default ();
-    GdkMonitor *monitor = display != NULL ? gdk_display_get_primary_monitor (display) : NULL;
+  self->recent_menu = g_menu_new ();
+  gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (self->recent_menu));
+  self->recent_manager = g_object_ref (gtk_recent_manager_get_default ());
+  g_signal_connect_object (self->recent_manager, "changed", G_CALLBACK (rebuild_recent), self, G_CONNECT_SWAPPED);
+  rebuild_recent (self);
 
-    if (monitor == NULL && display != NULL && gdk_display_get_n_monitors (display) > 0)
-      monitor = gdk_display_get_monitor (display, 0);
-    if (monitor != NULL)
-      {
-        GdkRectangle area;
+  gtk_drag_dest_set (GTK_WIDGET (self), GTK_DEST_DEFAULT_ALL, NULL, 0, GDK_ACTION_COPY);
+  gtk_drag_dest_add_uri_targets (GTK_WIDGET (self));
+  g_signal_connect (self, "drag-data-received", G_CALLBACK (on_drag_data_received), self);
 
-        gdk_monitor_get_workarea (monitor, &area);
-        /* The default size excludes the client-side title bar. */
-        gtk_window_set_default_size (GTK_WINDOW (self), MAX (area.width - 24, 800), MAX (area.height - 64, 600));
-      }
-    gtk_window_maximize (GTK_WINDOW (self));
-  }
+  gtk_stack_set_visible_child_name (self->stack, "start");
+  load_state (self);
+  update_status (self);
+  update_actions (self);
 
   app = GTK_APPLICATION (g_application_get_default ());
   if (app != NULL)
@@ -487,7 +1687,7 @@ etl_window_init (EtlWindow *self)
  * etl_window_new:
  * @application: (nullable): the application
  *
- * Returns: (transfer none): a new, empty window owned by @application
+ * Returns: (transfer none): a new window showing the start page
  */
 EtlWindow *
 etl_window_new (GtkApplication *application)
@@ -495,17 +1695,34 @@ etl_window_new (GtkApplication *application)
   return g_object_new (ETL_TYPE_WINDOW, "application", application, NULL);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Accessors (tests, application)                                           */
+/* ------------------------------------------------------------------------ */
+
 /**
  * etl_window_get_loading:
  * @self: a window
  *
- * Returns: whether files are being loaded
+ * Returns: whether files are being loaded (or the demo generated)
  */
 gboolean
 etl_window_get_loading (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
   return self->load_cancellable != NULL;
+}
+
+/**
+ * etl_window_get_busy:
+ * @self: a window
+ *
+ * Returns: whether a load, a filter or an export is running
+ */
+gboolean
+etl_window_get_busy (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
+  return self->load_cancellable != NULL || self->filter_cancellable != NULL || self->export_cancellable != NULL;
 }
 
 /**
@@ -522,6 +1739,20 @@ etl_window_get_trace (EtlWindow *self)
 }
 
 /**
+ * etl_window_get_rows:
+ * @self: a window
+ *
+ * Returns: (transfer none) (nullable): the rows the filter keeps; %NULL
+ *   before any filter ran (every row)
+ */
+EtlRowSet *
+etl_window_get_rows (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->rows;
+}
+
+/**
  * etl_window_get_zoom_manager:
  * @self: a window
  *
@@ -532,6 +1763,71 @@ etl_window_get_zoom_manager (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
   return self->zoom_manager;
+}
+
+/**
+ * etl_window_get_timeline:
+ * @self: a window
+ *
+ * Returns: (transfer none): the timeline
+ */
+EtlTimelineView *
+etl_window_get_timeline (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->timeline;
+}
+
+/**
+ * etl_window_get_event_list:
+ * @self: a window
+ *
+ * Returns: (transfer none): the event list
+ */
+EtlEventList *
+etl_window_get_event_list (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->event_list;
+}
+
+/**
+ * etl_window_get_filter_bar:
+ * @self: a window
+ *
+ * Returns: (transfer none): the filter bar
+ */
+EtlFilterBar *
+etl_window_get_filter_bar (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->filter_bar;
+}
+
+/**
+ * etl_window_get_details:
+ * @self: a window
+ *
+ * Returns: (transfer none): the details pane
+ */
+EtlDetails *
+etl_window_get_details (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->details;
+}
+
+/**
+ * etl_window_get_page:
+ * @self: a window
+ *
+ * Returns: (transfer none): "start" or "trace", the page shown
+ */
+const char *
+etl_window_get_page (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->stack);
 }
 
 /**

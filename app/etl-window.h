@@ -3,6 +3,10 @@
 
 #include <gtk/gtk.h>
 
+#include "etl-details.h"
+#include "etl-event-list.h"
+#include "etl-filter-bar.h"
+#include "etl-timeline-view.h"
 #include "etl-trace.h"
 #include "etl-zoom-manager.h"
 
@@ -13,10 +17,34 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (EtlWindow, etl_window, ETL, WINDOW, GtkApplicationWindow)
 
 EtlWindow *etl_window_new (GtkApplication *application);
+
+/* File */
 void etl_window_open_files (EtlWindow *self, GFile **files, guint n_files);
+void etl_window_show_open_dialog (EtlWindow *self);
+void etl_window_open_demo (EtlWindow *self);
+void etl_window_cancel (EtlWindow *self);
+void etl_window_close_trace (EtlWindow *self);
+
+/* Export */
+void etl_window_get_export_range (EtlWindow *self, gint64 *begin, gint64 *end);
+void etl_window_export_selection (EtlWindow *self, const char *path);
+gboolean etl_window_export_image (EtlWindow *self, const char *path, GError **error);
+
+/* State */
+gboolean etl_window_save_state (EtlWindow *self, GError **error);
+char *etl_window_get_state_path (void);
+
+/* Accessors */
 gboolean etl_window_get_loading (EtlWindow *self);
+gboolean etl_window_get_busy (EtlWindow *self);
 EtlTrace *etl_window_get_trace (EtlWindow *self);
+EtlRowSet *etl_window_get_rows (EtlWindow *self);
 EtlZoomManager *etl_window_get_zoom_manager (EtlWindow *self);
+EtlTimelineView *etl_window_get_timeline (EtlWindow *self);
+EtlEventList *etl_window_get_event_list (EtlWindow *self);
+EtlFilterBar *etl_window_get_filter_bar (EtlWindow *self);
+EtlDetails *etl_window_get_details (EtlWindow *self);
+const char *etl_window_get_page (EtlWindow *self);
 guint etl_window_get_n_lanes (EtlWindow *self);
 guint etl_window_get_n_loss_files (EtlWindow *self);
 gboolean etl_window_get_loss_totals (EtlWindow *self, guint file, guint64 *events_lost, guint64 *buffers_lost);

@@ -3,8 +3,8 @@
 #
 #   sh app/run.sh [FILE.etl...]
 #
-# With no file it opens a real trace from ../shared/etl-corpus when that
-# folder is there.
+# With no file it opens a synthetic demo trace (8 CPUs, 200,000 records, some
+# lost buffers), generated once into ~/.cache/etlscope/demo.etl.
 set -e
 here=$(pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +25,7 @@ if [ ! -f _build/build.ninja ]; then
 fi
 ninja -C _build >/dev/null
 
-if [ $# -eq 0 ] && [ -f ../shared/etl-corpus/net.4.5.2.x64.etl ]; then
-  set -- "$top/../shared/etl-corpus/net.4.5.2.x64.etl"
+if [ $# -eq 0 ]; then
+  set -- --demo
 fi
 exec ./_build/app/etlscope "$@"

@@ -11,7 +11,9 @@
  * remembers a dominant provider index so that a view can colour it.
  *
  * It is built once, off the main thread (etl_summary_new_async()), from the
- * trace's in-memory index only: no record is read or decoded.  Afterwards it
+ * trace's in-memory index only: no record is read or decoded.  It may count
+ * only the rows of an #EtlRowSet (those a filter kept), visiting the set's
+ * positions in the range instead of the trace's.  Afterwards it
  * is read-only and may be shared between threads.  etl_summary_query() maps
  * a visible time range onto N pixel columns in O(lanes × columns) by picking
  * the level whose bins are just narrower than a column, so drawing never
@@ -73,6 +75,34 @@ struct _EtlLossSummary
   guint64 *buffers_cum;
 };
 
+/**
+ * etl_lane_mode_get_type:
+ *
+ * The #GEnumClass of #EtlLaneMode; the nicks are "cpu", "provider" and
+ * "process" (the states of the timeline's "lane-mode" action).
+ *
+ * Returns: the #GType of #EtlLaneMode
+ */
+GType
+etl_lane_mode_get_type (void)
+{
+  static gsize type = 0;
+
+  if (g_once_init_enter (&type))
+    {
+      static const GEnumValue values[] = {
+        { ETL_LANE_CPU, "ETL_LANE_CPU", "cpu" },
+        { ETL_LANE_PROVIDER, "ETL_LANE_PROVIDER", "provider" },
+        { ETL_LANE_PROCESS, "ETL_LANE_PROCESS", "process" },
+        { 0, NULL, NULL },
+      };
+      GType t = g_enum_register_static (g_intern_static_string ("EtlLaneMode"), values);
+
+      g_once_init_leave (&type, t);
+    }
+  return type;
+}
+
 static void
 etl_summary_free (EtlSummary *self)
 {
@@ -116,9 +146,18 @@ provider_label (EtlTrace *trace, guint provider)
   return g_strdup (str);
 }
 
-/* Sets up lanes; returns a lookup table for ETL_LANE_PROCESS (pid → lane+1). */
+/* Row @k of the records to count: positions [first, last) of @rows, or of
+ * the trace itself when @rows is NULL (every row). */
+static inline guint64
+summary_row (const EtlRowSet *rows, guint64 k)
+{
+  return rows != NULL ? etl_row_set_get (rows, k) : k;
+}
+
+/* Sets up lanes; returns a lookup table for ETL_LANE_PROCESS (pid → lane+1).
+ * [@first, @last) are positions in @rows (or rows when @rows is NULL). */
 static GHashTable *
-summary_setup_lanes (EtlSummary *self, EtlTrace *trace, guint64 first, guint64 last)
+summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, guint64 first, guint64 last)
 {
   GHashTable *pids = NULL;
 
@@ -155,8 +194,9 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, guint64 first, guint64 l
         gboolean no_pid = FALSE;
 
         pids = g_hash_table_new (NULL, NULL);
-        for (guint64 i = first; i < last; i++)
+        for (guint64 k = first; k < last; k++)
           {
+            guint64 i = summary_row (rows, k);
             guint32 pid;
 
             if (!etl_trace_get_pid (trace, i, &pid))
@@ -232,6 +272,9 @@ summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i)
 /**
  * etl_summary_new:
  * @trace: a trace
+ * @rows: (nullable): the rows to count (those a filter kept, see
+ *   #EtlRowSet); %NULL or a set for which etl_row_set_is_all() holds counts
+ *   every record
  * @mode: how to split records into lanes
  * @begin: start of the summarised range, FILETIME (100-ns ticks), inclusive
  * @end: end of the range, FILETIME, exclusive; when @end ≤ @begin the whole
@@ -241,8 +284,8 @@ summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i)
  * @cancellable: (nullable): checked every 65536 records
  * @error: return location for a #GError
  *
- * Counts the records of @trace whose FILETIME lies in [@begin, @end) per lane
- * and per finest bin, then builds each coarser level by pairwise sums.  Bin i
+ * Counts the records of @trace (only those in @rows) whose FILETIME lies in
+ * [@begin, @end) per lane and per finest bin, then builds each coarser level by pairwise sums.  Bin i
  * covers [begin + i × w, begin + (i + 1) × w) with the integer bin width
  * w = ⌈(end − begin) / 2^bins_log2⌉ ≥ 1 tick, so bin edges are exact FILETIMEs
  * and counts over whole bins equal counts over the index found with
@@ -251,13 +294,16 @@ summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i)
  * its fuller half.
  *
  * Only the index getters of @trace are used; this runs in O(records + cells)
- * and may be called from any thread.
+ * (records of @rows in the range, found by binary search) and may be called
+ * from any thread.  In %ETL_LANE_PROCESS mode the lanes are the processes of
+ * the rows counted; in the other modes they do not depend on @rows.
  *
  * Returns: (transfer full) (nullable): the summary, or %NULL with
  *   %G_IO_ERROR_CANCELLED
  */
 EtlSummary *
 etl_summary_new (EtlTrace *trace,
+                 EtlRowSet *rows,
                  EtlLaneMode mode,
                  gint64 begin,
                  gint64 end,
@@ -271,6 +317,7 @@ etl_summary_new (EtlTrace *trace,
   guint64 first, last;
   guint64 span;
   gsize cells;
+  const EtlRowSet *set = NULL;
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (mode <= ETL_LANE_PROCESS, NULL);
@@ -290,8 +337,15 @@ etl_summary_new (EtlTrace *trace,
 
   first = etl_trace_lower_bound (trace, begin);
   last = etl_trace_lower_bound (trace, end);
+  if (rows != NULL && !etl_row_set_is_all (rows))
+    {
+      /* Positions in the set instead of rows: both ascend together. */
+      set = rows;
+      first = etl_row_set_find (set, first);
+      last = etl_row_set_find (set, last);
+    }
 
-  pids = summary_setup_lanes (self, trace, first, last);
+  pids = summary_setup_lanes (self, trace, set, first, last);
 
   bins_log2 = CLAMP (bins_log2, 1, MAX_BINS_LOG2);
   while (bins_log2 > 1 && ((guint64) self->n_lanes << bins_log2) > (G_GUINT64_CONSTANT (1) << MAX_CELLS_LOG2))
@@ -314,15 +368,16 @@ etl_summary_new (EtlTrace *trace,
   for (gsize c = 0; c < cells; c++)
     self->dominant[0][c] = ETL_SUMMARY_NO_PROVIDER;
 
-  for (guint64 i = first; i < last; i++)
+  for (guint64 k = first; k < last; k++)
     {
+      guint64 i = summary_row (set, k);
       gint64 ft = etl_trace_get_filetime (trace, i);
       guint lane = summary_lane_of (self, trace, pids, i);
       guint64 bin = (guint64) (ft - begin) / (guint64) self->bin_width;
       guint provider = MIN (etl_trace_get_provider_index (trace, i), ETL_SUMMARY_NO_PROVIDER - 1);
       gsize cell;
 
-      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+      if ((k & CANCEL_CHECK_MASK) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
 
       g_assert (bin < self->n_bins);
@@ -371,6 +426,7 @@ etl_summary_new (EtlTrace *trace,
 typedef struct
 {
   EtlTrace *trace;
+  EtlRowSet *rows;
   EtlLaneMode mode;
   gint64 begin;
   gint64 end;
@@ -383,6 +439,7 @@ build_data_free (gpointer data)
   BuildData *bd = data;
 
   g_clear_pointer (&bd->trace, etl_trace_unref);
+  g_clear_pointer (&bd->rows, etl_row_set_unref);
   g_free (bd);
 }
 
@@ -393,7 +450,7 @@ summary_build_thread (GTask *task, gpointer source, gpointer task_data, GCancell
   GError *error = NULL;
   EtlSummary *summary;
 
-  summary = etl_summary_new (bd->trace, bd->mode, bd->begin, bd->end, bd->bins_log2, cancellable, &error);
+  summary = etl_summary_new (bd->trace, bd->rows, bd->mode, bd->begin, bd->end, bd->bins_log2, cancellable, &error);
   if (summary == NULL)
     g_task_return_error (task, error);
   else
@@ -403,6 +460,7 @@ summary_build_thread (GTask *task, gpointer source, gpointer task_data, GCancell
 /**
  * etl_summary_new_async:
  * @trace: a trace
+ * @rows: (nullable): the rows to count; %NULL for every row
  * @mode: how to split records into lanes
  * @begin: start of the range, FILETIME, inclusive
  * @end: end of the range, FILETIME, exclusive (≤ @begin: the whole trace)
@@ -411,11 +469,12 @@ summary_build_thread (GTask *task, gpointer source, gpointer task_data, GCancell
  * @callback: called in the caller's thread-default main context when done
  * @user_data: closure for @callback
  *
- * Runs etl_summary_new() in a worker thread.  @trace is kept alive until
- * then.
+ * Runs etl_summary_new() in a worker thread.  @trace and @rows are kept
+ * alive until then (both are immutable, so sharing them is safe).
  */
 void
 etl_summary_new_async (EtlTrace *trace,
+                       EtlRowSet *rows,
                        EtlLaneMode mode,
                        gint64 begin,
                        gint64 end,
@@ -431,6 +490,7 @@ etl_summary_new_async (EtlTrace *trace,
 
   bd = g_new0 (BuildData, 1);
   bd->trace = etl_trace_ref (trace);
+  bd->rows = rows != NULL ? etl_row_set_ref (rows) : NULL;
   bd->mode = mode;
   bd->begin = begin;
   bd->end = end;

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "etl-row-set.h"
 #include "etl-trace.h"
 
 G_BEGIN_DECLS
@@ -39,7 +40,12 @@ typedef enum
 typedef struct _EtlSummary EtlSummary;
 typedef struct _EtlLossSummary EtlLossSummary;
 
+#define ETL_TYPE_LANE_MODE (etl_lane_mode_get_type ())
+
+GType etl_lane_mode_get_type (void);
+
 EtlSummary *etl_summary_new (EtlTrace *trace,
+                             EtlRowSet *rows,
                              EtlLaneMode mode,
                              gint64 begin,
                              gint64 end,
@@ -47,6 +53,7 @@ EtlSummary *etl_summary_new (EtlTrace *trace,
                              GCancellable *cancellable,
                              GError **error);
 void etl_summary_new_async (EtlTrace *trace,
+                            EtlRowSet *rows,
                             EtlLaneMode mode,
                             gint64 begin,
                             gint64 end,

@@ -47,7 +47,7 @@ test_summary_cpu_lanes (void)
   if (trace == NULL)
     return;
 
-  summary = etl_summary_new (trace, ETL_LANE_CPU, 0, 0, 16, NULL, &error);
+  summary = etl_summary_new (trace, NULL, ETL_LANE_CPU, 0, 0, 16, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (summary);
 
@@ -80,7 +80,7 @@ test_summary_query_total (void)
   if (trace == NULL)
     return;
 
-  summary = etl_summary_new (trace, ETL_LANE_CPU, 0, 0, 16, NULL, NULL);
+  summary = etl_summary_new (trace, NULL, ETL_LANE_CPU, 0, 0, 16, NULL, NULL);
   counts = g_new (guint32, 8 * 1200);
   dominant = g_new (guint16, 8 * 1200);
 
@@ -118,7 +118,7 @@ test_summary_query_subrange (void)
   if (trace == NULL)
     return;
 
-  summary = etl_summary_new (trace, ETL_LANE_CPU, 0, 0, 16, NULL, NULL);
+  summary = etl_summary_new (trace, NULL, ETL_LANE_CPU, 0, 0, 16, NULL, NULL);
 
   for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
     {
@@ -158,7 +158,7 @@ test_summary_range (void)
   last = etl_trace_get_last_filetime (trace);
   t0 = first + (last - first) / 3;
   t1 = first + (last - first) / 2;
-  summary = etl_summary_new (trace, ETL_LANE_CPU, t0, t1, 12, NULL, NULL);
+  summary = etl_summary_new (trace, NULL, ETL_LANE_CPU, t0, t1, 12, NULL, NULL);
   g_assert_nonnull (summary);
   g_assert_cmpint (etl_summary_get_begin (summary), ==, t0);
   g_assert_cmpuint (etl_summary_get_n_records (summary), ==,
@@ -176,7 +176,7 @@ test_summary_provider_process (void)
   if (trace == NULL)
     return;
 
-  providers = etl_summary_new (trace, ETL_LANE_PROVIDER, 0, 0, 14, NULL, NULL);
+  providers = etl_summary_new (trace, NULL, ETL_LANE_PROVIDER, 0, 0, 14, NULL, NULL);
   g_assert_cmpuint (etl_summary_get_n_lanes (providers), ==, etl_trace_get_n_providers (trace) + 1);
   for (guint lane = 0; lane < etl_summary_get_n_lanes (providers); lane++)
     {
@@ -187,7 +187,7 @@ test_summary_provider_process (void)
   /* The provider lane of a record is its provider index. */
   g_assert_cmpuint (etl_summary_get_lane_total (providers, etl_trace_get_provider_index (trace, 0)), >, 0);
 
-  processes = etl_summary_new (trace, ETL_LANE_PROCESS, 0, 0, 14, NULL, NULL);
+  processes = etl_summary_new (trace, NULL, ETL_LANE_PROCESS, 0, 0, 14, NULL, NULL);
   g_assert_cmpuint (etl_summary_get_n_lanes (processes), >, 1);
   total = 0;
   for (guint lane = 0; lane < etl_summary_get_n_lanes (processes); lane++)
@@ -217,7 +217,7 @@ test_summary_async (void)
   if (trace == NULL)
     return;
 
-  etl_summary_new_async (trace, ETL_LANE_CPU, 0, 0, 16, NULL, on_summary_ready, &summary);
+  etl_summary_new_async (trace, NULL, ETL_LANE_CPU, 0, 0, 16, NULL, on_summary_ready, &summary);
   while (summary == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (etl_summary_get_n_records (summary), ==, 179474);
@@ -235,9 +235,119 @@ test_summary_cancelled (void)
     return;
 
   g_cancellable_cancel (cancellable);
-  summary = etl_summary_new (trace, ETL_LANE_CPU, 0, 0, 16, cancellable, &error);
+  summary = etl_summary_new (trace, NULL, ETL_LANE_CPU, 0, 0, 16, cancellable, &error);
   g_assert_null (summary);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+/* Per-bin counts over all lanes, one column per finest bin. */
+static guint32 *
+bin_totals (EtlSummary *summary)
+{
+  guint n_bins = etl_summary_get_n_bins (summary), n_lanes = etl_summary_get_n_lanes (summary);
+  g_autofree guint32 *counts = g_new (guint32, (gsize) n_lanes * n_bins);
+  guint32 *totals = g_new0 (guint32, n_bins);
+  guint level;
+
+  level = etl_summary_query (summary, etl_summary_get_begin (summary), etl_summary_get_bin_start (summary, n_bins),
+                             n_bins, counts, NULL);
+  g_assert_cmpuint (level, ==, 0);
+  for (guint lane = 0; lane < n_lanes; lane++)
+    for (guint b = 0; b < n_bins; b++)
+      totals[b] += counts[(gsize) lane * n_bins + b];
+  return totals;
+}
+
+/* Every other row: a bin's records are a contiguous run of rows, so each bin
+ * keeps half of them, give or take one; lanes and totals follow. */
+static void
+test_summary_row_set_half (void)
+{
+  g_autoptr (EtlTrace) trace = open_corpus ("net.4.5.2.x64.etl");
+  g_autoptr (EtlSummary) all = NULL;
+  g_autoptr (EtlSummary) half = NULL;
+  g_autoptr (EtlSummary) every = NULL;
+  g_autoptr (EtlRowSet) rows = NULL;
+  g_autoptr (EtlRowSet) all_rows = NULL;
+  g_autofree guint32 *all_bins = NULL;
+  g_autofree guint32 *half_bins = NULL;
+  g_autoptr (GError) error = NULL;
+  guint64 n, n_half, *kept;
+  guint64 lane_sum = 0;
+
+  if (trace == NULL)
+    return;
+
+  n = etl_trace_get_n_records (trace);
+  n_half = (n + 1) / 2;
+  kept = g_new (guint64, n_half);
+  for (guint64 k = 0; k < n_half; k++)
+    kept[k] = 2 * k;
+  rows = etl_row_set_new_take (kept, n_half);
+
+  all = etl_summary_new (trace, NULL, ETL_LANE_CPU, 0, 0, 12, NULL, NULL);
+  half = etl_summary_new (trace, rows, ETL_LANE_CPU, 0, 0, 12, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (half);
+
+  /* Same lanes and bins: only the counts change. */
+  g_assert_cmpuint (etl_summary_get_n_lanes (half), ==, etl_summary_get_n_lanes (all));
+  g_assert_cmpuint (etl_summary_get_n_bins (half), ==, etl_summary_get_n_bins (all));
+  g_assert_cmpint (etl_summary_get_bin_width (half), ==, etl_summary_get_bin_width (all));
+  g_assert_cmpuint (etl_summary_get_n_records (half), ==, n_half);
+  for (guint lane = 0; lane < etl_summary_get_n_lanes (half); lane++)
+    {
+      g_assert_cmpuint (etl_summary_get_lane_total (half, lane), <=, etl_summary_get_lane_total (all, lane));
+      lane_sum += etl_summary_get_lane_total (half, lane);
+    }
+  g_assert_cmpuint (lane_sum, ==, n_half);
+
+  all_bins = bin_totals (all);
+  half_bins = bin_totals (half);
+  for (guint b = 0; b < etl_summary_get_n_bins (all); b++)
+    {
+      g_assert_cmpint ((gint64) half_bins[b] * 2, >=, (gint64) all_bins[b] - 1);
+      g_assert_cmpint ((gint64) half_bins[b] * 2, <=, (gint64) all_bins[b] + 1);
+    }
+
+  /* A set of every row counts like NULL. */
+  all_rows = etl_row_set_new_all (n);
+  every = etl_summary_new (trace, all_rows, ETL_LANE_CPU, 0, 0, 12, NULL, NULL);
+  g_assert_cmpuint (etl_summary_get_n_records (every), ==, n);
+  g_clear_pointer (&half_bins, g_free);
+  half_bins = bin_totals (every);
+  g_assert_cmpmem (half_bins, sizeof (guint32) * etl_summary_get_n_bins (all),
+                   all_bins, sizeof (guint32) * etl_summary_get_n_bins (all));
+}
+
+/* An empty row set: the lanes are still there, every count is zero. */
+static void
+test_summary_row_set_empty (void)
+{
+  g_autoptr (EtlTrace) trace = open_corpus ("net.4.5.2.x64.etl");
+  g_autoptr (EtlSummary) summary = NULL;
+  g_autoptr (EtlSummary) processes = NULL;
+  g_autoptr (EtlRowSet) rows = NULL;
+  g_autofree guint32 *bins = NULL;
+
+  if (trace == NULL)
+    return;
+
+  rows = etl_row_set_new_take (NULL, 0);
+  summary = etl_summary_new (trace, rows, ETL_LANE_CPU, 0, 0, 12, NULL, NULL);
+  g_assert_nonnull (summary);
+  g_assert_cmpuint (etl_summary_get_n_lanes (summary), ==, 8);
+  g_assert_cmpuint (etl_summary_get_n_records (summary), ==, 0);
+  for (guint lane = 0; lane < 8; lane++)
+    g_assert_cmpuint (etl_summary_get_lane_total (summary, lane), ==, 0);
+  bins = bin_totals (summary);
+  for (guint b = 0; b < etl_summary_get_n_bins (summary); b++)
+    g_assert_cmpuint (bins[b], ==, 0);
+
+  /* Process lanes come from the rows counted: only the no-process lane. */
+  processes = etl_summary_new (trace, rows, ETL_LANE_PROCESS, 0, 0, 12, NULL, NULL);
+  g_assert_cmpuint (etl_summary_get_n_lanes (processes), ==, 1);
+  g_assert_cmpuint (etl_summary_get_lane_total (processes, 0), ==, 0);
 }
 
 static void
@@ -305,6 +415,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/etl/summary/range", test_summary_range);
   g_test_add_func ("/etl/summary/provider-process", test_summary_provider_process);
   g_test_add_func ("/etl/summary/async", test_summary_async);
+  g_test_add_func ("/etl/summary/row-set-half", test_summary_row_set_half);
+  g_test_add_func ("/etl/summary/row-set-empty", test_summary_row_set_empty);
   g_test_add_func ("/etl/summary/cancelled", test_summary_cancelled);
   g_test_add_func ("/etl/loss-summary/amsi", test_loss_summary_amsi);
   g_test_add_func ("/etl/loss-summary/none", test_loss_summary_none);

@@ -4,6 +4,9 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <stdlib.h>
+
 #include <gtk/gtk.h>
 
 #include "etl-loss-plot.h"
@@ -73,7 +76,7 @@ test_timeline_pixels (void)
   if (trace == NULL)
     return;
 
-  summary = etl_summary_new (trace, ETL_LANE_CPU, 0, 0, 16, NULL, NULL);
+  summary = etl_summary_new (trace, NULL, ETL_LANE_CPU, 0, 0, 16, NULL, NULL);
   zoom = etl_zoom_manager_new ();
   etl_zoom_manager_set_bounds (zoom, etl_trace_get_first_filetime (trace), etl_trace_get_last_filetime (trace) + 1);
   view = g_object_ref_sink (etl_timeline_view_new (zoom));
@@ -142,7 +145,7 @@ test_timeline_empty_region (void)
   if (trace == NULL)
     return;
 
-  summary = etl_summary_new (trace, ETL_LANE_CPU, 0, 0, 16, NULL, NULL);
+  summary = etl_summary_new (trace, NULL, ETL_LANE_CPU, 0, 0, 16, NULL, NULL);
   zoom = etl_zoom_manager_new ();
   first = etl_trace_get_first_filetime (trace);
   last = etl_trace_get_last_filetime (trace);
@@ -184,6 +187,469 @@ test_timeline_empty_region (void)
   cairo_surface_destroy (with_trace);
   cairo_surface_destroy (empty);
   g_object_unref (view);
+}
+
+/* A view of net.4.5.2.x64.etl, fully zoomed out, with its CPU summary. */
+typedef struct
+{
+  EtlTrace *trace;
+  EtlZoomManager *zoom;
+  GtkWidget *view;
+} Timeline;
+
+static gboolean
+timeline_setup (Timeline *tl)
+{
+  g_autoptr (EtlSummary) summary = NULL;
+
+  tl->trace = open_corpus ("net.4.5.2.x64.etl");
+  if (tl->trace == NULL)
+    return FALSE;
+  summary = etl_summary_new (tl->trace, NULL, ETL_LANE_CPU, 0, 0, 16, NULL, NULL);
+  tl->zoom = etl_zoom_manager_new ();
+  etl_zoom_manager_set_bounds (tl->zoom, etl_trace_get_first_filetime (tl->trace),
+                               etl_trace_get_last_filetime (tl->trace) + 1);
+  tl->view = g_object_ref_sink (etl_timeline_view_new (tl->zoom));
+  etl_timeline_view_set_trace (ETL_TIMELINE_VIEW (tl->view), tl->trace, summary);
+  return TRUE;
+}
+
+static void
+timeline_teardown (Timeline *tl)
+{
+  g_clear_object (&tl->view);
+  g_clear_object (&tl->zoom);
+  g_clear_pointer (&tl->trace, etl_trace_unref);
+}
+
+static void
+wait_idle (EtlTimelineView *view)
+{
+  while (etl_timeline_view_is_busy (view))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static cairo_surface_t *
+render (GtkWidget *view, int width, int height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  etl_timeline_view_render (ETL_TIMELINE_VIEW (view), cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static int
+time_to_px (EtlZoomManager *zoom, gint64 t, int width)
+{
+  return ETL_LABEL_COLUMN_WIDTH + (int) floor (etl_zoom_manager_time_to_x (zoom, t, width - ETL_LABEL_COLUMN_WIDTH));
+}
+
+/* A row of @cpu near the middle of the trace. */
+static guint64
+row_of_cpu (EtlTrace *trace, guint cpu)
+{
+  guint64 n = etl_trace_get_n_records (trace);
+
+  for (guint64 i = n / 2; i < n; i++)
+    if (etl_trace_get_cpu (trace, i) == cpu)
+      return i;
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* The selected record: a marker in its lane at its x, nothing without it;
+ * centring keeps the zoom level and puts the record in the middle. */
+static void
+test_timeline_selected_row (void)
+{
+  Timeline tl = { 0 };
+  EtlTimelineView *view;
+  cairo_surface_t *before, *after;
+  gint64 t0, t1, t0b, t1b, t;
+  guint64 row;
+  guint lane;
+  int x, lane_h, y;
+
+  if (!timeline_setup (&tl))
+    return;
+  view = ETL_TIMELINE_VIEW (tl.view);
+  g_assert_cmpuint (etl_timeline_view_get_selected_row (view), ==, G_MAXUINT64);
+
+  /* Zoom in a little, then select and centre a record of CPU 2. */
+  etl_zoom_manager_zoom_in (tl.zoom);
+  etl_zoom_manager_zoom_in (tl.zoom);
+  etl_zoom_manager_get_visible (tl.zoom, &t0, &t1);
+  row = row_of_cpu (tl.trace, 2);
+  t = etl_trace_get_filetime (tl.trace, row);
+  before = render (tl.view, WIDTH, HEIGHT);
+  etl_timeline_view_select_row (view, row, TRUE);
+  g_assert_cmpuint (etl_timeline_view_get_selected_row (view), ==, row);
+  etl_zoom_manager_get_visible (tl.zoom, &t0b, &t1b);
+  g_assert_cmpint (t1b - t0b, ==, t1 - t0);
+  g_assert_cmpint (t0b + (t1b - t0b) / 2, <=, t + 1);
+  g_assert_cmpint (t0b + (t1b - t0b) / 2, >=, t - 1);
+
+  g_clear_pointer (&before, cairo_surface_destroy);
+  etl_timeline_view_select_row (view, G_MAXUINT64, FALSE);
+  before = render (tl.view, WIDTH, HEIGHT);
+  etl_timeline_view_select_row (view, row, FALSE);
+  after = render (tl.view, WIDTH, HEIGHT);
+
+  lane = etl_timeline_view_get_lane_of_row (view, row);
+  g_assert_cmpuint (lane, ==, 2);
+  lane_h = etl_timeline_view_get_lane_height (view, HEIGHT);
+  x = time_to_px (tl.zoom, t, WIDTH);
+  g_assert_cmpint (abs (x - (ETL_LABEL_COLUMN_WIDTH + (WIDTH - ETL_LABEL_COLUMN_WIDTH) / 2)), <=, 1);
+
+  /* The marker is one solid colour down its lane, not the background. */
+  y = lane * lane_h;
+  g_assert_cmphex (pixel_at (after, x, y + lane_h / 2), ==, pixel_at (after, x, y + 2));
+  g_assert_cmphex (pixel_at (after, x, y + lane_h - 3), ==, pixel_at (after, x, y + 2));
+  g_assert_cmphex (pixel_at (after, x, y + 2), !=, pixel_at (before, x, y + 2));
+  g_assert_cmphex (pixel_at (after, x - 1, y + lane_h / 2), ==, pixel_at (after, x, y + 2));
+  /* Away from it the two frames are the same. */
+  for (int yy = 0; yy < HEIGHT; yy += 3)
+    for (int xx = ETL_LABEL_COLUMN_WIDTH; xx < WIDTH; xx += 5)
+      if (abs (xx - x) > 6)
+        g_assert_cmphex (pixel_at (after, xx, yy), ==, pixel_at (before, xx, yy));
+
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+  timeline_teardown (&tl);
+}
+
+static void
+on_range_selected (EtlTimelineView *view, gint64 begin, gint64 end, gint64 *out)
+{
+  out[0] = begin;
+  out[1] = end;
+  out[2]++;
+}
+
+/* The selected range: translucent between its x bounds (below its label),
+ * nothing outside; its count comes from the index; Z zooms to it. */
+static void
+test_timeline_range_selection (void)
+{
+  Timeline tl = { 0 };
+  EtlTimelineView *view;
+  cairo_surface_t *before, *after;
+  GActionGroup *actions;
+  gint64 t0, t1, a, b, got_a = 0, got_b = 0, v0, v1;
+  gint64 signalled[3] = { 0, 0, 0 };
+  int xa, xb, axis_w = WIDTH - ETL_LABEL_COLUMN_WIDTH;
+
+  if (!timeline_setup (&tl))
+    return;
+  view = ETL_TIMELINE_VIEW (tl.view);
+  g_signal_connect (view, "range-selected", G_CALLBACK (on_range_selected), signalled);
+  actions = gtk_widget_get_action_group (tl.view, "timeline");
+  g_assert_nonnull (actions);
+  g_assert_false (g_action_group_get_action_enabled (actions, "zoom-to-selection"));
+  g_assert_false (etl_timeline_view_get_selection (view, NULL, NULL));
+
+  etl_zoom_manager_get_visible (tl.zoom, &t0, &t1);
+  a = etl_zoom_manager_x_to_time (tl.zoom, axis_w * 0.3, axis_w);
+  b = etl_zoom_manager_x_to_time (tl.zoom, axis_w * 0.6, axis_w);
+  before = render (tl.view, WIDTH, HEIGHT);
+  etl_timeline_view_set_selection (view, b, a);
+  g_assert_true (etl_timeline_view_get_selection (view, &got_a, &got_b));
+  g_assert_cmpint (got_a, ==, a);
+  g_assert_cmpint (got_b, ==, b);
+  g_assert_cmpint (signalled[2], ==, 1);
+  g_assert_cmpint (signalled[0], ==, a);
+  g_assert_cmpint (signalled[1], ==, b);
+  g_assert_cmpuint (etl_timeline_view_get_selection_count (view), ==,
+                    etl_trace_lower_bound (tl.trace, b) - etl_trace_lower_bound (tl.trace, a));
+  g_assert_cmpuint (etl_timeline_view_get_selection_count (view), >, 0);
+  g_assert_true (g_action_group_get_action_enabled (actions, "zoom-to-selection"));
+  after = render (tl.view, WIDTH, HEIGHT);
+
+  xa = time_to_px (tl.zoom, a, WIDTH);
+  xb = time_to_px (tl.zoom, b, WIDTH);
+  g_assert_cmpint (xa, <, xb);
+  /* Below the label at the top. */
+  for (int y = 40; y < HEIGHT; y += 3)
+    for (int x = ETL_LABEL_COLUMN_WIDTH; x < WIDTH; x++)
+      {
+        if (x >= xa && x <= xb)
+          g_assert_cmphex (pixel_at (after, x, y), !=, pixel_at (before, x, y));
+        else if (x < xa - 1 || x > xb + 1)
+          g_assert_cmphex (pixel_at (after, x, y), ==, pixel_at (before, x, y));
+      }
+
+  /* Zoom to the selection, by the action. */
+  g_action_group_activate_action (actions, "zoom-to-selection", NULL);
+  etl_zoom_manager_get_visible (tl.zoom, &v0, &v1);
+  g_assert_cmpint (v0, ==, a);
+  g_assert_cmpint (v1, ==, b);
+
+  etl_timeline_view_clear_selection (view);
+  g_assert_false (etl_timeline_view_get_selection (view, NULL, NULL));
+  g_assert_cmpint (signalled[2], ==, 2);
+  g_assert_cmpint (signalled[1], ==, 0);
+  g_assert_false (g_action_group_get_action_enabled (actions, "zoom-to-selection"));
+
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+  timeline_teardown (&tl);
+}
+
+/* Provider lanes: the summary's lanes, one per provider plus the overflow
+ * lane; set through the property and the stateful action. */
+static void
+test_timeline_provider_lanes (void)
+{
+  Timeline tl = { 0 };
+  EtlTimelineView *view;
+  GActionGroup *actions;
+  g_autoptr (GVariant) state = NULL;
+  EtlLaneMode mode = ETL_LANE_CPU;
+
+  if (!timeline_setup (&tl))
+    return;
+  view = ETL_TIMELINE_VIEW (tl.view);
+  actions = gtk_widget_get_action_group (tl.view, "timeline");
+
+  etl_timeline_view_set_lane_mode (view, ETL_LANE_PROVIDER);
+  state = g_action_group_get_action_state (actions, "lane-mode");
+  g_assert_cmpstr (g_variant_get_string (state, NULL), ==, "provider");
+  wait_idle (view);
+  g_assert_cmpint (etl_summary_get_mode (etl_timeline_view_get_summary (view)), ==, ETL_LANE_PROVIDER);
+  g_assert_cmpuint (etl_timeline_view_get_n_lanes (view), ==, MIN (etl_trace_get_n_providers (tl.trace), G_MAXUINT16) + 1);
+  g_assert_cmpuint (etl_timeline_view_get_n_lanes (view), ==, etl_summary_get_n_lanes (etl_timeline_view_get_summary (view)));
+  g_assert_cmpuint (etl_summary_get_n_records (etl_timeline_view_get_summary (view)), ==, 179474);
+
+  /* Two changes before the main loop runs: one build, of the last. */
+  g_action_group_change_action_state (actions, "lane-mode", g_variant_new_string ("process"));
+  g_object_get (view, "lane-mode", &mode, NULL);
+  g_assert_cmpint (mode, ==, ETL_LANE_PROCESS);
+  etl_timeline_view_set_lane_mode (view, ETL_LANE_CPU);
+  wait_idle (view);
+  g_assert_cmpint (etl_summary_get_mode (etl_timeline_view_get_summary (view)), ==, ETL_LANE_CPU);
+  g_assert_cmpuint (etl_timeline_view_get_n_lanes (view), ==, 8);
+
+  timeline_teardown (&tl);
+}
+
+/* A row set without CPU 1's records leaves lane 1 empty: background in
+ * every column, while the other lanes keep their marks. */
+static void
+test_timeline_row_set (void)
+{
+  Timeline tl = { 0 };
+  EtlTimelineView *view;
+  g_autoptr (EtlRowSet) rows = NULL;
+  cairo_surface_t *surface;
+  guint64 n, n_kept = 0, *kept;
+  int lane_h;
+
+  if (!timeline_setup (&tl))
+    return;
+  view = ETL_TIMELINE_VIEW (tl.view);
+
+  n = etl_trace_get_n_records (tl.trace);
+  kept = g_new (guint64, n);
+  for (guint64 i = 0; i < n; i++)
+    if (etl_trace_get_cpu (tl.trace, i) != 1)
+      kept[n_kept++] = i;
+  rows = etl_row_set_new_take (kept, n_kept);
+  etl_timeline_view_set_rows (view, rows);
+  g_assert_true (etl_timeline_view_is_busy (view));
+  wait_idle (view);
+  g_assert_cmpuint (etl_summary_get_n_records (etl_timeline_view_get_summary (view)), ==, n_kept);
+  g_assert_cmpuint (etl_summary_get_lane_total (etl_timeline_view_get_summary (view), 1), ==, 0);
+  g_assert_cmpuint (n_kept, <, n);
+
+  surface = render (tl.view, WIDTH, HEIGHT);
+  lane_h = etl_timeline_view_get_lane_height (view, HEIGHT);
+  for (guint lane = 0; lane < 8; lane++)
+    {
+      int y = lane * lane_h + lane_h / 2;
+      guint32 background = pixel_at (surface, ETL_LABEL_COLUMN_WIDTH + 2, y);
+      guint n_marked = 0;
+
+      for (int x = ETL_LABEL_COLUMN_WIDTH; x < WIDTH; x++)
+        if (pixel_at (surface, x, y) != background)
+          n_marked++;
+      if (lane == 1)
+        g_assert_cmpuint (n_marked, ==, 0);
+      else
+        g_assert_cmpuint (n_marked, >, 100);
+    }
+  cairo_surface_destroy (surface);
+
+  /* Clicks and counts follow the row set: nothing to pick in lane 1. */
+  for (int x = ETL_LABEL_COLUMN_WIDTH; x < WIDTH; x += 7)
+    g_assert_cmpuint (etl_timeline_view_row_at (view, x, lane_h + lane_h / 2, WIDTH, HEIGHT), ==, G_MAXUINT64);
+
+  /* Back to every row. */
+  etl_timeline_view_set_rows (view, NULL);
+  wait_idle (view);
+  g_assert_cmpuint (etl_summary_get_n_records (etl_timeline_view_get_summary (view)), ==, n);
+
+  timeline_teardown (&tl);
+}
+
+static void
+on_event_selected (EtlTimelineView *view, guint64 row, guint64 *out)
+{
+  *out = row;
+}
+
+static void
+send_button (GtkWidget *widget, GdkEventType type, double x, double y, guint state)
+{
+  GdkEvent *event = gdk_event_new (type);
+
+  event->button.window = g_object_ref (gtk_widget_get_window (widget));
+  event->button.send_event = TRUE;
+  event->button.time = GDK_CURRENT_TIME;
+  event->button.x = x;
+  event->button.y = y;
+  event->button.button = GDK_BUTTON_PRIMARY;
+  event->button.state = state;
+  gdk_event_set_device (event, gdk_seat_get_pointer (gdk_display_get_default_seat (gtk_widget_get_display (widget))));
+  gtk_widget_event (widget, event);
+  gdk_event_free (event);
+}
+
+static void
+send_motion (GtkWidget *widget, double x, double y)
+{
+  GdkEvent *event = gdk_event_new (GDK_MOTION_NOTIFY);
+
+  event->motion.window = g_object_ref (gtk_widget_get_window (widget));
+  event->motion.send_event = TRUE;
+  event->motion.time = GDK_CURRENT_TIME;
+  event->motion.x = x;
+  event->motion.y = y;
+  event->motion.state = GDK_BUTTON1_MASK;
+  gdk_event_set_device (event, gdk_seat_get_pointer (gdk_display_get_default_seat (gtk_widget_get_display (widget))));
+  gtk_widget_event (widget, event);
+  gdk_event_free (event);
+}
+
+static void
+send_key (GtkWidget *widget, guint keyval)
+{
+  GdkEvent *event = gdk_event_new (GDK_KEY_PRESS);
+
+  event->key.window = g_object_ref (gtk_widget_get_window (widget));
+  event->key.send_event = TRUE;
+  event->key.time = GDK_CURRENT_TIME;
+  event->key.keyval = keyval;
+  gdk_event_set_device (event, gdk_seat_get_keyboard (gdk_display_get_default_seat (gtk_widget_get_display (widget))));
+  gtk_widget_event (widget, event);
+  gdk_event_free (event);
+}
+
+/* Clicking in a lane picks a record of that lane (its CPU is the lane's)
+ * near the pointer; dragging selects a range.  Real events, delivered to the
+ * view in an offscreen window. */
+static void
+test_timeline_click (void)
+{
+  Timeline tl = { 0 };
+  EtlTimelineView *view;
+  GtkWidget *window;
+  g_autofree guint32 *counts = NULL;
+  gint64 t0, t1, signalled[3] = { 0, 0, 0 };
+  guint64 clicked = G_MAXUINT64;
+  int width, height, axis_w, lane_h;
+
+  if (!timeline_setup (&tl))
+    return;
+  view = ETL_TIMELINE_VIEW (tl.view);
+  window = gtk_offscreen_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_container_add (GTK_CONTAINER (window), tl.view);
+  gtk_widget_show_all (window);
+  while (gtk_widget_get_allocated_width (tl.view) < WIDTH / 2)
+    g_main_context_iteration (NULL, TRUE);
+  width = gtk_widget_get_allocated_width (tl.view);
+  height = gtk_widget_get_allocated_height (tl.view);
+  axis_w = width - ETL_LABEL_COLUMN_WIDTH;
+  lane_h = etl_timeline_view_get_lane_height (view, height);
+  g_signal_connect (view, "event-selected", G_CALLBACK (on_event_selected), &clicked);
+  g_signal_connect (view, "range-selected", G_CALLBACK (on_range_selected), signalled);
+
+  etl_zoom_manager_get_visible (tl.zoom, &t0, &t1);
+  counts = g_new (guint32, 8 * (gsize) axis_w);
+  etl_summary_query (etl_timeline_view_get_summary (view), t0, t1, axis_w, counts, NULL);
+
+  for (guint lane = 0; lane < 8; lane++)
+    {
+      double y = lane * lane_h + lane_h / 2.0;
+      int col = axis_w / 2;
+      guint64 row;
+
+      /* A column with events of this lane near the middle. */
+      while (col < axis_w && counts[lane * axis_w + col] == 0)
+        col++;
+      g_assert_cmpint (col, <, axis_w);
+
+      row = etl_timeline_view_row_at (view, ETL_LABEL_COLUMN_WIDTH + col + 0.5, y, width, height);
+      g_assert_cmpuint (row, !=, G_MAXUINT64);
+      g_assert_cmpuint (etl_trace_get_cpu (tl.trace, row), ==, lane);
+
+      clicked = G_MAXUINT64;
+      send_button (tl.view, GDK_BUTTON_PRESS, ETL_LABEL_COLUMN_WIDTH + col + 0.5, y, 0);
+      send_button (tl.view, GDK_BUTTON_RELEASE, ETL_LABEL_COLUMN_WIDTH + col + 0.5, y, GDK_BUTTON1_MASK);
+      g_assert_cmpuint (clicked, ==, row);
+      g_assert_cmpuint (etl_timeline_view_get_selected_row (view), ==, row);
+      g_assert_cmpuint (etl_trace_get_cpu (tl.trace, clicked), ==, lane);
+      /* Within ten pixels of the pointer. */
+      g_assert_cmpfloat (fabs (etl_zoom_manager_time_to_x (tl.zoom, etl_trace_get_filetime (tl.trace, row), axis_w) -
+                               (col + 0.5)), <=, 11.0);
+    }
+  g_assert_cmpint (signalled[2], ==, 0);
+
+  /* A drag selects [press, release). */
+  send_button (tl.view, GDK_BUTTON_PRESS, ETL_LABEL_COLUMN_WIDTH + 100, 20, 0);
+  send_motion (tl.view, ETL_LABEL_COLUMN_WIDTH + 200, 30);
+  send_motion (tl.view, ETL_LABEL_COLUMN_WIDTH + 300, 30);
+  send_button (tl.view, GDK_BUTTON_RELEASE, ETL_LABEL_COLUMN_WIDTH + 300, 30, GDK_BUTTON1_MASK);
+  g_assert_cmpint (signalled[2], ==, 1);
+  g_assert_true (etl_timeline_view_get_selection (view, NULL, NULL));
+  g_assert_cmpint (signalled[0], ==, etl_zoom_manager_x_to_time (tl.zoom, 100, axis_w));
+  g_assert_cmpint (signalled[1], ==, etl_zoom_manager_x_to_time (tl.zoom, 300, axis_w));
+
+  /* Shift+drag pans instead (by 50 px: a 50-px slice of the range), keeping
+   * the selection. */
+  etl_zoom_manager_zoom_in (tl.zoom);
+  etl_zoom_manager_get_visible (tl.zoom, &t0, &t1);
+  send_button (tl.view, GDK_BUTTON_PRESS, ETL_LABEL_COLUMN_WIDTH + 300, 20, GDK_SHIFT_MASK);
+  send_motion (tl.view, ETL_LABEL_COLUMN_WIDTH + 250, 20);
+  send_button (tl.view, GDK_BUTTON_RELEASE, ETL_LABEL_COLUMN_WIDTH + 250, 20, GDK_BUTTON1_MASK | GDK_SHIFT_MASK);
+  g_assert_cmpint (signalled[2], ==, 1);
+  g_assert_cmpint (etl_zoom_manager_get_begin (tl.zoom), ==, t0 + (gint64) (50.0 * (t1 - t0) / axis_w));
+  g_assert_true (etl_timeline_view_get_selection (view, NULL, NULL));
+
+  /* Z zooms to the selection, Escape clears it. */
+  {
+    gint64 a, b;
+
+    g_assert_true (etl_timeline_view_get_selection (view, &a, &b));
+    send_key (tl.view, GDK_KEY_z);
+    etl_zoom_manager_get_visible (tl.zoom, &t0, &t1);
+    g_assert_cmpint (t0, ==, a);
+    g_assert_cmpint (t1, ==, b);
+    send_key (tl.view, GDK_KEY_Escape);
+    g_assert_false (etl_timeline_view_get_selection (view, NULL, NULL));
+    g_assert_cmpint (signalled[2], ==, 2);
+    /* + and − zoom about the centre. */
+    send_key (tl.view, GDK_KEY_plus);
+    g_assert_cmpint (llabs (etl_zoom_manager_get_end (tl.zoom) - etl_zoom_manager_get_begin (tl.zoom) - (b - a) / 2), <=, 1);
+    send_key (tl.view, GDK_KEY_minus);
+    g_assert_cmpint (llabs (etl_zoom_manager_get_end (tl.zoom) - etl_zoom_manager_get_begin (tl.zoom) - (b - a)), <=, 2);
+  }
+
+  gtk_widget_destroy (window);
+  timeline_teardown (&tl);
 }
 
 static void
@@ -326,6 +792,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/etl/widgets/time-ruler", test_time_ruler);
   g_test_add_func ("/etl/widgets/timeline/pixels", test_timeline_pixels);
   g_test_add_func ("/etl/widgets/timeline/empty-region", test_timeline_empty_region);
+  g_test_add_func ("/etl/widgets/timeline/selected-row", test_timeline_selected_row);
+  g_test_add_func ("/etl/widgets/timeline/range-selection", test_timeline_range_selection);
+  g_test_add_func ("/etl/widgets/timeline/provider-lanes", test_timeline_provider_lanes);
+  g_test_add_func ("/etl/widgets/timeline/row-set", test_timeline_row_set);
+  g_test_add_func ("/etl/widgets/timeline/click", test_timeline_click);
   g_test_add_func ("/etl/widgets/loss-plot/flat-line", test_loss_plot_flat_line);
 
   return g_test_run ();

@@ -5,23 +5,41 @@
  * @title: EtlTimelineView
  * @short_description: events of a trace as lanes over time
  *
- * One lane per processor (or provider, or process: the lanes of the
- * #EtlSummary given), with a label column on the left and the visible range
- * of an #EtlZoomManager across the rest.  Each pixel column of a lane shows
- * what the summary counted there: a thin mark coloured by the dominant
- * provider where there are one to three events, a bar whose height and
- * opacity grow with the logarithm of the count where there are more.
+ * One lane per processor, provider or process (#EtlTimelineView:lane-mode),
+ * with a label column on the left and the visible range of an
+ * #EtlZoomManager across the rest.  Each pixel column of a lane shows what
+ * the summary counted there: a thin mark coloured by the dominant provider
+ * where there are one to three events, a bar whose height and opacity grow
+ * with the logarithm of the count where there are more.
  *
  * draw() never visits events: it asks the summary for per-column counts in
- * O(lanes × columns).  When the view is zoomed in so far that the summary's
+ * O(lanes × columns) and draws at most one mark per pixel column per lane.
+ * The summaries are built in worker threads (#GTask, cancellable) from the
+ * trace's index and the #EtlRowSet the view shows
+ * (etl_timeline_view_set_rows()): a new row set or lane mode cancels the
+ * build in flight, and requests made before the main loop runs again
+ * collapse into one.  When the view is zoomed in so far that the summary's
  * finest bins are wider than a pixel, a finer summary of the neighbourhood
- * is built in a worker thread and swapped in when ready; repeated requests
- * collapse into one.
+ * is built the same way and swapped in when ready.
  *
- * Ctrl+scroll zooms about the pointer, scroll and drag pan, the arrow keys
- * pan by a tenth of the range.  The tooltip describes the record nearest to
- * the pointer in its lane, read with etl_trace_get_record() for that record
- * only.
+ * Pointer and keys:
+ * - a click selects the record nearest to the pointer in the lane under it
+ *   (#EtlTimelineView::event-selected), found from the index around the
+ *   clicked time — a bounded number of rows, filtered by lane and row set;
+ * - a drag with the primary button selects a time range, drawn translucent
+ *   with its record count and duration (#EtlTimelineView::range-selected);
+ *   Z (action "timeline.zoom-to-selection") zooms to it, Escape clears it;
+ * - Shift+drag or a middle-button drag pans, as do scrolling and the arrow
+ *   keys (Shift: by half the range);
+ * - Ctrl+scroll zooms about the pointer, + and − about the centre, and so
+ *   does a pinch on a touchpad or touchscreen.
+ *
+ * The view inserts a #GActionGroup under the prefix "timeline" on itself:
+ * "zoom-to-selection" (enabled while a range is selected) and "lane-mode",
+ * a stateful string action ("cpu", "provider" or "process").
+ *
+ * The tooltip describes the record nearest to the pointer in its lane, read
+ * with etl_trace_get_record() for that record only.
  */
 
 #include "config.h"
@@ -37,10 +55,28 @@
 
 #define DETAIL_BINS_LOG2 16
 #define DETAIL_DELAY_MS 80
+#define SUMMARY_BINS_LOG2 16
 #define TOOLTIP_RADIUS_PX 4
-#define TOOLTIP_MAX_SCAN 50000
+#define CLICK_RADIUS_PX 10
+#define NEAREST_MAX_SCAN 50000
+#define DRAG_THRESHOLD_PX 3
 #define MAX_LANE_HEIGHT 112
 #define MIN_LANE_HEIGHT 14
+/* Opacity steps of the bars; marks of one colour and step are one path. */
+#define N_ALPHA_STEPS 16
+
+#define HELP_TEXT \
+  "Click: select the nearest event · Drag: select a time range\n" \
+  "Shift+drag or middle-drag, scroll, ←/→: pan\n" \
+  "Ctrl+scroll, +/−, pinch: zoom · Z: zoom to the selection · Esc: clear it"
+
+typedef enum
+{
+  DRAG_NONE,
+  DRAG_CLICK,  /* primary pressed, not moved yet: a click or a selection */
+  DRAG_SELECT, /* selecting a range */
+  DRAG_PAN,
+} DragMode;
 
 struct _EtlTimelineView
 {
@@ -50,34 +86,64 @@ struct _EtlTimelineView
   gulong changed_handler;
 
   EtlTrace *trace;
+  EtlRowSet *rows;         /* NULL: every row */
+  EtlLaneMode lane_mode;
   EtlSummary *summary;
   EtlSummary *detail;
-  GCancellable *cancellable;
-  GCancellable *detail_cancellable;
+  GCancellable *cancellable;        /* the whole-range build in flight */
+  GCancellable *detail_cancellable; /* the detail build in flight */
+  guint rebuild_source;
   guint detail_source;
+  int axis_w;                       /* last drawn or allocated axis width */
 
-  /* Scratch for etl_summary_query(), reused between draws. */
+  GSimpleActionGroup *actions;
+  GtkGesture *zoom_gesture;
+  gint64 pinch_begin;
+  gint64 pinch_end;
+  double pinch_x;
+
+  /* Scratch for etl_summary_query() and the mark batches, reused. */
   guint32 *counts;
   guint16 *dominant;
   gsize scratch_len;
+  guint *order;
+  guint *keys;
+  float *ratio;
+  gsize order_len;
 
-  /* Dragging. */
-  double drag_x;
+  /* The selected record and time range. */
+  guint64 selected_row;
+  gint64 sel_begin;
+  gint64 sel_end;
+  guint64 sel_count;
+  gboolean has_selection;
+
+  /* Pointer. */
+  DragMode drag_mode;
+  double press_x;
+  gint64 anchor;
   gint64 drag_begin;
   gint64 drag_end;
-  guint dragging : 1;
 };
 
 enum {
   PROP_0,
   PROP_ZOOM_MANAGER,
   PROP_N_LANES,
+  PROP_LANE_MODE,
   N_PROPS
+};
+
+enum {
+  EVENT_SELECTED,
+  RANGE_SELECTED,
+  N_SIGNALS
 };
 
 G_DEFINE_TYPE (EtlTimelineView, etl_timeline_view, GTK_TYPE_DRAWING_AREA)
 
 static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
 
 /* A qualitative palette (Tango-derived) for providers; the theme supplies
  * every other colour. */
@@ -85,6 +151,10 @@ static const guint32 provider_palette[] = {
   0x3465a4, 0xf57900, 0x4e9a06, 0xcc0000, 0x75507b, 0xc17d11,
   0x06989a, 0xedd400, 0x729fcf, 0xad7fa8, 0x8ae234, 0xef2929,
 };
+#define N_PALETTE G_N_ELEMENTS (provider_palette)
+
+static void schedule_rebuild (EtlTimelineView *self);
+static void update_actions (EtlTimelineView *self);
 
 /**
  * etl_timeline_view_get_provider_color:
@@ -96,7 +166,7 @@ static const guint32 provider_palette[] = {
 void
 etl_timeline_view_get_provider_color (guint provider_index, GdkRGBA *rgba)
 {
-  guint32 c = provider_palette[provider_index % G_N_ELEMENTS (provider_palette)];
+  guint32 c = provider_palette[provider_index % N_PALETTE];
 
   rgba->red = ((c >> 16) & 0xff) / 255.0;
   rgba->green = ((c >> 8) & 0xff) / 255.0;
@@ -104,11 +174,132 @@ etl_timeline_view_get_provider_color (guint provider_index, GdkRGBA *rgba)
   rgba->alpha = 1.0;
 }
 
+/* Rows the view shows: positions 0 … n_positions − 1 of the row set (or of
+ * the trace), ascending in time like the trace's merged sequence. */
+static guint64
+n_positions (EtlTimelineView *self)
+{
+  g_assert (self->trace != NULL);
+  if (self->rows != NULL && !etl_row_set_is_all (self->rows))
+    return etl_row_set_get_n (self->rows);
+  return etl_trace_get_n_records (self->trace);
+}
+
+static guint64
+row_at_position (EtlTimelineView *self, guint64 position)
+{
+  if (self->rows != NULL && !etl_row_set_is_all (self->rows))
+    return etl_row_set_get (self->rows, position);
+  return position;
+}
+
+/* The first position whose row's FILETIME is ≥ @filetime: O(log n). */
+static guint64
+position_of_time (EtlTimelineView *self, gint64 filetime)
+{
+  guint64 row = etl_trace_lower_bound (self->trace, filetime);
+
+  if (self->rows != NULL && !etl_row_set_is_all (self->rows))
+    return etl_row_set_find (self->rows, row);
+  return row;
+}
+
+/* Records shown in [begin, end): two binary searches, no record visited. */
+static guint64
+count_range (EtlTimelineView *self, gint64 begin, gint64 end)
+{
+  if (self->trace == NULL || end <= begin)
+    return 0;
+  return position_of_time (self, end) - position_of_time (self, begin);
+}
+
+/* The lane of @summary that holds @row, as etl_summary_new() assigns it. */
+static guint
+lane_of_row (EtlTimelineView *self, EtlSummary *summary, guint64 row)
+{
+  guint n = etl_summary_get_n_lanes (summary);
+
+  switch (etl_summary_get_mode (summary))
+    {
+    case ETL_LANE_CPU:
+      return MIN (etl_trace_get_cpu (self->trace, row), n - 1);
+
+    case ETL_LANE_PROVIDER:
+      return MIN (etl_trace_get_provider_index (self->trace, row), n - 1);
+
+    case ETL_LANE_PROCESS:
+      {
+        guint32 pid;
+        guint lo = 0, hi = n;
+
+        /* Lane ids ascend (ETL_SUMMARY_NO_PID, the largest, last). */
+        if (!etl_trace_get_pid (self->trace, row, &pid))
+          return n - 1;
+        while (lo < hi)
+          {
+            guint mid = lo + (hi - lo) / 2;
+
+            if (etl_summary_get_lane_id (summary, mid) < pid)
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+        return lo < n && etl_summary_get_lane_id (summary, lo) == pid ? lo : n - 1;
+      }
+
+    default:
+      g_assert_not_reached ();
+    }
+  return 0;
+}
+
+/* The row of @lane nearest in time to @t, at most @radius ticks away,
+ * scanning at most NEAREST_MAX_SCAN positions each way from @t: the index
+ * only, no record is read. */
+static guint64
+find_nearest (EtlTimelineView *self, guint lane, gint64 t, gint64 radius)
+{
+  guint64 n = n_positions (self);
+  guint64 start = position_of_time (self, t);
+  guint64 best = ETL_TIMELINE_NO_ROW;
+  gint64 best_dt = G_MAXINT64;
+
+  for (guint64 k = start, c = 0; k < n && c < NEAREST_MAX_SCAN; k++, c++)
+    {
+      guint64 row = row_at_position (self, k);
+      gint64 dt = etl_trace_get_filetime (self->trace, row) - t;
+
+      if (dt > radius)
+        break;
+      if (lane_of_row (self, self->summary, row) == lane)
+        {
+          best = row;
+          best_dt = dt;
+          break;
+        }
+    }
+  for (guint64 k = start, c = 0; k > 0 && c < NEAREST_MAX_SCAN; k--, c++)
+    {
+      guint64 row = row_at_position (self, k - 1);
+      gint64 dt = t - etl_trace_get_filetime (self->trace, row);
+
+      if (dt > radius || dt >= best_dt)
+        break;
+      if (lane_of_row (self, self->summary, row) == lane)
+        {
+          best = row;
+          break;
+        }
+    }
+  return best;
+}
+
 static EtlSummary *
 current_summary (EtlTimelineView *self, gint64 t0, gint64 t1)
 {
   if (self->detail != NULL && self->summary != NULL &&
       etl_summary_get_mode (self->summary) != ETL_LANE_PROCESS &&
+      etl_summary_get_mode (self->detail) == etl_summary_get_mode (self->summary) &&
       etl_summary_get_n_lanes (self->detail) == etl_summary_get_n_lanes (self->summary) &&
       etl_summary_get_begin (self->detail) <= t0 &&
       etl_summary_get_end (self->detail) >= t1 &&
@@ -117,14 +308,24 @@ current_summary (EtlTimelineView *self, gint64 t0, gint64 t1)
   return self->summary;
 }
 
+static gboolean
+task_is_current (GAsyncResult *result, GCancellable *current)
+{
+  return current != NULL && g_task_get_cancellable (G_TASK (result)) == current;
+}
+
 static void
 on_detail_ready (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (EtlTimelineView) self = user_data;
   g_autoptr (GError) error = NULL;
   g_autoptr (EtlSummary) detail = NULL;
+  gboolean current = task_is_current (result, self->detail_cancellable);
 
   detail = etl_summary_new_finish (result, &error);
+  if (!current)
+    return;
+  g_clear_object (&self->detail_cancellable);
   if (detail == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -156,34 +357,42 @@ request_detail_cb (gpointer user_data)
   g_cancellable_cancel (self->detail_cancellable);
   g_clear_object (&self->detail_cancellable);
   self->detail_cancellable = g_cancellable_new ();
-  etl_summary_new_async (self->trace, etl_summary_get_mode (self->summary), lo, hi,
+  etl_summary_new_async (self->trace, self->rows, etl_summary_get_mode (self->summary), lo, hi,
                          DETAIL_BINS_LOG2, self->detail_cancellable,
                          on_detail_ready, g_object_ref (self));
   return G_SOURCE_REMOVE;
 }
 
-/* Called when the range changed: asks for a finer summary when the
- * whole-trace one cannot resolve single pixels any more. */
+/* Whether the summaries at hand cannot resolve single pixels of the visible
+ * range any more. */
+static gboolean
+detail_wanted (EtlTimelineView *self)
+{
+  gint64 t0, t1;
+  EtlSummary *s;
+
+  if (self->summary == NULL || self->zoom_manager == NULL || self->axis_w <= 0 ||
+      etl_summary_get_mode (self->summary) == ETL_LANE_PROCESS)
+    return FALSE;
+  etl_zoom_manager_get_visible (self->zoom_manager, &t0, &t1);
+  s = current_summary (self, t0, t1);
+  if ((double) etl_summary_get_bin_width (s) * self->axis_w <= (double) (t1 - t0))
+    return FALSE;
+  /* The detail resolves this range well enough unless it is now much
+   * coarser than a pixel. */
+  if (s == self->detail &&
+      (double) etl_summary_get_bin_width (s) * self->axis_w <= 4.0 * (t1 - t0))
+    return FALSE;
+  return TRUE;
+}
+
+/* Called when the range changed: asks for a finer summary when needed, once
+ * the range has stopped changing for DETAIL_DELAY_MS. */
 static void
 maybe_request_detail (EtlTimelineView *self)
 {
-  gint64 t0, t1;
-  int axis_w = gtk_widget_get_allocated_width (GTK_WIDGET (self)) - ETL_LABEL_COLUMN_WIDTH;
-  EtlSummary *s;
-
-  if (self->summary == NULL || self->zoom_manager == NULL || axis_w <= 0)
+  if (!detail_wanted (self))
     return;
-  etl_zoom_manager_get_visible (self->zoom_manager, &t0, &t1);
-  s = current_summary (self, t0, t1);
-  if ((double) etl_summary_get_bin_width (s) * axis_w <= (double) (t1 - t0))
-    return;
-  if (s == self->detail)
-    {
-      /* The detail resolves this range well enough unless it is now much
-       * coarser than a pixel. */
-      if ((double) etl_summary_get_bin_width (s) * axis_w <= 4.0 * (t1 - t0))
-        return;
-    }
   if (self->detail_source != 0)
     g_source_remove (self->detail_source);
   self->detail_source = g_timeout_add (DETAIL_DELAY_MS, request_detail_cb, self);
@@ -202,6 +411,28 @@ fg_color (GtkWidget *widget, GdkRGBA *rgba)
   GtkStyleContext *style = gtk_widget_get_style_context (widget);
 
   gtk_style_context_get_color (style, gtk_style_context_get_state (style), rgba);
+}
+
+/* The theme's selection colour. */
+static void
+selection_color (GtkWidget *widget, GdkRGBA *rgba)
+{
+  GtkStyleContext *style = gtk_widget_get_style_context (widget);
+
+  if (!gtk_style_context_lookup_color (style, "theme_selected_bg_color", rgba) &&
+      !gtk_style_context_lookup_color (style, "selected_bg_color", rgba))
+    gdk_rgba_parse (rgba, "#3584e4");
+}
+
+/* The theme's window background, for the label behind the range's text. */
+static void
+bg_color (GtkWidget *widget, GdkRGBA *rgba)
+{
+  GtkStyleContext *style = gtk_widget_get_style_context (widget);
+
+  if (!gtk_style_context_lookup_color (style, "theme_base_color", rgba) &&
+      !gtk_style_context_lookup_color (style, "theme_bg_color", rgba))
+    gdk_rgba_parse (rgba, "#ffffff");
 }
 
 /**
@@ -238,6 +469,187 @@ draw_placeholder (EtlTimelineView *self, cairo_t *cr, int width, int height, con
   pango_cairo_show_layout (cr, layout);
 }
 
+static void
+ensure_scratch (EtlTimelineView *self, guint n_lanes, guint axis_w)
+{
+  if (self->scratch_len < (gsize) n_lanes * axis_w)
+    {
+      self->scratch_len = (gsize) n_lanes * axis_w;
+      self->counts = g_renew (guint32, self->counts, self->scratch_len);
+      self->dominant = g_renew (guint16, self->dominant, self->scratch_len);
+    }
+  if (self->order_len < axis_w)
+    {
+      self->order_len = axis_w;
+      self->order = g_renew (guint, self->order, self->order_len);
+      self->keys = g_renew (guint, self->keys, self->order_len);
+      self->ratio = g_renew (float, self->ratio, self->order_len);
+    }
+}
+
+/* The marks of one lane, columns [c0, c1): at most one per column, batched
+ * into one path per colour and opacity step so that a frame costs a few
+ * dozen fills whatever the width. */
+static void
+draw_lane_marks (EtlTimelineView *self, cairo_t *cr, const guint32 *counts, const guint16 *dominant,
+                 guint c0, guint c1, double mid, double inner, double log_max)
+{
+  enum { N_KEYS = N_PALETTE * (N_ALPHA_STEPS + 1) };
+  guint start[N_KEYS + 1];
+  guint fill[N_KEYS];
+
+  memset (start, 0, sizeof start);
+  for (guint col = c0; col < c1; col++)
+    {
+      guint32 c = counts[col];
+      guint step;
+
+      if (c == 0)
+        continue;
+      if (c <= 3)
+        step = 0;
+      else
+        {
+          self->ratio[col] = (float) (log1p ((double) c) / log_max);
+          step = 1 + MIN ((guint) (self->ratio[col] * N_ALPHA_STEPS), N_ALPHA_STEPS - 1);
+        }
+      self->keys[col] = (dominant[col] % N_PALETTE) * (N_ALPHA_STEPS + 1) + step;
+      start[self->keys[col] + 1]++;
+    }
+  for (guint k = 0; k < N_KEYS; k++)
+    start[k + 1] += start[k];
+  memcpy (fill, start, sizeof fill);
+  for (guint col = c0; col < c1; col++)
+    if (counts[col] != 0)
+      self->order[fill[self->keys[col]]++] = col;
+
+  for (guint k = 0; k < N_KEYS; k++)
+    {
+      guint step = k % (N_ALPHA_STEPS + 1);
+      GdkRGBA color;
+      double alpha;
+
+      if (start[k] == start[k + 1])
+        continue;
+      etl_timeline_view_get_provider_color (k / (N_ALPHA_STEPS + 1), &color);
+      alpha = step == 0 ? 0.95 : 0.45 + 0.55 * (double) step / N_ALPHA_STEPS;
+      cairo_set_source_rgba (cr, color.red, color.green, color.blue, alpha);
+      for (guint i = start[k]; i < start[k + 1]; i++)
+        {
+          guint col = self->order[i];
+          double h = step == 0 ? inner * 0.7 : inner * (0.3 + 0.7 * self->ratio[col]);
+
+          cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + col, floor (mid - h / 2.0 + 0.5), 1, floor (h + 0.5));
+        }
+      cairo_fill (cr);
+    }
+}
+
+/* "2.608 s", "41.250 ms", "3.4 µs": four significant digits or so. */
+static char *
+format_duration (gint64 ticks)
+{
+  if (ticks >= 10000000)
+    return g_strdup_printf ("%.3f s", ticks / 1e7);
+  if (ticks >= 10000)
+    return g_strdup_printf ("%.3f ms", ticks / 1e4);
+  return g_strdup_printf ("%.1f µs", ticks / 10.0);
+}
+
+/* The selected range: translucent over the lanes, edges, and a label with
+ * its record count and duration at the top. */
+static void
+draw_selection (EtlTimelineView *self, cairo_t *cr, PangoLayout *layout, int width, int lanes_h,
+                guint axis_w)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  g_autofree char *text = NULL;
+  g_autofree char *duration = NULL;
+  GdkRGBA sel, fg, bg;
+  double x0, x1;
+  gint64 span = self->sel_end - self->sel_begin;
+  int tw, th;
+  double lx, pad = 3;
+
+  x0 = ETL_LABEL_COLUMN_WIDTH + etl_zoom_manager_time_to_x (self->zoom_manager, self->sel_begin, axis_w);
+  x1 = ETL_LABEL_COLUMN_WIDTH + etl_zoom_manager_time_to_x (self->zoom_manager, self->sel_end, axis_w);
+  if (x1 < ETL_LABEL_COLUMN_WIDTH || x0 > width)
+    return;
+  x0 = floor (MAX (x0, ETL_LABEL_COLUMN_WIDTH));
+  x1 = ceil (MIN (x1, width));
+  x1 = MAX (x1, x0 + 1);
+
+  selection_color (widget, &sel);
+  fg_color (widget, &fg);
+  bg_color (widget, &bg);
+
+  cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 0.22);
+  cairo_rectangle (cr, x0, 0, x1 - x0, lanes_h);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 0.9);
+  cairo_rectangle (cr, x0, 0, 1, lanes_h);
+  cairo_rectangle (cr, x1 - 1, 0, 1, lanes_h);
+  cairo_fill (cr);
+
+  duration = format_duration (span);
+  text = g_strdup_printf ("%'" G_GUINT64_FORMAT " %s · %s", self->sel_count,
+                          self->sel_count == 1 ? "event" : "events", duration);
+  pango_layout_set_font_description (layout, NULL);
+  pango_layout_set_width (layout, -1);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &tw, &th);
+  lx = (x0 + x1 - tw) / 2.0;
+  lx = CLAMP (lx, ETL_LABEL_COLUMN_WIDTH + pad, MAX (width - tw - pad, ETL_LABEL_COLUMN_WIDTH + pad));
+  lx = round (lx);
+  cairo_set_source_rgba (cr, bg.red, bg.green, bg.blue, 0.9);
+  cairo_rectangle (cr, lx - pad, 2, tw + 2 * pad, th + 2);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 0.9);
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, lx - pad + 0.5, 2.5, tw + 2 * pad - 1, th + 1);
+  cairo_stroke (cr);
+  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha);
+  cairo_move_to (cr, lx, 3);
+  pango_cairo_show_layout (cr, layout);
+}
+
+/* The selected record: a line through every lane at its time and a marker
+ * in its own lane. */
+static void
+draw_selected_row (EtlTimelineView *self, cairo_t *cr, EtlSummary *summary, int width, int lane_h,
+                   int lanes_h, guint axis_w)
+{
+  GdkRGBA sel;
+  gint64 t;
+  double x, y;
+  guint lane;
+
+  if (self->selected_row >= etl_trace_get_n_records (self->trace))
+    return;
+  t = etl_trace_get_filetime (self->trace, self->selected_row);
+  x = floor (ETL_LABEL_COLUMN_WIDTH + etl_zoom_manager_time_to_x (self->zoom_manager, t, axis_w));
+  if (x < ETL_LABEL_COLUMN_WIDTH || x >= width)
+    return;
+  lane = lane_of_row (self, summary, self->selected_row);
+  y = (double) lane * lane_h;
+
+  selection_color (GTK_WIDGET (self), &sel);
+  cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 0.5);
+  cairo_rectangle (cr, x, 0, 1, lanes_h);
+  cairo_fill (cr);
+
+  cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 1.0);
+  cairo_rectangle (cr, x - 1, y + 1, 3, lane_h - 2);
+  cairo_fill (cr);
+  /* A triangle pointing down at the top of the lane. */
+  cairo_move_to (cr, x + 0.5 - 5, y + 1);
+  cairo_line_to (cr, x + 0.5 + 5, y + 1);
+  cairo_line_to (cr, x + 0.5, y + 7);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+}
+
 /**
  * etl_timeline_view_render:
  * @self: a timeline view
@@ -245,9 +657,10 @@ draw_placeholder (EtlTimelineView *self, cairo_t *cr, int width, int height, con
  * @width: width in pixels, label column included
  * @height: height in pixels
  *
- * Draws the lanes.  Works on the summary only: O(lanes × columns), whatever
- * the number of events.  draw() calls this; tests call it on an image
- * surface.
+ * Draws the lanes, the selected range and the selected record.  Works on
+ * the summary only: O(lanes × columns), whatever the number of events, and
+ * skips lanes and columns outside the clip.  draw() calls this; tests and
+ * the frame benchmark call it on an image surface.
  */
 void
 etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int height)
@@ -257,15 +670,19 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
   g_autoptr (PangoLayout) layout = NULL;
   PangoFontDescription *small = NULL;
   EtlSummary *summary;
+  GdkRectangle clip;
   GdkRGBA fg;
   gint64 t0, t1;
-  guint n_lanes, axis_w;
-  int lane_h;
+  guint n_lanes, axis_w, c0, c1;
+  int lane_h, lanes_h;
   guint32 max_count = 1;
   double log_max;
 
   g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
   g_return_if_fail (cr != NULL);
+
+  if (!gdk_cairo_get_clip_rectangle (cr, &clip))
+    clip = (GdkRectangle) { 0, 0, width, height };
 
   style = gtk_widget_get_style_context (widget);
   gtk_render_background (style, cr, 0, 0, width, height);
@@ -281,17 +698,21 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
     return;
 
   axis_w = width - ETL_LABEL_COLUMN_WIDTH;
+  if ((int) axis_w != self->axis_w)
+    {
+      self->axis_w = axis_w;
+      if (self->detail_source == 0 && self->detail_cancellable == NULL)
+        maybe_request_detail (self);
+    }
   etl_zoom_manager_get_visible (self->zoom_manager, &t0, &t1);
   summary = current_summary (self, t0, t1);
   n_lanes = etl_summary_get_n_lanes (summary);
   lane_h = etl_timeline_view_get_lane_height (self, height);
+  lanes_h = MIN (height, (int) n_lanes * lane_h);
+  c0 = (guint) CLAMP (clip.x - ETL_LABEL_COLUMN_WIDTH, 0, (int) axis_w);
+  c1 = (guint) CLAMP (clip.x + clip.width - ETL_LABEL_COLUMN_WIDTH, 0, (int) axis_w);
 
-  if (self->scratch_len < (gsize) n_lanes * axis_w)
-    {
-      self->scratch_len = (gsize) n_lanes * axis_w;
-      self->counts = g_renew (guint32, self->counts, self->scratch_len);
-      self->dominant = g_renew (guint16, self->dominant, self->scratch_len);
-    }
+  ensure_scratch (self, n_lanes, axis_w);
   etl_summary_query (summary, t0, t1, axis_w, self->counts, self->dominant);
   for (gsize i = 0; i < (gsize) n_lanes * axis_w; i++)
     max_count = MAX (max_count, self->counts[i]);
@@ -301,88 +722,76 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
   small = pango_font_description_copy (pango_context_get_font_description (pango_layout_get_context (layout)));
   pango_font_description_set_size (small, pango_font_description_get_size (small) * 4 / 5);
 
+  /* Alternate lane shading and the separators. */
+  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.04);
+  for (guint lane = 1; lane < n_lanes && (int) lane * lane_h < height; lane += 2)
+    cairo_rectangle (cr, 0, (double) lane * lane_h, width, lane_h);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.10);
+  for (guint lane = 0; lane < n_lanes && (int) lane * lane_h < height; lane++)
+    cairo_rectangle (cr, 0, (double) lane * lane_h + lane_h - 1, width, 1);
+  cairo_fill (cr);
+
   for (guint lane = 0; lane < n_lanes; lane++)
     {
       double y = (double) lane * lane_h;
-      const guint32 *counts = self->counts + (gsize) lane * axis_w;
-      const guint16 *dominant = self->dominant + (gsize) lane * axis_w;
       double inner = lane_h - 6;
       double mid = y + lane_h / 2.0;
       g_autofree char *total = NULL;
       int th;
 
-      if (y >= height)
+      if (y >= height || y >= clip.y + clip.height)
         break;
-
-      /* Alternate lane shading and the separator. */
-      if (lane % 2 == 1)
-        {
-          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.04);
-          cairo_rectangle (cr, 0, y, width, lane_h);
-          cairo_fill (cr);
-        }
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.10);
-      cairo_rectangle (cr, 0, y + lane_h - 1, width, 1);
-      cairo_fill (cr);
+      if (y + lane_h <= clip.y)
+        continue;
 
       /* Label column: the lane's name and its event count. */
-      pango_layout_set_font_description (layout, NULL);
-      pango_layout_set_text (layout, etl_summary_get_lane_label (summary, lane), -1);
-      pango_layout_set_width (layout, (ETL_LABEL_COLUMN_WIDTH - 16) * PANGO_SCALE);
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-      pango_layout_get_pixel_size (layout, NULL, &th);
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.9);
-      if (lane_h >= 2 * th + 2)
+      if (clip.x < ETL_LABEL_COLUMN_WIDTH)
         {
-          cairo_move_to (cr, 10, mid - th);
-          pango_cairo_show_layout (cr, layout);
-          guint64 n = etl_summary_get_lane_total (self->summary,
-                                                  MIN (lane, etl_summary_get_n_lanes (self->summary) - 1));
-
-          total = g_strdup_printf ("%'" G_GUINT64_FORMAT " %s", n, n == 1 ? "event" : "events");
-          pango_layout_set_font_description (layout, small);
-          pango_layout_set_text (layout, total, -1);
-          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.55);
-          cairo_move_to (cr, 10, mid);
-          pango_cairo_show_layout (cr, layout);
-        }
-      else
-        {
-          cairo_move_to (cr, 10, mid - th / 2.0);
-          pango_cairo_show_layout (cr, layout);
-        }
-
-      /* Events: at most one mark per pixel column. */
-      for (guint col = 0; col < axis_w; col++)
-        {
-          guint32 c = counts[col];
-          GdkRGBA color;
-          double h, x;
-
-          if (c == 0)
-            continue;
-          etl_timeline_view_get_provider_color (dominant[col], &color);
-          x = ETL_LABEL_COLUMN_WIDTH + col;
-          if (c <= 3)
+          pango_layout_set_font_description (layout, NULL);
+          pango_layout_set_text (layout, etl_summary_get_lane_label (summary, lane), -1);
+          pango_layout_set_width (layout, (ETL_LABEL_COLUMN_WIDTH - 16) * PANGO_SCALE);
+          /* Provider names differ at their end ("Microsoft-Windows-…"). */
+          pango_layout_set_ellipsize (layout, etl_summary_get_mode (summary) == ETL_LANE_PROVIDER
+                                                ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
+          pango_layout_get_pixel_size (layout, NULL, &th);
+          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.9);
+          if (lane_h >= 2 * th + 2)
             {
-              h = inner * 0.7;
-              cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.95);
+              guint64 n;
+
+              cairo_move_to (cr, 10, mid - th);
+              pango_cairo_show_layout (cr, layout);
+              n = etl_summary_get_lane_total (self->summary,
+                                              MIN (lane, etl_summary_get_n_lanes (self->summary) - 1));
+              total = g_strdup_printf ("%'" G_GUINT64_FORMAT " %s", n, n == 1 ? "event" : "events");
+              pango_layout_set_font_description (layout, small);
+              pango_layout_set_text (layout, total, -1);
+              cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.55);
+              cairo_move_to (cr, 10, mid);
+              pango_cairo_show_layout (cr, layout);
             }
           else
             {
-              double r = log1p ((double) c) / log_max;
-              h = inner * (0.3 + 0.7 * r);
-              cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.45 + 0.55 * r);
+              cairo_move_to (cr, 10, mid - th / 2.0);
+              pango_cairo_show_layout (cr, layout);
             }
-          cairo_rectangle (cr, x, round (mid - h / 2.0), 1, round (h));
-          cairo_fill (cr);
         }
+
+      /* Events: at most one mark per pixel column. */
+      draw_lane_marks (self, cr, self->counts + (gsize) lane * axis_w, self->dominant + (gsize) lane * axis_w,
+                       c0, c1, mid, inner, log_max);
     }
 
   /* The label column's edge. */
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.25);
-  cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH - 1, 0, 1, MIN (height, (int) n_lanes * lane_h));
+  cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH - 1, 0, 1, lanes_h);
   cairo_fill (cr);
+
+  if (self->has_selection || self->drag_mode == DRAG_SELECT)
+    draw_selection (self, cr, layout, width, lanes_h, axis_w);
+  if (self->selected_row != ETL_TIMELINE_NO_ROW)
+    draw_selected_row (self, cr, summary, width, lane_h, lanes_h, axis_w);
 
   pango_font_description_free (small);
 }
@@ -396,26 +805,62 @@ etl_timeline_view_draw (GtkWidget *widget, cairo_t *cr)
   return GDK_EVENT_PROPAGATE;
 }
 
+/* The lane under @y and the time under @x; FALSE outside the lanes. */
 static gboolean
-lane_matches (EtlTimelineView *self, EtlSummary *summary, guint lane, guint64 i)
+locate (EtlTimelineView *self, double x, double y, int width, int height, guint *lane, gint64 *t)
 {
-  guint id = etl_summary_get_lane_id (summary, lane);
-  guint32 pid;
+  int axis_w, lane_h;
+  guint n_lanes;
 
-  switch (etl_summary_get_mode (summary))
-    {
-    case ETL_LANE_CPU:
-      return etl_trace_get_cpu (self->trace, i) == id ||
-             (lane + 1 == etl_summary_get_n_lanes (summary) && etl_trace_get_cpu (self->trace, i) > id);
-    case ETL_LANE_PROVIDER:
-      return MIN (etl_trace_get_provider_index (self->trace, i), G_MAXUINT16) == id;
-    case ETL_LANE_PROCESS:
-      if (!etl_trace_get_pid (self->trace, i, &pid))
-        return id == ETL_SUMMARY_NO_PID;
-      return pid == id;
-    default:
-      return FALSE;
-    }
+  if (self->trace == NULL || self->summary == NULL || self->zoom_manager == NULL)
+    return FALSE;
+  axis_w = width - ETL_LABEL_COLUMN_WIDTH;
+  if (axis_w <= 0 || x < ETL_LABEL_COLUMN_WIDTH || x >= width)
+    return FALSE;
+  n_lanes = etl_summary_get_n_lanes (self->summary);
+  lane_h = etl_timeline_view_get_lane_height (self, height);
+  if (y < 0 || y >= (double) lane_h * n_lanes)
+    return FALSE;
+  *lane = (guint) (y / lane_h);
+  *t = etl_zoom_manager_x_to_time (self->zoom_manager, x - ETL_LABEL_COLUMN_WIDTH, axis_w);
+  return TRUE;
+}
+
+static guint64
+nearest_at (EtlTimelineView *self, double x, double y, int width, int height, double radius_px)
+{
+  gint64 t, radius;
+  guint lane;
+
+  if (!locate (self, x, y, width, height, &lane, &t))
+    return ETL_TIMELINE_NO_ROW;
+  radius = etl_zoom_manager_x_to_time (self->zoom_manager, radius_px, width - ETL_LABEL_COLUMN_WIDTH) -
+           etl_zoom_manager_get_begin (self->zoom_manager);
+  return find_nearest (self, lane, t, radius);
+}
+
+/**
+ * etl_timeline_view_row_at:
+ * @self: a timeline view
+ * @x: pointer x, pixels from the view's left edge
+ * @y: pointer y, pixels from the view's top edge
+ * @width: the view's width, pixels
+ * @height: the view's height, pixels
+ *
+ * What a click at (@x, @y) selects: the record of the lane under the
+ * pointer nearest in time to @x, no more than 10 pixels away, among the rows
+ * the view shows (etl_timeline_view_set_rows()).  Searches the trace's index
+ * around the clicked time with etl_trace_lower_bound(), visiting at most
+ * 50,000 rows each way; no record is read.
+ *
+ * Returns: the record's row in the trace's merged sequence, or
+ *   %ETL_TIMELINE_NO_ROW when there is none near
+ */
+guint64
+etl_timeline_view_row_at (EtlTimelineView *self, double x, double y, int width, int height)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), ETL_TIMELINE_NO_ROW);
+  return nearest_at (self, x, y, width, height, CLICK_RADIUS_PX);
 }
 
 /**
@@ -445,59 +890,12 @@ etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int
   g_autoptr (GError) error = NULL;
   g_autoptr (GString) str = NULL;
   EtlRecord rec = { 0 };
-  int axis_w, lane_h;
-  guint lane, n_lanes;
-  gint64 t, radius, best_dt = G_MAXINT64;
-  guint64 n, start, best = G_MAXUINT64;
+  guint64 best;
 
   g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), NULL);
 
-  if (self->trace == NULL || self->summary == NULL || self->zoom_manager == NULL)
-    return NULL;
-  axis_w = width - ETL_LABEL_COLUMN_WIDTH;
-  if (axis_w <= 0 || x < ETL_LABEL_COLUMN_WIDTH)
-    return NULL;
-  n_lanes = etl_summary_get_n_lanes (self->summary);
-  lane_h = etl_timeline_view_get_lane_height (self, height);
-  if (y < 0 || y >= (double) lane_h * n_lanes)
-    return NULL;
-  lane = (guint) (y / lane_h);
-
-  t = etl_zoom_manager_x_to_time (self->zoom_manager, x - ETL_LABEL_COLUMN_WIDTH, axis_w);
-  radius = etl_zoom_manager_x_to_time (self->zoom_manager, TOOLTIP_RADIUS_PX, axis_w) -
-           etl_zoom_manager_get_begin (self->zoom_manager);
-  n = etl_trace_get_n_records (self->trace);
-  start = etl_trace_lower_bound (self->trace, t);
-
-  /* Scan outwards from the pointer's time, at most TOOLTIP_MAX_SCAN
-   * entries each way: the index only, no record is read. */
-  for (guint64 i = start, k = 0; i < n && k < TOOLTIP_MAX_SCAN; i++, k++)
-    {
-      gint64 dt = etl_trace_get_filetime (self->trace, i) - t;
-
-      if (dt > radius || dt >= best_dt)
-        break;
-      if (lane_matches (self, self->summary, lane, i))
-        {
-          best = i;
-          best_dt = dt;
-          break;
-        }
-    }
-  for (guint64 i = start, k = 0; i > 0 && k < TOOLTIP_MAX_SCAN; i--, k++)
-    {
-      gint64 dt = t - etl_trace_get_filetime (self->trace, i - 1);
-
-      if (dt > radius || dt >= best_dt)
-        break;
-      if (lane_matches (self, self->summary, lane, i - 1))
-        {
-          best = i - 1;
-          best_dt = dt;
-          break;
-        }
-    }
-  if (best == G_MAXUINT64)
+  best = nearest_at (self, x, y, width, height, TOOLTIP_RADIUS_PX);
+  if (best == ETL_TIMELINE_NO_ROW)
     return NULL;
 
   if (!etl_trace_get_record (self->trace, best, &rec, &error))
@@ -524,15 +922,25 @@ etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int
 static gboolean
 etl_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
 {
+  EtlTimelineView *self = ETL_TIMELINE_VIEW (widget);
   g_autofree char *markup = NULL;
+  int width = gtk_widget_get_allocated_width (widget);
+  int height = gtk_widget_get_allocated_height (widget);
 
-  if (keyboard)
+  if (keyboard || self->drag_mode != DRAG_NONE || self->summary == NULL)
     return FALSE;
-  markup = etl_timeline_view_dup_tooltip_at (ETL_TIMELINE_VIEW (widget), x, y,
-                                             gtk_widget_get_allocated_width (widget),
-                                             gtk_widget_get_allocated_height (widget));
+  markup = etl_timeline_view_dup_tooltip_at (self, x, y, width, height);
   if (markup == NULL)
-    return FALSE;
+    {
+      int lane_h = etl_timeline_view_get_lane_height (self, height);
+
+      /* Over the label column: the lane and how to use the view. */
+      if (x >= ETL_LABEL_COLUMN_WIDTH || y >= lane_h * (int) etl_summary_get_n_lanes (self->summary))
+        return FALSE;
+      markup = g_markup_printf_escaped ("<b>%s</b>\n<small>%s</small>",
+                                        etl_summary_get_lane_label (self->summary, (guint) y / lane_h),
+                                        HELP_TEXT);
+    }
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }
@@ -573,20 +981,48 @@ etl_timeline_view_scroll_event (GtkWidget *widget, GdkEventScroll *event)
   return GDK_EVENT_STOP;
 }
 
+static gint64
+time_at_x (EtlTimelineView *self, double x)
+{
+  int axis_w = gtk_widget_get_allocated_width (GTK_WIDGET (self)) - ETL_LABEL_COLUMN_WIDTH;
+
+  x = CLAMP (x - ETL_LABEL_COLUMN_WIDTH, 0, MAX (axis_w, 0));
+  return etl_zoom_manager_x_to_time (self->zoom_manager, x, axis_w);
+}
+
 static gboolean
 etl_timeline_view_button_press_event (GtkWidget *widget, GdkEventButton *event)
 {
   EtlTimelineView *self = ETL_TIMELINE_VIEW (widget);
 
   gtk_widget_grab_focus (widget);
-  if (event->button == GDK_BUTTON_PRIMARY && event->type == GDK_BUTTON_PRESS && self->zoom_manager != NULL)
+  if (event->type != GDK_BUTTON_PRESS || self->zoom_manager == NULL)
+    return GDK_EVENT_PROPAGATE;
+
+  if (event->button == GDK_BUTTON_MIDDLE ||
+      (event->button == GDK_BUTTON_PRIMARY && (event->state & GDK_SHIFT_MASK)))
     {
-      self->dragging = TRUE;
-      self->drag_x = event->x;
+      self->drag_mode = DRAG_PAN;
+      self->press_x = event->x;
       etl_zoom_manager_get_visible (self->zoom_manager, &self->drag_begin, &self->drag_end);
       return GDK_EVENT_STOP;
     }
+  if (event->button == GDK_BUTTON_PRIMARY && event->x >= ETL_LABEL_COLUMN_WIDTH)
+    {
+      self->drag_mode = DRAG_CLICK;
+      self->press_x = event->x;
+      self->anchor = time_at_x (self, event->x);
+      return GDK_EVENT_STOP;
+    }
   return GDK_EVENT_PROPAGATE;
+}
+
+static void
+set_selection_internal (EtlTimelineView *self, gint64 begin, gint64 end)
+{
+  self->sel_begin = MIN (begin, end);
+  self->sel_end = MAX (begin, end);
+  self->sel_count = count_range (self, self->sel_begin, self->sel_end);
 }
 
 static gboolean
@@ -596,21 +1032,77 @@ etl_timeline_view_motion_notify_event (GtkWidget *widget, GdkEventMotion *event)
   int axis_w = gtk_widget_get_allocated_width (widget) - ETL_LABEL_COLUMN_WIDTH;
   gint64 delta;
 
-  if (!self->dragging || axis_w <= 0)
+  if (axis_w <= 0 || self->zoom_manager == NULL)
     return GDK_EVENT_PROPAGATE;
-  delta = (gint64) ((event->x - self->drag_x) * (double) (self->drag_end - self->drag_begin) / axis_w);
-  etl_zoom_manager_set_visible (self->zoom_manager, self->drag_begin - delta, self->drag_end - delta);
-  return GDK_EVENT_STOP;
+
+  switch (self->drag_mode)
+    {
+    case DRAG_PAN:
+      delta = (gint64) ((event->x - self->press_x) * (double) (self->drag_end - self->drag_begin) / axis_w);
+      etl_zoom_manager_set_visible (self->zoom_manager, self->drag_begin - delta, self->drag_end - delta);
+      return GDK_EVENT_STOP;
+
+    case DRAG_CLICK:
+      if (fabs (event->x - self->press_x) < DRAG_THRESHOLD_PX)
+        return GDK_EVENT_STOP;
+      self->drag_mode = DRAG_SELECT;
+      G_GNUC_FALLTHROUGH;
+
+    case DRAG_SELECT:
+      set_selection_internal (self, self->anchor, time_at_x (self, event->x));
+      gtk_widget_queue_draw (widget);
+      return GDK_EVENT_STOP;
+
+    case DRAG_NONE:
+    default:
+      return GDK_EVENT_PROPAGATE;
+    }
 }
 
 static gboolean
 etl_timeline_view_button_release_event (GtkWidget *widget, GdkEventButton *event)
 {
   EtlTimelineView *self = ETL_TIMELINE_VIEW (widget);
+  DragMode mode = self->drag_mode;
 
-  if (event->button == GDK_BUTTON_PRIMARY)
-    self->dragging = FALSE;
-  return GDK_EVENT_PROPAGATE;
+  if (mode == DRAG_NONE)
+    return GDK_EVENT_PROPAGATE;
+  if ((mode == DRAG_PAN && event->button != GDK_BUTTON_MIDDLE && event->button != GDK_BUTTON_PRIMARY) ||
+      (mode != DRAG_PAN && event->button != GDK_BUTTON_PRIMARY))
+    return GDK_EVENT_PROPAGATE;
+  self->drag_mode = DRAG_NONE;
+
+  if (mode == DRAG_SELECT)
+    {
+      gint64 t = time_at_x (self, event->x);
+
+      if (t != self->anchor)
+        etl_timeline_view_set_selection (self, self->anchor, t);
+      else
+        etl_timeline_view_clear_selection (self);
+    }
+  else if (mode == DRAG_CLICK)
+    {
+      guint64 row = etl_timeline_view_row_at (self, event->x, event->y,
+                                              gtk_widget_get_allocated_width (widget),
+                                              gtk_widget_get_allocated_height (widget));
+
+      if (row != ETL_TIMELINE_NO_ROW)
+        {
+          etl_timeline_view_select_row (self, row, FALSE);
+          g_signal_emit (self, signals[EVENT_SELECTED], 0, row);
+        }
+    }
+  return GDK_EVENT_STOP;
+}
+
+static void
+zoom_about_centre (EtlTimelineView *self, double factor)
+{
+  gint64 t0, t1;
+
+  etl_zoom_manager_get_visible (self->zoom_manager, &t0, &t1);
+  etl_zoom_manager_zoom_around (self->zoom_manager, t0 + (t1 - t0) / 2, factor);
 }
 
 static gboolean
@@ -619,9 +1111,10 @@ etl_timeline_view_key_press_event (GtkWidget *widget, GdkEventKey *event)
   EtlTimelineView *self = ETL_TIMELINE_VIEW (widget);
   gint64 t0, t1;
   double fraction = (event->state & GDK_SHIFT_MASK) ? 0.5 : 0.1;
+  GdkModifierType mods = event->state & gtk_accelerator_get_default_mod_mask ();
 
-  if (self->zoom_manager == NULL)
-    return GDK_EVENT_PROPAGATE;
+  if (self->zoom_manager == NULL || (mods & (GDK_CONTROL_MASK | GDK_MOD1_MASK)) != 0)
+    return GTK_WIDGET_CLASS (etl_timeline_view_parent_class)->key_press_event (widget, event);
   etl_zoom_manager_get_visible (self->zoom_manager, &t0, &t1);
   switch (event->keyval)
     {
@@ -633,6 +1126,34 @@ etl_timeline_view_key_press_event (GtkWidget *widget, GdkEventKey *event)
     case GDK_KEY_KP_Right:
       etl_zoom_manager_pan (self->zoom_manager, (gint64) (fraction * (t1 - t0)));
       return GDK_EVENT_STOP;
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_KP_Add:
+      zoom_about_centre (self, 0.5);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_minus:
+    case GDK_KEY_underscore:
+    case GDK_KEY_KP_Subtract:
+      zoom_about_centre (self, 2.0);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_z:
+    case GDK_KEY_Z:
+      if (!self->has_selection)
+        break;
+      etl_timeline_view_zoom_to_selection (self);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Escape:
+      if (self->drag_mode == DRAG_SELECT)
+        {
+          /* The drag replaced the previous range already: drop both. */
+          self->drag_mode = DRAG_NONE;
+          etl_timeline_view_clear_selection (self);
+          return GDK_EVENT_STOP;
+        }
+      if (!self->has_selection)
+        break;
+      etl_timeline_view_clear_selection (self);
+      return GDK_EVENT_STOP;
     default:
       break;
     }
@@ -640,10 +1161,47 @@ etl_timeline_view_key_press_event (GtkWidget *widget, GdkEventKey *event)
 }
 
 static void
+on_pinch_begin (GtkGesture *gesture, GdkEventSequence *sequence, EtlTimelineView *self)
+{
+  double x = 0, y = 0;
+
+  if (self->zoom_manager == NULL)
+    {
+      gtk_gesture_set_state (gesture, GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  gtk_gesture_get_bounding_box_center (gesture, &x, &y);
+  self->pinch_x = x;
+  self->drag_mode = DRAG_NONE;
+  etl_zoom_manager_get_visible (self->zoom_manager, &self->pinch_begin, &self->pinch_end);
+}
+
+static void
+on_pinch_scale_changed (GtkGestureZoom *gesture, double scale, EtlTimelineView *self)
+{
+  int axis_w = gtk_widget_get_allocated_width (GTK_WIDGET (self)) - ETL_LABEL_COLUMN_WIDTH;
+  double frac, span;
+  gint64 centre, begin;
+
+  if (self->zoom_manager == NULL || axis_w <= 0 || scale <= 0)
+    return;
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  /* The time under the fingers' centre stays there. */
+  frac = CLAMP ((self->pinch_x - ETL_LABEL_COLUMN_WIDTH) / axis_w, 0.0, 1.0);
+  centre = self->pinch_begin + (gint64) llround (frac * (double) (self->pinch_end - self->pinch_begin));
+  span = (double) (self->pinch_end - self->pinch_begin) / scale;
+  begin = centre - (gint64) llround (frac * span);
+  etl_zoom_manager_set_visible (self->zoom_manager, begin, begin + (gint64) llround (span));
+}
+
+static void
 etl_timeline_view_size_allocate (GtkWidget *widget, GtkAllocation *allocation)
 {
+  EtlTimelineView *self = ETL_TIMELINE_VIEW (widget);
+
   GTK_WIDGET_CLASS (etl_timeline_view_parent_class)->size_allocate (widget, allocation);
-  maybe_request_detail (ETL_TIMELINE_VIEW (widget));
+  self->axis_w = allocation->width - ETL_LABEL_COLUMN_WIDTH;
+  maybe_request_detail (self);
 }
 
 static void
@@ -660,18 +1218,18 @@ etl_timeline_view_dispose (GObject *object)
 {
   EtlTimelineView *self = ETL_TIMELINE_VIEW (object);
 
-  if (self->detail_source != 0)
-    {
-      g_source_remove (self->detail_source);
-      self->detail_source = 0;
-    }
+  g_clear_handle_id (&self->detail_source, g_source_remove);
+  g_clear_handle_id (&self->rebuild_source, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->detail_cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->detail_cancellable);
   etl_timeline_view_set_zoom_manager (self, NULL);
+  g_clear_object (&self->zoom_gesture);
+  g_clear_object (&self->actions);
   g_clear_pointer (&self->summary, etl_summary_unref);
   g_clear_pointer (&self->detail, etl_summary_unref);
+  g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->trace, etl_trace_unref);
 
   G_OBJECT_CLASS (etl_timeline_view_parent_class)->dispose (object);
@@ -684,6 +1242,9 @@ etl_timeline_view_finalize (GObject *object)
 
   g_free (self->counts);
   g_free (self->dominant);
+  g_free (self->order);
+  g_free (self->keys);
+  g_free (self->ratio);
 
   G_OBJECT_CLASS (etl_timeline_view_parent_class)->finalize (object);
 }
@@ -703,6 +1264,10 @@ etl_timeline_view_get_property (GObject *object, guint prop_id, GValue *value, G
       g_value_set_uint (value, etl_timeline_view_get_n_lanes (self));
       break;
 
+    case PROP_LANE_MODE:
+      g_value_set_enum (value, self->lane_mode);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -717,6 +1282,10 @@ etl_timeline_view_set_property (GObject *object, guint prop_id, const GValue *va
     {
     case PROP_ZOOM_MANAGER:
       etl_timeline_view_set_zoom_manager (self, g_value_get_object (value));
+      break;
+
+    case PROP_LANE_MODE:
+      etl_timeline_view_set_lane_mode (self, g_value_get_enum (value));
       break;
 
     default:
@@ -765,22 +1334,120 @@ etl_timeline_view_class_init (EtlTimelineViewClass *klass)
                        0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * EtlTimelineView:lane-mode:
+   *
+   * How records are split into lanes: per processor, provider or process.
+   * Changing it rebuilds the summaries in a worker; the lanes change when
+   * the new summary is ready.  The "timeline.lane-mode" action follows it.
+   */
+  properties[PROP_LANE_MODE] =
+    g_param_spec_enum ("lane-mode", "Lane mode", "How records are split into lanes",
+                       ETL_TYPE_LANE_MODE, ETL_LANE_CPU,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /**
+   * EtlTimelineView::event-selected:
+   * @self: the view
+   * @row: the record's row in the trace's merged sequence
+   *
+   * The user clicked a record (the nearest to the pointer in the lane under
+   * it).  Not emitted by etl_timeline_view_select_row().
+   */
+  signals[EVENT_SELECTED] =
+    g_signal_new ("event-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT64);
+
+  /**
+   * EtlTimelineView::range-selected:
+   * @self: the view
+   * @begin: start of the range, FILETIME, inclusive
+   * @end: end of the range, FILETIME, exclusive; @begin = @end = 0 when the
+   *   selection was cleared (Escape, etl_timeline_view_clear_selection())
+   *
+   * A time range was selected by dragging or with
+   * etl_timeline_view_set_selection(), or the selection was cleared.
+   */
+  signals[RANGE_SELECTED] =
+    g_signal_new ("range-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+
   gtk_widget_class_set_css_name (widget_class, "etltimelineview");
+}
+
+static void
+zoom_to_selection_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  etl_timeline_view_zoom_to_selection (ETL_TIMELINE_VIEW (user_data));
+}
+
+static void
+lane_mode_change_state (GSimpleAction *action, GVariant *value, gpointer user_data)
+{
+  EtlTimelineView *self = ETL_TIMELINE_VIEW (user_data);
+  GEnumClass *klass = g_type_class_ref (ETL_TYPE_LANE_MODE);
+  GEnumValue *v = g_enum_get_value_by_nick (klass, g_variant_get_string (value, NULL));
+
+  if (v != NULL)
+    etl_timeline_view_set_lane_mode (self, v->value);
+  else
+    g_warning ("Unknown lane mode “%s”", g_variant_get_string (value, NULL));
+  g_type_class_unref (klass);
+}
+
+static const char *
+lane_mode_nick (EtlLaneMode mode)
+{
+  GEnumClass *klass = g_type_class_ref (ETL_TYPE_LANE_MODE);
+  GEnumValue *v = g_enum_get_value (klass, mode);
+  const char *nick = v != NULL ? v->value_nick : "cpu";
+
+  g_type_class_unref (klass);
+  return nick;
+}
+
+static void
+update_actions (EtlTimelineView *self)
+{
+  GAction *action;
+
+  action = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "zoom-to-selection");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->has_selection && self->zoom_manager != NULL);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "lane-mode");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (lane_mode_nick (self->lane_mode)));
 }
 
 static void
 etl_timeline_view_init (EtlTimelineView *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
+  const GActionEntry entries[] = {
+    { .name = "zoom-to-selection", .activate = zoom_to_selection_activated },
+    { .name = "lane-mode", .parameter_type = "s", .state = "'cpu'", .change_state = lane_mode_change_state },
+  };
+
+  self->selected_row = ETL_TIMELINE_NO_ROW;
+  self->lane_mode = ETL_LANE_CPU;
 
   gtk_widget_set_can_focus (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
   gtk_widget_add_events (widget,
                          GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK |
                          GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK |
-                         GDK_SMOOTH_SCROLL_MASK | GDK_KEY_PRESS_MASK);
+                         GDK_SMOOTH_SCROLL_MASK | GDK_KEY_PRESS_MASK |
+                         GDK_TOUCH_MASK | GDK_TOUCHPAD_GESTURE_MASK);
+
+  self->actions = g_simple_action_group_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self->actions), entries, G_N_ELEMENTS (entries), self);
+  gtk_widget_insert_action_group (widget, "timeline", G_ACTION_GROUP (self->actions));
+  update_actions (self);
+
+  self->zoom_gesture = gtk_gesture_zoom_new (widget);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (self->zoom_gesture), GTK_PHASE_BUBBLE);
+  g_signal_connect (self->zoom_gesture, "begin", G_CALLBACK (on_pinch_begin), self);
+  g_signal_connect (self->zoom_gesture, "scale-changed", G_CALLBACK (on_pinch_scale_changed), self);
 }
 
 /**
@@ -820,7 +1487,11 @@ etl_timeline_view_set_zoom_manager (EtlTimelineView *self, EtlZoomManager *zoom_
 
   if (etl_zoom_manager_follow (GTK_WIDGET (self), &self->zoom_manager, &self->changed_handler, zoom_manager,
                                G_CALLBACK (on_zoom_changed)))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_MANAGER]);
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM_MANAGER]);
+      if (self->actions != NULL)
+        update_actions (self);
+    }
 }
 
 static void
@@ -828,6 +1499,9 @@ set_summary (EtlTimelineView *self, EtlSummary *summary)
 {
   guint old = etl_timeline_view_get_n_lanes (self);
 
+  g_clear_handle_id (&self->detail_source, g_source_remove);
+  g_cancellable_cancel (self->detail_cancellable);
+  g_clear_object (&self->detail_cancellable);
   g_clear_pointer (&self->detail, etl_summary_unref);
   g_clear_pointer (&self->summary, etl_summary_unref);
   if (summary != NULL)
@@ -844,8 +1518,12 @@ on_summary_ready (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (EtlTimelineView) self = user_data;
   g_autoptr (GError) error = NULL;
   g_autoptr (EtlSummary) summary = NULL;
+  gboolean current = task_is_current (result, self->cancellable);
 
   summary = etl_summary_new_finish (result, &error);
+  if (!current)
+    return;
+  g_clear_object (&self->cancellable);
   if (summary == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -855,38 +1533,73 @@ on_summary_ready (GObject *source, GAsyncResult *result, gpointer user_data)
   set_summary (self, summary);
 }
 
+static gboolean
+rebuild_cb (gpointer user_data)
+{
+  EtlTimelineView *self = user_data;
+
+  self->rebuild_source = 0;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  /* A detail of the old rows or lanes would be stale too. */
+  g_clear_handle_id (&self->detail_source, g_source_remove);
+  g_cancellable_cancel (self->detail_cancellable);
+  g_clear_object (&self->detail_cancellable);
+  if (self->trace == NULL)
+    return G_SOURCE_REMOVE;
+
+  self->cancellable = g_cancellable_new ();
+  etl_summary_new_async (self->trace, self->rows, self->lane_mode, 0, 0, SUMMARY_BINS_LOG2,
+                         self->cancellable, on_summary_ready, g_object_ref (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* Requests a new whole-range summary for the current rows and lane mode;
+ * requests before the main loop runs again collapse into one build, and a
+ * new build cancels the one in flight. */
+static void
+schedule_rebuild (EtlTimelineView *self)
+{
+  if (self->trace == NULL || self->rebuild_source != 0)
+    return;
+  self->rebuild_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, rebuild_cb, self, NULL);
+}
+
 /**
  * etl_timeline_view_set_trace:
  * @self: a timeline view
  * @trace: (nullable): the trace to show
- * @summary: (nullable): a whole-trace summary of @trace, if one was built
- *   already (by the loading worker); otherwise one per processor is built in
- *   a worker thread and shown when ready
+ * @summary: (nullable): a whole-trace summary of every row of @trace, if one
+ *   was built already (by the loading worker); otherwise (or when its lane
+ *   mode is not #EtlTimelineView:lane-mode) one is built in a worker thread
+ *   and shown when ready
  *
- * Shows @trace.  The zoom manager's bounds are left to the caller.
+ * Shows @trace, every row of it: the row set, the selected record and the
+ * selected range are reset.  The zoom manager's bounds are left to the
+ * caller.
  */
 void
 etl_timeline_view_set_trace (EtlTimelineView *self, EtlTrace *trace, EtlSummary *summary)
 {
   g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
 
+  g_clear_handle_id (&self->rebuild_source, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_cancellable_cancel (self->detail_cancellable);
-  g_clear_object (&self->detail_cancellable);
 
   if (trace != NULL)
     etl_trace_ref (trace);
   g_clear_pointer (&self->trace, etl_trace_unref);
   self->trace = trace;
+  g_clear_pointer (&self->rows, etl_row_set_unref);
+  self->selected_row = ETL_TIMELINE_NO_ROW;
+  self->has_selection = FALSE;
+  self->drag_mode = DRAG_NONE;
+  update_actions (self);
 
   set_summary (self, summary);
-  if (trace != NULL && summary == NULL)
-    {
-      self->cancellable = g_cancellable_new ();
-      etl_summary_new_async (trace, ETL_LANE_CPU, 0, 0, 16, self->cancellable,
-                             on_summary_ready, g_object_ref (self));
-    }
+  if (trace != NULL && (summary == NULL || etl_summary_get_mode (summary) != self->lane_mode))
+    rebuild_cb (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -916,6 +1629,113 @@ etl_timeline_view_get_summary (EtlTimelineView *self)
   return self->summary;
 }
 
+static gboolean
+rows_equivalent (EtlRowSet *a, EtlRowSet *b)
+{
+  if (a == b)
+    return TRUE;
+  return (a == NULL || etl_row_set_is_all (a)) && (b == NULL || etl_row_set_is_all (b));
+}
+
+/**
+ * etl_timeline_view_set_rows:
+ * @self: a timeline view
+ * @rows: (nullable): the rows to show (those the filter kept), positions in
+ *   the trace's merged sequence; %NULL or a set for which
+ *   etl_row_set_is_all() holds shows every row
+ *
+ * Shows only @rows: the lanes, the per-lane totals, the selected range's
+ * count, clicks and tooltips all follow.  The summaries are rebuilt in a
+ * worker thread (cancelling a build in flight; calls before the main loop
+ * runs again collapse into one build) and drawn when ready; until then the
+ * previous ones stay on screen.  The selected record stays selected.
+ */
+void
+etl_timeline_view_set_rows (EtlTimelineView *self, EtlRowSet *rows)
+{
+  gboolean same;
+
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+
+  if (rows == self->rows)
+    return;
+  same = rows_equivalent (rows, self->rows);
+  if (rows != NULL)
+    etl_row_set_ref (rows);
+  g_clear_pointer (&self->rows, etl_row_set_unref);
+  self->rows = rows;
+  if (self->has_selection)
+    set_selection_internal (self, self->sel_begin, self->sel_end);
+  if (!same)
+    schedule_rebuild (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * etl_timeline_view_get_rows:
+ * @self: a timeline view
+ *
+ * Returns: (transfer none) (nullable): the rows shown, %NULL for every row
+ */
+EtlRowSet *
+etl_timeline_view_get_rows (EtlTimelineView *self)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), NULL);
+  return self->rows;
+}
+
+/**
+ * etl_timeline_view_get_lane_mode:
+ * @self: a timeline view
+ *
+ * Returns: how records are split into lanes (the lanes drawn may still be
+ *   those of the previous mode while the summary is being rebuilt)
+ */
+EtlLaneMode
+etl_timeline_view_get_lane_mode (EtlTimelineView *self)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), ETL_LANE_CPU);
+  return self->lane_mode;
+}
+
+/**
+ * etl_timeline_view_set_lane_mode:
+ * @self: a timeline view
+ * @mode: one lane per processor, provider or process
+ *
+ * Sets #EtlTimelineView:lane-mode.  The summaries are rebuilt in a worker
+ * thread like for etl_timeline_view_set_rows() and the lanes change when
+ * they are ready.
+ */
+void
+etl_timeline_view_set_lane_mode (EtlTimelineView *self, EtlLaneMode mode)
+{
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (mode <= ETL_LANE_PROCESS);
+
+  if (self->lane_mode == mode)
+    return;
+  self->lane_mode = mode;
+  update_actions (self);
+  schedule_rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LANE_MODE]);
+}
+
+/**
+ * etl_timeline_view_is_busy:
+ * @self: a timeline view
+ *
+ * Returns: %TRUE while a summary for the current rows, lane mode or visible
+ *   range is scheduled or being built (tests and benchmarks wait for %FALSE)
+ */
+gboolean
+etl_timeline_view_is_busy (EtlTimelineView *self)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), FALSE);
+  return self->rebuild_source != 0 || self->cancellable != NULL ||
+         self->detail_source != 0 || self->detail_cancellable != NULL;
+}
+
 /**
  * etl_timeline_view_get_n_lanes:
  * @self: a timeline view
@@ -927,4 +1747,172 @@ etl_timeline_view_get_n_lanes (EtlTimelineView *self)
 {
   g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), 0);
   return self->summary != NULL ? etl_summary_get_n_lanes (self->summary) : 0;
+}
+
+/**
+ * etl_timeline_view_get_lane_of_row:
+ * @self: a timeline view
+ * @row: a row of the trace
+ *
+ * Returns: the lane @row is drawn in, or G_MAXUINT while no summary is ready
+ */
+guint
+etl_timeline_view_get_lane_of_row (EtlTimelineView *self, guint64 row)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), G_MAXUINT);
+  if (self->trace == NULL || self->summary == NULL || row >= etl_trace_get_n_records (self->trace))
+    return G_MAXUINT;
+  return lane_of_row (self, self->summary, row);
+}
+
+/**
+ * etl_timeline_view_get_selected_row:
+ * @self: a timeline view
+ *
+ * Returns: the selected record's row, or %ETL_TIMELINE_NO_ROW (G_MAXUINT64)
+ *   when none is
+ */
+guint64
+etl_timeline_view_get_selected_row (EtlTimelineView *self)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), ETL_TIMELINE_NO_ROW);
+  return self->selected_row;
+}
+
+/**
+ * etl_timeline_view_select_row:
+ * @self: a timeline view
+ * @row: a row of the trace's merged sequence, or %ETL_TIMELINE_NO_ROW to
+ *   select none
+ * @center: whether to pan so that the record's time is in the middle of the
+ *   visible range (the zoom level is kept)
+ *
+ * Marks @row with a line at its time and a marker in its lane, e.g. when
+ * the event list's selection changed.  Does not emit
+ * #EtlTimelineView::event-selected.
+ */
+void
+etl_timeline_view_select_row (EtlTimelineView *self, guint64 row, gboolean center)
+{
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+
+  if (self->trace == NULL || row >= etl_trace_get_n_records (self->trace))
+    row = ETL_TIMELINE_NO_ROW;
+  self->selected_row = row;
+  if (row != ETL_TIMELINE_NO_ROW && center && self->zoom_manager != NULL)
+    {
+      gint64 t = etl_trace_get_filetime (self->trace, row);
+      gint64 t0, t1;
+
+      etl_zoom_manager_get_visible (self->zoom_manager, &t0, &t1);
+      etl_zoom_manager_set_visible (self->zoom_manager, t - (t1 - t0) / 2, t - (t1 - t0) / 2 + (t1 - t0));
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * etl_timeline_view_get_selection:
+ * @self: a timeline view
+ * @begin: (out) (optional): start of the selected range, FILETIME
+ * @end: (out) (optional): end of the selected range, FILETIME, exclusive
+ *
+ * Returns: %TRUE when a time range is selected
+ */
+gboolean
+etl_timeline_view_get_selection (EtlTimelineView *self, gint64 *begin, gint64 *end)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (begin != NULL)
+    *begin = self->has_selection ? self->sel_begin : 0;
+  if (end != NULL)
+    *end = self->has_selection ? self->sel_end : 0;
+  return self->has_selection;
+}
+
+/**
+ * etl_timeline_view_set_selection:
+ * @self: a timeline view
+ * @begin: one end of the range, FILETIME
+ * @end: the other end, FILETIME (the two may come in either order; equal
+ *   ends clear the selection)
+ *
+ * Selects [@begin, @end) as a drag does, emitting
+ * #EtlTimelineView::range-selected.
+ */
+void
+etl_timeline_view_set_selection (EtlTimelineView *self, gint64 begin, gint64 end)
+{
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+
+  if (begin == end)
+    {
+      etl_timeline_view_clear_selection (self);
+      return;
+    }
+  set_selection_internal (self, begin, end);
+  self->has_selection = TRUE;
+  update_actions (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[RANGE_SELECTED], 0, self->sel_begin, self->sel_end);
+}
+
+/**
+ * etl_timeline_view_clear_selection:
+ * @self: a timeline view
+ *
+ * Clears the selected range (Escape does this), emitting
+ * #EtlTimelineView::range-selected with 0, 0 if there was one.
+ */
+void
+etl_timeline_view_clear_selection (EtlTimelineView *self)
+{
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+
+  if (!self->has_selection)
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  self->has_selection = FALSE;
+  self->sel_begin = self->sel_end = 0;
+  self->sel_count = 0;
+  update_actions (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[RANGE_SELECTED], 0, (gint64) 0, (gint64) 0);
+}
+
+/**
+ * etl_timeline_view_get_selection_count:
+ * @self: a timeline view
+ *
+ * The number drawn on the selected range: rows shown whose FILETIME lies in
+ * it, from two binary searches of the index (etl_trace_lower_bound() and
+ * etl_row_set_find()), O(log n).
+ *
+ * Returns: records in the selected range, 0 when none is selected
+ */
+guint64
+etl_timeline_view_get_selection_count (EtlTimelineView *self)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), 0);
+  return self->has_selection ? self->sel_count : 0;
+}
+
+/**
+ * etl_timeline_view_zoom_to_selection:
+ * @self: a timeline view
+ *
+ * Makes the selected range the visible range (within the zoom manager's
+ * limits); the range stays selected.  Z and the "timeline.zoom-to-selection"
+ * action call this.  Does nothing without a selection.
+ */
+void
+etl_timeline_view_zoom_to_selection (EtlTimelineView *self)
+{
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+
+  if (!self->has_selection || self->zoom_manager == NULL)
+    return;
+  etl_zoom_manager_set_visible (self->zoom_manager, self->sel_begin, self->sel_end);
 }

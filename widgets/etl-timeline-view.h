@@ -3,11 +3,19 @@
 
 #include <gtk/gtk.h>
 
+#include "etl-row-set.h"
 #include "etl-summary.h"
 #include "etl-trace.h"
 #include "etl-zoom-manager.h"
 
 G_BEGIN_DECLS
+
+/**
+ * ETL_TIMELINE_NO_ROW:
+ *
+ * The row of "nothing selected" (G_MAXUINT64).
+ */
+#define ETL_TIMELINE_NO_ROW G_MAXUINT64
 
 #define ETL_TYPE_TIMELINE_VIEW (etl_timeline_view_get_type ())
 
@@ -19,8 +27,24 @@ void etl_timeline_view_set_zoom_manager (EtlTimelineView *self, EtlZoomManager *
 void etl_timeline_view_set_trace (EtlTimelineView *self, EtlTrace *trace, EtlSummary *summary);
 EtlTrace *etl_timeline_view_get_trace (EtlTimelineView *self);
 EtlSummary *etl_timeline_view_get_summary (EtlTimelineView *self);
+void etl_timeline_view_set_rows (EtlTimelineView *self, EtlRowSet *rows);
+EtlRowSet *etl_timeline_view_get_rows (EtlTimelineView *self);
+EtlLaneMode etl_timeline_view_get_lane_mode (EtlTimelineView *self);
+void etl_timeline_view_set_lane_mode (EtlTimelineView *self, EtlLaneMode mode);
+gboolean etl_timeline_view_is_busy (EtlTimelineView *self);
 guint etl_timeline_view_get_n_lanes (EtlTimelineView *self);
 int etl_timeline_view_get_lane_height (EtlTimelineView *self, int height);
+guint etl_timeline_view_get_lane_of_row (EtlTimelineView *self, guint64 row);
+
+guint64 etl_timeline_view_get_selected_row (EtlTimelineView *self);
+void etl_timeline_view_select_row (EtlTimelineView *self, guint64 row, gboolean center);
+guint64 etl_timeline_view_row_at (EtlTimelineView *self, double x, double y, int width, int height);
+gboolean etl_timeline_view_get_selection (EtlTimelineView *self, gint64 *begin, gint64 *end);
+void etl_timeline_view_set_selection (EtlTimelineView *self, gint64 begin, gint64 end);
+void etl_timeline_view_clear_selection (EtlTimelineView *self);
+guint64 etl_timeline_view_get_selection_count (EtlTimelineView *self);
+void etl_timeline_view_zoom_to_selection (EtlTimelineView *self);
+
 void etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int height);
 char *etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int width, int height);
 void etl_timeline_view_get_provider_color (guint provider_index, GdkRGBA *rgba);

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/**
+ * SECTION:etl-filter
+ * @title: EtlFilter
+ * @short_description: which records a view shows
+ *
+ * An #EtlFilter names a provider (a substring of its name or GUID), a
+ * process, a thread and a free text matched against the provider and event
+ * names.  etl_filter_apply() walks the trace's merged sequence once and
+ * returns the rows that pass as an #EtlRowSet, shared by the event list, the
+ * timeline and exports.
+ *
+ * The walk asks the in-memory index first (process id, provider index) and
+ * re-reads a record only when the index cannot answer: the thread id, and
+ * event names for the free text.  A provider's name is worked out once per
+ * provider index, from the first record of that provider the walk meets, the
+ * way `etlscope-cli stats` names providers; so is each provider's match.
+ * Event-name matches are cached per (kind, provider, HookId, event id,
+ * opcode), which is all the name depends on for every record kind except
+ * TraceLogging, whose name is read from the record's own schema.
+ */
+
+#include "config.h"
+
+#define G_LOG_DOMAIN "etlscope"
+
+#include <string.h>
+
+#include "etl-filter.h"
+#include "etl-names.h"
+
+#define CANCEL_CHECK_MASK 0x3FFF
+
+/**
+ * etl_filter_new:
+ *
+ * Returns: (transfer full): a filter that keeps every record
+ */
+EtlFilter *
+etl_filter_new (void)
+{
+  return g_new0 (EtlFilter, 1);
+}
+
+/**
+ * etl_filter_copy:
+ * @filter: a filter
+ *
+ * Returns: (transfer full): a deep copy of @filter
+ */
+EtlFilter *
+etl_filter_copy (const EtlFilter *filter)
+{
+  EtlFilter *copy;
+
+  g_return_val_if_fail (filter != NULL, NULL);
+  copy = g_memdup2 (filter, sizeof *filter);
+  copy->provider = g_strdup (filter->provider);
+  copy->text = g_strdup (filter->text);
+  return copy;
+}
+
+/**
+ * etl_filter_free:
+ * @filter: (nullable) (transfer full): a filter
+ */
+void
+etl_filter_free (EtlFilter *filter)
+{
+  if (filter == NULL)
+    return;
+  g_free (filter->provider);
+  g_free (filter->text);
+  g_free (filter);
+}
+
+static gboolean
+str_empty (const char *s)
+{
+  return s == NULL || s[0] == '\0';
+}
+
+/**
+ * etl_filter_is_empty:
+ * @filter: (nullable): a filter
+ *
+ * Returns: %TRUE when @filter keeps every record
+ */
+gboolean
+etl_filter_is_empty (const EtlFilter *filter)
+{
+  return filter == NULL
+         || (str_empty (filter->provider) && !filter->has_pid && !filter->has_tid && str_empty (filter->text));
+}
+
+/**
+ * etl_filter_equal:
+ * @a: (nullable): a filter
+ * @b: (nullable): a filter
+ *
+ * Returns: %TRUE when @a and @b keep the same records (%NULL equals an
+ *   empty filter)
+ */
+gboolean
+etl_filter_equal (const EtlFilter *a, const EtlFilter *b)
+{
+  if (etl_filter_is_empty (a) || etl_filter_is_empty (b))
+    return etl_filter_is_empty (a) && etl_filter_is_empty (b);
+  return g_strcmp0 (str_empty (a->provider) ? NULL : a->provider, str_empty (b->provider) ? NULL : b->provider) == 0
+         && g_strcmp0 (str_empty (a->text) ? NULL : a->text, str_empty (b->text) ? NULL : b->text) == 0
+         && a->has_pid == b->has_pid && (!a->has_pid || a->pid == b->pid)
+         && a->has_tid == b->has_tid && (!a->has_tid || a->tid == b->tid);
+}
+
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  EtlTrace *trace;
+  const EtlFilter *filter;
+  char *provider_needle;  /* casefolded, or NULL */
+  char *text_needle;      /* casefolded, or NULL */
+  guint n_providers;
+  /* Per provider index: -1 not known yet, else 0/1. */
+  gint8 *provider_match;
+  gint8 *provider_text_match;
+  /* (kind, provider, hook, id, opcode) → 1 + match */
+  GHashTable *event_text_match;
+} Walk;
+
+static gboolean
+contains_folded (const char *haystack, const char *needle_folded)
+{
+  g_autofree char *folded = NULL;
+
+  if (haystack == NULL)
+    return FALSE;
+  folded = g_utf8_casefold (haystack, -1);
+  return strstr (folded, needle_folded) != NULL;
+}
+
+/* Works out both provider matches from @record, the first record of
+ * provider @p (or any record of an unindexed provider). */
+static void
+provider_matches (Walk *w, const EtlRecord *record, gboolean *by_provider, gboolean *by_text)
+{
+  g_autofree char *name = etl_record_dup_provider_name (record);
+
+  *by_provider = TRUE;
+  if (w->provider_needle != NULL)
+    {
+      char guid[ETL_GUID_STRING_LEN + 1];
+
+      etl_guid_to_string (&record->provider, guid);
+      *by_provider = contains_folded (name, w->provider_needle) || contains_folded (guid, w->provider_needle);
+    }
+  *by_text = w->text_needle != NULL && contains_folded (name, w->text_needle);
+}
+
+static gboolean
+event_text_matches (Walk *w, guint p, const EtlRecord *record)
+{
+  g_autofree char *name = NULL;
+  gboolean cacheable = record->kind != ETL_RECORD_KIND_TRACELOGGING && p < w->n_providers;
+  guint64 key = 0;
+  gboolean match;
+
+  if (cacheable)
+    {
+      gpointer value;
+
+      key = ((guint64) (record->kind & 0x7) << 56) | ((guint64) (p & 0xFFFF) << 40)
+            | ((guint64) record->hook_id << 24) | ((guint64) record->event_id << 8) | record->opcode;
+      value = g_hash_table_lookup (w->event_text_match, &key);
+      if (value != NULL)
+        return GPOINTER_TO_INT (value) - 1;
+    }
+  name = etl_record_dup_event_name (record);
+  match = contains_folded (name, w->text_needle);
+  if (cacheable)
+    g_hash_table_insert (w->event_text_match, g_memdup2 (&key, sizeof key), GINT_TO_POINTER (match + 1));
+  return match;
+}
+
+/* Decides row @i.  Reads the record only when the index cannot answer. */
+static gboolean
+row_matches (Walk *w, guint64 i)
+{
+  const EtlFilter *f = w->filter;
+  guint p = etl_trace_get_provider_index (w->trace, i);
+  gboolean indexed = p < w->n_providers;
+  gboolean need_record, by_provider = TRUE, by_text = FALSE;
+  EtlRecord r;
+  gboolean match = TRUE;
+
+  if (f->has_pid)
+    {
+      guint32 pid;
+
+      if (!etl_trace_get_pid (w->trace, i, &pid) || pid != f->pid)
+        return FALSE;
+    }
+
+  if (indexed && w->provider_needle != NULL && w->provider_match[p] == 0)
+    return FALSE;
+
+  need_record = f->has_tid || !indexed
+                || ((w->provider_needle != NULL || w->text_needle != NULL) && w->provider_match[p] < 0)
+                || (w->text_needle != NULL && w->provider_text_match[p] != 1);
+  if (!need_record)
+    return TRUE;
+
+  if (!etl_trace_get_record (w->trace, i, &r, NULL))
+    return FALSE;
+
+  if (indexed && w->provider_match[p] < 0)
+    {
+      provider_matches (w, &r, &by_provider, &by_text);
+      w->provider_match[p] = by_provider;
+      w->provider_text_match[p] = by_text;
+    }
+  else if (!indexed)
+    provider_matches (w, &r, &by_provider, &by_text);
+  else
+    {
+      by_provider = w->provider_match[p];
+      by_text = w->provider_text_match[p];
+    }
+
+  if (!by_provider)
+    match = FALSE;
+  else if (f->has_tid && (!r.has_pid || r.tid != f->tid))
+    match = FALSE;
+  else if (w->text_needle != NULL && !by_text)
+    match = event_text_matches (w, p, &r);
+
+  etl_record_clear (&r);
+  return match;
+}
+
+/**
+ * etl_filter_apply:
+ * @trace: a trace
+ * @filter: (nullable): which records to keep; %NULL keeps all
+ * @cancellable: (nullable): checked every 16 Ki rows
+ * @error: return location for a #GError
+ *
+ * Walks @trace's merged sequence and keeps the rows @filter passes.  A
+ * record that cannot be re-read is dropped when the filter needs it (thread
+ * or text), kept otherwise.  Thread-safe: it may run in a worker while the
+ * main thread reads the same trace.
+ *
+ * Returns: (transfer full) (nullable): the rows kept, every row
+ *   (etl_row_set_new_all()) when @filter is empty, or %NULL with
+ *   %G_IO_ERROR_CANCELLED
+ */
+EtlRowSet *
+etl_filter_apply (EtlTrace *trace, const EtlFilter *filter, GCancellable *cancellable, GError **error)
+{
+  guint64 n;
+  g_autoptr (GArray) rows = NULL;
+  Walk w = { 0 };
+  EtlRowSet *set = NULL;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  n = etl_trace_get_n_records (trace);
+  if (etl_filter_is_empty (filter))
+    return etl_row_set_new_all (n);
+
+  w.trace = trace;
+  w.filter = filter;
+  w.provider_needle = str_empty (filter->provider) ? NULL : g_utf8_casefold (filter->provider, -1);
+  w.text_needle = str_empty (filter->text) ? NULL : g_utf8_casefold (filter->text, -1);
+  w.n_providers = etl_trace_get_n_providers (trace);
+  w.provider_match = g_new (gint8, w.n_providers + 1);
+  w.provider_text_match = g_new (gint8, w.n_providers + 1);
+  memset (w.provider_match, -1, w.n_providers + 1);
+  memset (w.provider_text_match, -1, w.n_providers + 1);
+  w.event_text_match = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  rows = g_array_new (FALSE, FALSE, sizeof (guint64));
+  for (guint64 i = 0; i < n; i++)
+    {
+      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto out;
+      if (row_matches (&w, i))
+        g_array_append_val (rows, i);
+    }
+
+  {
+    gsize len = 0;
+    guint64 *data = (guint64 *) g_array_steal (rows, &len);
+
+    set = etl_row_set_new_take (data, len);
+  }
+
+out:
+  g_free (w.provider_needle);
+  g_free (w.text_needle);
+  g_free (w.provider_match);
+  g_free (w.provider_text_match);
+  g_hash_table_unref (w.event_text_match);
+  return set;
+}
+
+typedef struct
+{
+  EtlTrace *trace;
+  EtlFilter *filter;
+} ApplyData;
+
+static void
+apply_data_free (gpointer data)
+{
+  ApplyData *ad = data;
+
+  etl_trace_unref (ad->trace);
+  etl_filter_free (ad->filter);
+  g_free (ad);
+}
+
+static void
+apply_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  ApplyData *ad = task_data;
+  GError *error = NULL;
+  EtlRowSet *set = etl_filter_apply (ad->trace, ad->filter, cancellable, &error);
+
+  if (set == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, set, (GDestroyNotify) etl_row_set_unref);
+}
+
+/**
+ * etl_filter_apply_async:
+ * @trace: a trace (a reference is held until the task completes)
+ * @filter: (nullable): which records to keep (copied)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called in the thread-default main context when done
+ * @user_data: closure for @callback
+ *
+ * Runs etl_filter_apply() in a worker thread (#GTask).
+ */
+void
+etl_filter_apply_async (EtlTrace *trace,
+                        const EtlFilter *filter,
+                        GCancellable *cancellable,
+                        GAsyncReadyCallback callback,
+                        gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  ApplyData *ad;
+
+  g_return_if_fail (trace != NULL);
+
+  ad = g_new0 (ApplyData, 1);
+  ad->trace = etl_trace_ref (trace);
+  ad->filter = filter != NULL ? etl_filter_copy (filter) : NULL;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, etl_filter_apply_async);
+  g_task_set_task_data (task, ad, apply_data_free);
+  g_task_run_in_thread (task, apply_thread);
+}
+
+/**
+ * etl_filter_apply_finish:
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the rows kept, or %NULL with @error
+ *   set (%G_IO_ERROR_CANCELLED)
+ */
+EtlRowSet *
+etl_filter_apply_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/**
+ * SECTION:etl-details
+ * @title: EtlDetails
+ * @short_description: every field of the selected event
+ *
+ * The details pane under the event list, like Wireshark's packet details
+ * and bytes panes in one: the record's header fields by name (file and
+ * offset, CPU, header type, the FILETIME in ISO 8601 UTC and in local time,
+ * the time relative to the trace's origin, process and thread, provider GUID
+ * and name, the EVENT_DESCRIPTOR fields, EVENT_HEADER.Flags and
+ * EventProperty decoded bit by bit, kernel and user CPU time, the activity
+ * id), the extended data items by type, the decoded payload where core can
+ * decode it (etl_payload_decode_tracelogging()) and a hex dump of the user
+ * data.  Read-only, selectable text in a #GtkTextView.
+ */
+
+#include "config.h"
+
+#define G_LOG_DOMAIN "etlscope"
+
+#include <string.h>
+
+#include "etl-details.h"
+#include "etl-names.h"
+#include "etl-payload.h"
+
+#define MAX_DUMP_BYTES (64 * 1024)
+#define MAX_STACK_FRAMES 64
+
+/* Windows FILETIME of the Unix epoch, 100-ns units. */
+#define FILETIME_UNIX_EPOCH G_GINT64_CONSTANT (116444736000000000)
+
+struct _EtlDetails
+{
+  GtkScrolledWindow parent_instance;
+
+  GtkTextView *text_view;
+  GtkTextBuffer *buffer;
+};
+
+G_DEFINE_TYPE (EtlDetails, etl_details, GTK_TYPE_SCROLLED_WINDOW)
+
+/* Writes the same text to a plain string and, when present, a tagged buffer. */
+typedef struct
+{
+  GString *text;
+  GtkTextBuffer *buffer;
+} Out;
+
+static void
+out_append (Out *out, const char *text, const char *tag)
+{
+  g_string_append (out->text, text);
+  if (out->buffer != NULL)
+    {
+      GtkTextIter end;
+
+      gtk_text_buffer_get_end_iter (out->buffer, &end);
+      if (tag != NULL)
+        gtk_text_buffer_insert_with_tags_by_name (out->buffer, &end, text, -1, tag, NULL);
+      else
+        gtk_text_buffer_insert (out->buffer, &end, text, -1);
+    }
+}
+
+static void
+out_section (Out *out, const char *title)
+{
+  if (out->text->len > 0)
+    out_append (out, "\n", NULL);
+  out_append (out, title, "section");
+  out_append (out, "\n", NULL);
+}
+
+G_GNUC_PRINTF (3, 4)
+static void
+out_field (Out *out, const char *name, const char *format, ...)
+{
+  g_autofree char *value = NULL;
+  g_autofree char *label = g_strdup_printf ("%s\t", name);
+  va_list args;
+
+  va_start (args, format);
+  value = g_strdup_vprintf (format, args);
+  va_end (args);
+  out_append (out, label, "name");
+  out_append (out, value, NULL);
+  out_append (out, "\n", NULL);
+}
+
+static char *
+filetime_local (gint64 filetime, gint tz_bias_minutes, gboolean viewer)
+{
+  gint64 us = (filetime - FILETIME_UNIX_EPOCH) / 10;
+  g_autoptr (GDateTime) utc = g_date_time_new_from_unix_utc (us / G_USEC_PER_SEC);
+  g_autoptr (GDateTime) exact = NULL;
+  g_autoptr (GDateTime) local = NULL;
+
+  if (utc == NULL)
+    return g_strdup ("(out of range)");
+  exact = g_date_time_add (utc, us % G_USEC_PER_SEC);
+  if (viewer)
+    local = g_date_time_to_local (exact);
+  else
+    {
+      g_autoptr (GTimeZone) tz = g_time_zone_new_offset (-tz_bias_minutes * 60);
+
+      local = g_date_time_to_timezone (exact, tz);
+    }
+  return g_date_time_format (local, "%Y-%m-%d %H:%M:%S.%f %:z");
+}
+
+static char *
+guid_string (const EtlGuid *guid)
+{
+  char buf[ETL_GUID_STRING_LEN + 1];
+
+  etl_guid_to_string (guid, buf);
+  return g_strdup (buf);
+}
+
+static char *
+flags_string (guint value, const char *const *names, const guint *bits, guint n)
+{
+  GString *s = g_string_new (NULL);
+  guint rest = value;
+
+  g_string_append_printf (s, "0x%04x", value);
+  for (guint i = 0; i < n; i++)
+    if (value & bits[i])
+      {
+        g_string_append_printf (s, "%s%s", rest == value ? " (" : " | ", names[i]);
+        rest &= ~bits[i];
+      }
+  if (rest != 0 && rest != value)
+    g_string_append_printf (s, " | 0x%x", rest);
+  if (rest != value)
+    g_string_append (s, ")");
+  return g_string_free (s, FALSE);
+}
+
+static const char *
+ext_type_name (guint type)
+{
+  static const char *const names[] = {
+    NULL, "RELATED_ACTIVITYID", "SID", "TS_ID", "INSTANCE_INFO", "STACK_TRACE32", "STACK_TRACE64",
+    "PEBS_INDEX", "PMC_COUNTERS", "PSM_KEY", "EVENT_KEY", "EVENT_SCHEMA_TL", "PROV_TRAITS",
+    "PROCESS_START_KEY",
+  };
+
+  return type < G_N_ELEMENTS (names) && names[type] != NULL ? names[type] : "unknown";
+}
+
+static void
+format_ext_items (Out *out, const EtlRecord *r)
+{
+  gsize pos = 0;
+  guint n = 0;
+
+  /* EVENT_HEADER_EXTENDED_DATA_ITEM as stored: u16 item size (header
+   * included), u16 ExtType, u16 reserved/linkage, u16 DataSize, then data. */
+  while (r->ext != NULL && r->ext_len - pos >= 8)
+    {
+      const guint8 *item = r->ext + pos;
+      guint item_size = item[0] | (item[1] << 8);
+      guint type = item[2] | (item[3] << 8);
+      guint data_size = item[6] | (item[7] << 8);
+      const guint8 *d = item + 8;
+      g_autofree char *label = NULL;
+      g_autofree char *value = NULL;
+
+      if (item_size < 8 + data_size || item_size > r->ext_len - pos)
+        break;
+      if (n == 0)
+        out_section (out, "Extended data");
+      label = g_strdup_printf ("[%u] %s", n, ext_type_name (type));
+
+      switch (type)
+        {
+        case ETL_EXT_TYPE_RELATED_ACTIVITYID:
+          if (data_size >= 16)
+            {
+              EtlGuid guid;
+
+              etl_guid_read (&guid, d);
+              value = guid_string (&guid);
+            }
+          break;
+        case ETL_EXT_TYPE_TS_ID:
+          if (data_size >= 4)
+            value = g_strdup_printf ("session %u", d[0] | (d[1] << 8) | (d[2] << 16) | ((guint) d[3] << 24));
+          break;
+        case ETL_EXT_TYPE_EVENT_KEY:
+        case ETL_EXT_TYPE_PROCESS_START_KEY:
+          if (data_size >= 8)
+            {
+              guint64 key = 0;
+
+              for (int i = 7; i >= 0; i--)
+                key = (key << 8) | d[i];
+              value = g_strdup_printf ("%" G_GUINT64_FORMAT, key);
+            }
+          break;
+        case ETL_EXT_TYPE_PROV_TRAITS:
+          {
+            g_autofree char *name = etl_tracelogging_provider_name (d, data_size);
+
+            value = g_strdup_printf ("provider name \"%s\"", name != NULL ? name : "?");
+          }
+          break;
+        case ETL_EXT_TYPE_EVENT_SCHEMA_TL:
+          {
+            g_autofree char *name = etl_tracelogging_event_name (d, data_size);
+            g_auto (GStrv) fields = etl_tracelogging_field_names (d, data_size);
+
+            value = g_strdup_printf ("event \"%s\", %u fields", name != NULL ? name : "?",
+                                     fields != NULL ? g_strv_length (fields) : 0);
+          }
+          break;
+        case ETL_EXT_TYPE_STACK_TRACE32:
+        case ETL_EXT_TYPE_STACK_TRACE64:
+          {
+            guint word = type == ETL_EXT_TYPE_STACK_TRACE64 ? 8 : 4;
+            guint frames = data_size >= 8 ? (data_size - 8) / word : 0;
+            GString *s = g_string_new (NULL);
+
+            g_string_append_printf (s, "%u frames", frames);
+            for (guint f = 0; f < frames && f < MAX_STACK_FRAMES; f++)
+              {
+                guint64 addr = 0;
+
+                for (int i = (int) word - 1; i >= 0; i--)
+                  addr = (addr << 8) | d[8 + f * word + i];
+                g_string_append_printf (s, "\n\t  #%-2u 0x%0*" G_GINT64_MODIFIER "x", f, (int) word * 2, addr);
+              }
+            value = g_string_free (s, FALSE);
+          }
+          break;
+        default:
+          break;
+        }
+      if (value == NULL)
+        value = g_strdup_printf ("%u bytes", data_size);
+      out_field (out, label, "%s", value);
+      pos += item_size;
+      n++;
+    }
+}
+
+static void
+format_hex_dump (Out *out, const guint8 *data, gsize len)
+{
+  GString *s = g_string_new (NULL);
+  gsize shown = MIN (len, (gsize) MAX_DUMP_BYTES);
+
+  for (gsize off = 0; off < shown; off += 16)
+    {
+      g_string_append_printf (s, "%04" G_GSIZE_MODIFIER "x  ", off);
+      for (gsize i = 0; i < 16; i++)
+        {
+          if (off + i < shown)
+            g_string_append_printf (s, "%02x ", data[off + i]);
+          else
+            g_string_append (s, "   ");
+          if (i == 7)
+            g_string_append_c (s, ' ');
+        }
+      g_string_append_c (s, ' ');
+      for (gsize i = 0; i < 16 && off + i < shown; i++)
+        g_string_append_c (s, data[off + i] >= 0x20 && data[off + i] < 0x7f ? (char) data[off + i] : '.');
+      g_string_append_c (s, '\n');
+    }
+  if (len > shown)
+    g_string_append_printf (s, "… %" G_GSIZE_FORMAT " more bytes\n", len - shown);
+  out_append (out, s->str, "mono");
+  g_string_free (s, TRUE);
+}
+
+static void
+format_record (Out *out, EtlTrace *trace, guint64 row)
+{
+  static const char *const flag_names[] = {
+    "EXTENDED_INFO", "PRIVATE_SESSION", "STRING_ONLY", "TRACE_MESSAGE",
+    "NO_CPUTIME", "32_BIT_HEADER", "64_BIT_HEADER", "CLASSIC_HEADER",
+  };
+  static const guint flag_bits[] = {
+    ETL_EVENT_HEADER_FLAG_EXTENDED_INFO, ETL_EVENT_HEADER_FLAG_PRIVATE_SESSION,
+    ETL_EVENT_HEADER_FLAG_STRING_ONLY, ETL_EVENT_HEADER_FLAG_TRACE_MESSAGE,
+    ETL_EVENT_HEADER_FLAG_NO_CPUTIME, ETL_EVENT_HEADER_FLAG_32_BIT_HEADER,
+    ETL_EVENT_HEADER_FLAG_64_BIT_HEADER, ETL_EVENT_HEADER_FLAG_CLASSIC_HEADER,
+  };
+  /* EVENT_HEADER_PROPERTY_* (evntcons.h) */
+  static const char *const property_names[] = { "XML", "FORWARDED_XML", "LEGACY_EVENTLOG", "RELOGGABLE" };
+  static const guint property_bits[] = { 0x1, 0x2, 0x4, 0x8 };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *provider = NULL;
+  g_autofree char *event = NULL;
+  g_autofree char *guid = NULL;
+  g_autofree char *iso = NULL;
+  g_autofree char *local = NULL;
+  g_autofree char *trace_local = NULL;
+  g_autofree char *flags = NULL;
+  g_autofree char *property = NULL;
+  g_autofree char *base = NULL;
+  const EtlFileInfo *info;
+  const char *level, *header_type;
+  EtlRecord r;
+
+  if (!etl_trace_get_record (trace, row, &r, &error))
+    {
+      out_section (out, "Record");
+      out_field (out, "Row", "%" G_GUINT64_FORMAT, row);
+      out_field (out, "Error", "%s", error->message);
+      return;
+    }
+
+  info = etl_trace_get_file_info (trace, r.file);
+  provider = etl_record_dup_provider_name (&r);
+  event = etl_record_dup_event_name (&r);
+  guid = guid_string (&r.provider);
+  iso = etl_filetime_to_iso8601 (r.filetime);
+  local = filetime_local (r.filetime, 0, TRUE);
+  trace_local = filetime_local (r.filetime, info->tz_bias_minutes, FALSE);
+  base = g_path_get_basename (info->path);
+  header_type = etl_header_type_name (r.header_type);
+  level = etl_names_level (r.level);
+
+  out_section (out, event);
+  out_field (out, "Provider", "%s", provider);
+  out_field (out, "Provider GUID", "{%s}", guid);
+  out_field (out, "Row", "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT, row, etl_trace_get_n_records (trace));
+  out_field (out, "File", "%s (file %u)", base, r.file);
+  out_field (out, "File offset", "%" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x)", r.file_offset, r.file_offset);
+  out_field (out, "CPU", "%u", r.cpu);
+
+  out_section (out, "Time");
+  out_field (out, "Time (UTC)", "%s", iso);
+  out_field (out, "Local time (viewer)", "%s", local);
+  out_field (out, "Local time (trace)", "%s", trace_local);
+  out_field (out, "Relative", "%.4f ms", etl_trace_filetime_to_ms (trace, r.filetime));
+  out_field (out, "FILETIME", "%" G_GINT64_FORMAT, r.filetime);
+  out_field (out, "Raw timestamp", "%" G_GINT64_FORMAT, r.ts_raw);
+
+  out_section (out, "Header");
+  out_field (out, "Header type", "%s (%u)", header_type != NULL ? header_type : "unknown", r.header_type);
+  out_field (out, "Kind", "%s", etl_record_kind_name (r.kind));
+  out_field (out, "Marker flags", "0x%02x", r.marker_flags);
+  out_field (out, "Size", "%u bytes", r.size);
+  if (r.has_pid)
+    {
+      out_field (out, "Process id", "%u", r.pid);
+      out_field (out, "Thread id", "%u", r.tid);
+    }
+  else
+    out_field (out, "Process / thread", "not recorded");
+  if (r.hook_id != 0 || r.kind == ETL_RECORD_KIND_KERNEL || r.kind == ETL_RECORD_KIND_PERFINFO)
+    out_field (out, "HookId", "0x%04x (group 0x%02x, type %u)", r.hook_id, r.hook_id >> 8, r.hook_id & 0xff);
+  out_field (out, "Event id", "%u", r.event_id);
+  out_field (out, "Version", "%u", r.version);
+  out_field (out, "Opcode", "%u%s%s%s", r.opcode, etl_names_classic_opcode (r.opcode) != NULL ? " (" : "",
+             etl_names_classic_opcode (r.opcode) != NULL ? etl_names_classic_opcode (r.opcode) : "",
+             etl_names_classic_opcode (r.opcode) != NULL ? ")" : "");
+  out_field (out, "Level", "%u%s%s%s", r.level, level != NULL ? " (" : "", level != NULL ? level : "",
+             level != NULL ? ")" : "");
+  out_field (out, "Task", "%u", r.task);
+  out_field (out, "Keyword", "0x%016" G_GINT64_MODIFIER "x", r.keyword);
+  out_field (out, "Channel", "%u", r.channel);
+  flags = flags_string (r.flags, flag_names, flag_bits, G_N_ELEMENTS (flag_bits));
+  out_field (out, "Flags", "%s", flags);
+  property = flags_string (r.event_property, property_names, property_bits, G_N_ELEMENTS (property_bits));
+  out_field (out, "EventProperty", "%s", property);
+  if (r.has_cpu_time)
+    {
+      out_field (out, "Kernel time", "%u ticks (%.3f ms)", r.kernel_time,
+                 r.kernel_time * (double) info->timer_resolution / 10000.0);
+      out_field (out, "User time", "%u ticks (%.3f ms)", r.user_time,
+                 r.user_time * (double) info->timer_resolution / 10000.0);
+    }
+  if (r.has_activity_id)
+    {
+      g_autofree char *activity = guid_string (&r.activity_id);
+
+      out_field (out, "Activity id", "{%s}", activity);
+    }
+
+  format_ext_items (out, &r);
+
+  if (r.kind == ETL_RECORD_KIND_TRACELOGGING)
+    {
+      gboolean complete = FALSE;
+      g_autoptr (GPtrArray) fields = etl_payload_decode_tracelogging (&r, &complete);
+
+      out_section (out, "Payload (TraceLogging)");
+      if (fields == NULL)
+        out_field (out, "Schema", "malformed");
+      else
+        {
+          for (guint i = 0; i < fields->len; i++)
+            {
+              EtlPayloadField *f = g_ptr_array_index (fields, i);
+
+              out_field (out, f->name, "%s", f->value);
+            }
+          if (!complete)
+            out_field (out, "…", "the rest could not be decoded");
+        }
+    }
+
+  out_section (out, "User data");
+  out_field (out, "Length", "%" G_GSIZE_FORMAT " bytes", r.user_data_len);
+  if (r.user_data != NULL && r.user_data_len > 0)
+    format_hex_dump (out, r.user_data, r.user_data_len);
+
+  etl_record_clear (&r);
+}
+
+static void
+etl_details_class_init (EtlDetailsClass *klass)
+{
+  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "etldetails");
+}
+
+static void
+etl_details_init (EtlDetails *self)
+{
+  PangoTabArray *tabs;
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+  self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
+  self->buffer = gtk_text_view_get_buffer (self->text_view);
+  gtk_text_view_set_editable (self->text_view, FALSE);
+  gtk_text_view_set_cursor_visible (self->text_view, FALSE);
+  gtk_text_view_set_left_margin (self->text_view, 12);
+  gtk_text_view_set_right_margin (self->text_view, 12);
+  gtk_text_view_set_top_margin (self->text_view, 8);
+  gtk_text_view_set_bottom_margin (self->text_view, 8);
+  gtk_text_view_set_wrap_mode (self->text_view, GTK_WRAP_WORD_CHAR);
+  tabs = pango_tab_array_new_with_positions (1, TRUE, PANGO_TAB_LEFT, 190);
+  gtk_text_view_set_tabs (self->text_view, tabs);
+  pango_tab_array_free (tabs);
+  gtk_text_view_set_indent (self->text_view, -190);
+  gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->text_view)), "event-details");
+
+  gtk_text_buffer_create_tag (self->buffer, "section", "weight", PANGO_WEIGHT_BOLD, "scale", 1.1,
+                              "pixels-above-lines", 4, "pixels-below-lines", 2, "indent", 0, NULL);
+  gtk_text_buffer_create_tag (self->buffer, "name", "weight", PANGO_WEIGHT_SEMIBOLD, NULL);
+  gtk_text_buffer_create_tag (self->buffer, "mono", "family", "Monospace", "indent", 0, "wrap-mode", GTK_WRAP_NONE,
+                              NULL);
+
+  gtk_text_buffer_set_text (self->buffer, "No event selected", -1);
+  gtk_widget_show (GTK_WIDGET (self->text_view));
+  gtk_container_add (GTK_CONTAINER (self), GTK_WIDGET (self->text_view));
+}
+
+/**
+ * etl_details_new:
+ *
+ * Returns: (transfer floating): a new, empty details pane
+ */
+GtkWidget *
+etl_details_new (void)
+{
+  return g_object_new (ETL_TYPE_DETAILS, NULL);
+}
+
+/**
+ * etl_details_show_row:
+ * @self: a details pane
+ * @trace: the trace
+ * @row: a position in @trace's merged sequence
+ *
+ * Shows every field of record @row (one record read).
+ */
+void
+etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row)
+{
+  Out out;
+
+  g_return_if_fail (ETL_IS_DETAILS (self));
+  g_return_if_fail (trace != NULL);
+  g_return_if_fail (row < etl_trace_get_n_records (trace));
+
+  gtk_text_buffer_set_text (self->buffer, "", 0);
+  out.text = g_string_new (NULL);
+  out.buffer = self->buffer;
+  format_record (&out, trace, row);
+  g_string_free (out.text, TRUE);
+}
+
+/**
+ * etl_details_clear:
+ * @self: a details pane
+ *
+ * Shows "No event selected".
+ */
+void
+etl_details_clear (EtlDetails *self)
+{
+  g_return_if_fail (ETL_IS_DETAILS (self));
+  gtk_text_buffer_set_text (self->buffer, "No event selected", -1);
+}
+
+/**
+ * etl_details_dup_text:
+ * @self: a details pane
+ *
+ * Returns: (transfer full): the text shown
+ */
+char *
+etl_details_dup_text (EtlDetails *self)
+{
+  GtkTextIter start, end;
+
+  g_return_val_if_fail (ETL_IS_DETAILS (self), NULL);
+  gtk_text_buffer_get_bounds (self->buffer, &start, &end);
+  return gtk_text_buffer_get_text (self->buffer, &start, &end, FALSE);
+}
+
+/**
+ * etl_details_format:
+ * @trace: the trace
+ * @row: a position in @trace's merged sequence
+ *
+ * Formats record @row as the pane shows it, as plain text ("Name\tvalue"
+ * lines under section titles).
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+etl_details_format (EtlTrace *trace, guint64 row)
+{
+  Out out = { g_string_new (NULL), NULL };
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_return_val_if_fail (row < etl_trace_get_n_records (trace), NULL);
+  format_record (&out, trace, row);
+  return g_string_free (out.text, FALSE);
+}

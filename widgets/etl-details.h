@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "etl-trace.h"
+
+G_BEGIN_DECLS
+
+#define ETL_TYPE_DETAILS (etl_details_get_type ())
+
+G_DECLARE_FINAL_TYPE (EtlDetails, etl_details, ETL, DETAILS, GtkScrolledWindow)
+
+GtkWidget *etl_details_new (void);
+void etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row);
+void etl_details_clear (EtlDetails *self);
+char *etl_details_dup_text (EtlDetails *self);
+char *etl_details_format (EtlTrace *trace, guint64 row);
+
+G_END_DECLS

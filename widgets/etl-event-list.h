@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "etl-event-model.h"
+#include "etl-row-set.h"
+#include "etl-trace.h"
+
+G_BEGIN_DECLS
+
+#define ETL_EVENT_LIST_NO_ROW G_MAXUINT64
+
+#define ETL_TYPE_EVENT_LIST (etl_event_list_get_type ())
+
+G_DECLARE_FINAL_TYPE (EtlEventList, etl_event_list, ETL, EVENT_LIST, GtkScrolledWindow)
+
+GtkWidget *etl_event_list_new (void);
+void etl_event_list_set_rows (EtlEventList *self, EtlTrace *trace, EtlRowSet *rows);
+EtlEventModel *etl_event_list_get_model (EtlEventList *self);
+GtkTreeView *etl_event_list_get_tree_view (EtlEventList *self);
+guint64 etl_event_list_get_n_rows (EtlEventList *self);
+void etl_event_list_select_row (EtlEventList *self, guint64 row);
+guint64 etl_event_list_get_selected_row (EtlEventList *self);
+
+G_END_DECLS

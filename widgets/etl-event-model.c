@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/**
+ * SECTION:etl-event-model
+ * @title: EtlEventModel
+ * @short_description: a virtual list model over the rows of a trace
+ *
+ * A flat #GtkTreeModel whose rows are the positions of an #EtlRowSet.  It
+ * stores nothing per row: an iterator is the position itself, and a column
+ * value is computed on demand by re-reading that one record with
+ * etl_trace_get_record() (the way Wireshark's packet list re-reads a packet
+ * from its offset, `wiretap/wtap.h`).  The last #CACHE_SIZE formatted rows are
+ * kept in a small direct-mapped cache, because a #GtkTreeView asks for every
+ * column of a row in turn.  Provider names are cached per provider index.
+ *
+ * The model is immutable: a new filter makes a new model, which the view
+ * swaps in.  Pair it with a #GtkTreeView in fixed-height mode, which then
+ * only asks for the rows it shows.
+ */
+
+#include "config.h"
+
+#define G_LOG_DOMAIN "etlscope"
+
+#include "etl-event-model.h"
+#include "etl-names.h"
+
+#define CACHE_SIZE 512
+
+typedef struct
+{
+  guint64 row;
+  gboolean valid;
+  char *text[ETL_EVENT_MODEL_N_TEXT_COLUMNS];
+} CachedRow;
+
+struct _EtlEventModel
+{
+  GObject parent_instance;
+
+  EtlTrace *trace;
+  EtlRowSet *rows;
+  int stamp;
+  CachedRow cache[CACHE_SIZE];
+  char **provider_names;  /* per provider index, filled lazily */
+  guint n_providers;
+  guint n_reads;
+};
+
+static void etl_event_model_tree_model_init (GtkTreeModelIface *iface);
+
+G_DEFINE_TYPE_WITH_CODE (EtlEventModel, etl_event_model, G_TYPE_OBJECT,
+                         G_IMPLEMENT_INTERFACE (GTK_TYPE_TREE_MODEL, etl_event_model_tree_model_init))
+
+static void
+cached_row_clear (CachedRow *c)
+{
+  for (guint i = 0; i < ETL_EVENT_MODEL_N_TEXT_COLUMNS; i++)
+    g_clear_pointer (&c->text[i], g_free);
+  c->valid = FALSE;
+}
+
+static const char *
+provider_name (EtlEventModel *self, guint64 row, const EtlRecord *record)
+{
+  guint p = etl_trace_get_provider_index (self->trace, row);
+
+  if (p >= self->n_providers)
+    return NULL;
+  if (self->provider_names[p] == NULL)
+    self->provider_names[p] = etl_record_dup_provider_name (record);
+  return self->provider_names[p];
+}
+
+/* Formats row @row into @c: one record read. */
+static void
+format_row (EtlEventModel *self, guint64 row, CachedRow *c)
+{
+  g_autoptr (GError) error = NULL;
+  EtlRecord r;
+  const char *level;
+
+  cached_row_clear (c);
+  c->row = row;
+  c->valid = TRUE;
+  self->n_reads++;
+
+  c->text[ETL_EVENT_MODEL_COLUMN_TIME] =
+      g_strdup_printf ("%.4f", etl_trace_filetime_to_ms (self->trace, etl_trace_get_filetime (self->trace, row)));
+  c->text[ETL_EVENT_MODEL_COLUMN_CPU] = g_strdup_printf ("%u", etl_trace_get_cpu (self->trace, row));
+
+  if (!etl_trace_get_record (self->trace, row, &r, &error))
+    {
+      c->text[ETL_EVENT_MODEL_COLUMN_NAME] = g_strdup_printf ("(unreadable: %s)", error->message);
+      return;
+    }
+
+  if (r.has_pid)
+    {
+      c->text[ETL_EVENT_MODEL_COLUMN_PID] = g_strdup_printf ("%u", r.pid);
+      c->text[ETL_EVENT_MODEL_COLUMN_TID] = g_strdup_printf ("%u", r.tid);
+    }
+  {
+    const char *name = provider_name (self, row, &r);
+
+    c->text[ETL_EVENT_MODEL_COLUMN_PROVIDER] = name != NULL ? g_strdup (name) : etl_record_dup_provider_name (&r);
+  }
+  c->text[ETL_EVENT_MODEL_COLUMN_NAME] = etl_record_dup_event_name (&r);
+  switch (r.kind)
+    {
+    case ETL_RECORD_KIND_KERNEL:
+    case ETL_RECORD_KIND_PERFINFO:
+      c->text[ETL_EVENT_MODEL_COLUMN_OPCODE] = g_strdup_printf ("0x%04X", r.hook_id);
+      break;
+    case ETL_RECORD_KIND_MANIFEST:
+    case ETL_RECORD_KIND_TRACELOGGING:
+    case ETL_RECORD_KIND_WPP:
+      c->text[ETL_EVENT_MODEL_COLUMN_OPCODE] = g_strdup_printf ("%u / %u", r.event_id, r.opcode);
+      break;
+    default:
+      c->text[ETL_EVENT_MODEL_COLUMN_OPCODE] = g_strdup_printf ("– / %u", r.opcode);
+      break;
+    }
+  level = etl_names_level (r.level);
+  c->text[ETL_EVENT_MODEL_COLUMN_LEVEL] = level != NULL ? g_strdup (level) : g_strdup_printf ("%u", r.level);
+  c->text[ETL_EVENT_MODEL_COLUMN_SIZE] = g_strdup_printf ("%" G_GSIZE_FORMAT, r.user_data_len);
+  etl_record_clear (&r);
+}
+
+static CachedRow *
+lookup (EtlEventModel *self, guint64 row)
+{
+  CachedRow *c = &self->cache[row % CACHE_SIZE];
+
+  if (!c->valid || c->row != row)
+    format_row (self, row, c);
+  return c;
+}
+
+/* GtkTreeModel ----------------------------------------------------------- */
+
+static GtkTreeModelFlags
+model_get_flags (GtkTreeModel *model)
+{
+  return GTK_TREE_MODEL_LIST_ONLY | GTK_TREE_MODEL_ITERS_PERSIST;
+}
+
+static int
+model_get_n_columns (GtkTreeModel *model)
+{
+  return ETL_EVENT_MODEL_N_COLUMNS;
+}
+
+static GType
+model_get_column_type (GtkTreeModel *model, int column)
+{
+  g_return_val_if_fail (column >= 0 && column < ETL_EVENT_MODEL_N_COLUMNS, G_TYPE_INVALID);
+  return column == ETL_EVENT_MODEL_COLUMN_ROW ? G_TYPE_UINT64 : G_TYPE_STRING;
+}
+
+static gboolean
+set_iter (EtlEventModel *self, GtkTreeIter *iter, guint64 position)
+{
+  if (position >= etl_row_set_get_n (self->rows))
+    {
+      iter->stamp = 0;
+      return FALSE;
+    }
+  iter->stamp = self->stamp;
+  iter->user_data = GSIZE_TO_POINTER ((gsize) position);
+  iter->user_data2 = NULL;
+  iter->user_data3 = NULL;
+  return TRUE;
+}
+
+static guint64
+iter_position (EtlEventModel *self, GtkTreeIter *iter)
+{
+  g_assert (iter->stamp == self->stamp);
+  return (guint64) GPOINTER_TO_SIZE (iter->user_data);
+}
+
+static gboolean
+model_get_iter (GtkTreeModel *model, GtkTreeIter *iter, GtkTreePath *path)
+{
+  EtlEventModel *self = ETL_EVENT_MODEL (model);
+  int depth = 0;
+  int *indices = gtk_tree_path_get_indices_with_depth (path, &depth);
+
+  if (depth != 1 || indices[0] < 0)
+    {
+      iter->stamp = 0;
+      return FALSE;
+    }
+  return set_iter (self, iter, (guint64) indices[0]);
+}
+
+static GtkTreePath *
+model_get_path (GtkTreeModel *model, GtkTreeIter *iter)
+{
+  EtlEventModel *self = ETL_EVENT_MODEL (model);
+
+  g_return_val_if_fail (iter->stamp == self->stamp, NULL);
+  return gtk_tree_path_new_from_indices ((int) iter_position (self, iter), -1);
+}
+
+static void
+model_get_value (GtkTreeModel *model, GtkTreeIter *iter, int column, GValue *value)
+{
+  EtlEventModel *self = ETL_EVENT_MODEL (model);
+  guint64 row;
+
+  g_return_if_fail (iter->stamp == self->stamp);
+  g_return_if_fail (column >= 0 && column < ETL_EVENT_MODEL_N_COLUMNS);
+
+  row = etl_row_set_get (self->rows, iter_position (self, iter));
+  if (column == ETL_EVENT_MODEL_COLUMN_ROW)
+    {
+      g_value_init (value, G_TYPE_UINT64);
+      g_value_set_uint64 (value, row);
+      return;
+    }
+  g_value_init (value, G_TYPE_STRING);
+  g_value_set_string (value, lookup (self, row)->text[column]);
+}
+
+static gboolean
+model_iter_next (GtkTreeModel *model, GtkTreeIter *iter)
+{
+  EtlEventModel *self = ETL_EVENT_MODEL (model);
+
+  g_return_val_if_fail (iter->stamp == self->stamp, FALSE);
+  return set_iter (self, iter, iter_position (self, iter) + 1);
+}
+
+static gboolean
+model_iter_previous (GtkTreeModel *model, GtkTreeIter *iter)
+{
+  EtlEventModel *self = ETL_EVENT_MODEL (model);
+  guint64 position;
+
+  g_return_val_if_fail (iter->stamp == self->stamp, FALSE);
+  position = iter_position (self, iter);
+  if (position == 0)
+    {
+      iter->stamp = 0;
+      return FALSE;
+    }
+  return set_iter (self, iter, position - 1);
+}
+
+static gboolean
+model_iter_children (GtkTreeModel *model, GtkTreeIter *iter, GtkTreeIter *parent)
+{
+  if (parent != NULL)
+    {
+      iter->stamp = 0;
+      return FALSE;
+    }
+  return set_iter (ETL_EVENT_MODEL (model), iter, 0);
+}
+
+static gboolean
+model_iter_has_child (GtkTreeModel *model, GtkTreeIter *iter)
+{
+  return FALSE;
+}
+
+static int
+model_iter_n_children (GtkTreeModel *model, GtkTreeIter *iter)
+{
+  EtlEventModel *self = ETL_EVENT_MODEL (model);
+
+  if (iter != NULL)
+    return 0;
+  return (int) MIN (etl_row_set_get_n (self->rows), (guint64) G_MAXINT);
+}
+
+static gboolean
+model_iter_nth_child (GtkTreeModel *model, GtkTreeIter *iter, GtkTreeIter *parent, int n)
+{
+  if (parent != NULL || n < 0)
+    {
+      iter->stamp = 0;
+      return FALSE;
+    }
+  return set_iter (ETL_EVENT_MODEL (model), iter, (guint64) n);
+}
+
+static gboolean
+model_iter_parent (GtkTreeModel *model, GtkTreeIter *iter, GtkTreeIter *child)
+{
+  iter->stamp = 0;
+  return FALSE;
+}
+
+static void
+etl_event_model_tree_model_init (GtkTreeModelIface *iface)
+{
+  iface->get_flags = model_get_flags;
+  iface->get_n_columns = model_get_n_columns;
+  iface->get_column_type = model_get_column_type;
+  iface->get_iter = model_get_iter;
+  iface->get_path = model_get_path;
+  iface->get_value = model_get_value;
+  iface->iter_next = model_iter_next;
+  iface->iter_previous = model_iter_previous;
+  iface->iter_children = model_iter_children;
+  iface->iter_has_child = model_iter_has_child;
+  iface->iter_n_children = model_iter_n_children;
+  iface->iter_nth_child = model_iter_nth_child;
+  iface->iter_parent = model_iter_parent;
+}
+
+/* GObject ---------------------------------------------------------------- */
+
+static void
+etl_event_model_finalize (GObject *object)
+{
+  EtlEventModel *self = ETL_EVENT_MODEL (object);
+
+  for (guint i = 0; i < CACHE_SIZE; i++)
+    cached_row_clear (&self->cache[i]);
+  for (guint i = 0; i < self->n_providers; i++)
+    g_free (self->provider_names[i]);
+  g_free (self->provider_names);
+  g_clear_pointer (&self->rows, etl_row_set_unref);
+  g_clear_pointer (&self->trace, etl_trace_unref);
+
+  G_OBJECT_CLASS (etl_event_model_parent_class)->finalize (object);
+}
+
+static void
+etl_event_model_class_init (EtlEventModelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = etl_event_model_finalize;
+}
+
+static void
+etl_event_model_init (EtlEventModel *self)
+{
+  do
+    self->stamp = g_random_int ();
+  while (self->stamp == 0);
+}
+
+/**
+ * etl_event_model_new:
+ * @trace: (nullable): a trace; %NULL for an empty model
+ * @rows: (nullable): the rows to show; %NULL for every row of @trace
+ *
+ * Returns: (transfer full): a new model holding references on @trace and @rows
+ */
+EtlEventModel *
+etl_event_model_new (EtlTrace *trace, EtlRowSet *rows)
+{
+  EtlEventModel *self = g_object_new (ETL_TYPE_EVENT_MODEL, NULL);
+
+  if (trace != NULL)
+    {
+      self->trace = etl_trace_ref (trace);
+      self->n_providers = etl_trace_get_n_providers (trace);
+      self->provider_names = g_new0 (char *, self->n_providers + 1);
+    }
+  if (rows != NULL && trace != NULL)
+    self->rows = etl_row_set_ref (rows);
+  else
+    self->rows = etl_row_set_new_all (trace != NULL ? etl_trace_get_n_records (trace) : 0);
+  return self;
+}
+
+/**
+ * etl_event_model_get_trace:
+ * @self: a model
+ *
+ * Returns: (transfer none) (nullable): the trace
+ */
+EtlTrace *
+etl_event_model_get_trace (EtlEventModel *self)
+{
+  g_return_val_if_fail (ETL_IS_EVENT_MODEL (self), NULL);
+  return self->trace;
+}
+
+/**
+ * etl_event_model_get_rows:
+ * @self: a model
+ *
+ * Returns: (transfer none): the rows shown
+ */
+EtlRowSet *
+etl_event_model_get_rows (EtlEventModel *self)
+{
+  g_return_val_if_fail (ETL_IS_EVENT_MODEL (self), NULL);
+  return self->rows;
+}
+
+/**
+ * etl_event_model_get_n_rows:
+ * @self: a model
+ *
+ * Returns: rows in the model
+ */
+guint64
+etl_event_model_get_n_rows (EtlEventModel *self)
+{
+  g_return_val_if_fail (ETL_IS_EVENT_MODEL (self), 0);
+  return etl_row_set_get_n (self->rows);
+}
+
+/**
+ * etl_event_model_get_row:
+ * @self: a model
+ * @position: a position in the model
+ *
+ * Returns: the trace row shown at @position
+ */
+guint64
+etl_event_model_get_row (EtlEventModel *self, guint64 position)
+{
+  g_return_val_if_fail (ETL_IS_EVENT_MODEL (self), 0);
+  return etl_row_set_get (self->rows, position);
+}
+
+/**
+ * etl_event_model_find_row:
+ * @self: a model
+ * @row: a row of the trace
+ *
+ * Returns: the position of the first row ≥ @row, or the number of rows
+ */
+guint64
+etl_event_model_find_row (EtlEventModel *self, guint64 row)
+{
+  g_return_val_if_fail (ETL_IS_EVENT_MODEL (self), 0);
+  return etl_row_set_find (self->rows, row);
+}
+
+/**
+ * etl_event_model_get_n_reads:
+ * @self: a model
+ *
+ * Returns: records read so far (cache misses), for tests and benchmarks
+ */
+guint
+etl_event_model_get_n_reads (EtlEventModel *self)
+{
+  g_return_val_if_fail (ETL_IS_EVENT_MODEL (self), 0);
+  return self->n_reads;
+}

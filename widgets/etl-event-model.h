@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "etl-row-set.h"
+#include "etl-trace.h"
+
+G_BEGIN_DECLS
+
+/**
+ * EtlEventModelColumn:
+ * @ETL_EVENT_MODEL_COLUMN_TIME: milliseconds since the trace's origin, 4 decimals (string)
+ * @ETL_EVENT_MODEL_COLUMN_CPU: processor index (string)
+ * @ETL_EVENT_MODEL_COLUMN_PID: process id, empty when the record has none (string)
+ * @ETL_EVENT_MODEL_COLUMN_TID: thread id, empty when the record has none (string)
+ * @ETL_EVENT_MODEL_COLUMN_PROVIDER: provider name (string)
+ * @ETL_EVENT_MODEL_COLUMN_NAME: event name (string)
+ * @ETL_EVENT_MODEL_COLUMN_OPCODE: event id / opcode, or the HookId of kernel records (string)
+ * @ETL_EVENT_MODEL_COLUMN_LEVEL: level name or number (string)
+ * @ETL_EVENT_MODEL_COLUMN_SIZE: bytes of user data (string)
+ * @ETL_EVENT_MODEL_COLUMN_ROW: the row in the trace's merged sequence (guint64)
+ *
+ * Columns of an #EtlEventModel.
+ */
+typedef enum
+{
+  ETL_EVENT_MODEL_COLUMN_TIME,
+  ETL_EVENT_MODEL_COLUMN_CPU,
+  ETL_EVENT_MODEL_COLUMN_PID,
+  ETL_EVENT_MODEL_COLUMN_TID,
+  ETL_EVENT_MODEL_COLUMN_PROVIDER,
+  ETL_EVENT_MODEL_COLUMN_NAME,
+  ETL_EVENT_MODEL_COLUMN_OPCODE,
+  ETL_EVENT_MODEL_COLUMN_LEVEL,
+  ETL_EVENT_MODEL_COLUMN_SIZE,
+  ETL_EVENT_MODEL_COLUMN_ROW,
+  ETL_EVENT_MODEL_N_COLUMNS
+} EtlEventModelColumn;
+
+#define ETL_EVENT_MODEL_N_TEXT_COLUMNS ETL_EVENT_MODEL_COLUMN_ROW
+
+#define ETL_TYPE_EVENT_MODEL (etl_event_model_get_type ())
+
+G_DECLARE_FINAL_TYPE (EtlEventModel, etl_event_model, ETL, EVENT_MODEL, GObject)
+
+EtlEventModel *etl_event_model_new (EtlTrace *trace, EtlRowSet *rows);
+EtlTrace *etl_event_model_get_trace (EtlEventModel *self);
+EtlRowSet *etl_event_model_get_rows (EtlEventModel *self);
+guint64 etl_event_model_get_n_rows (EtlEventModel *self);
+guint64 etl_event_model_get_row (EtlEventModel *self, guint64 position);
+guint64 etl_event_model_find_row (EtlEventModel *self, guint64 row);
+guint etl_event_model_get_n_reads (EtlEventModel *self);
+
+G_END_DECLS

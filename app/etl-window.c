@@ -1143,6 +1143,22 @@ etl_window_export_selection (EtlWindow *self, const char *path)
   g_task_run_in_thread (task, export_thread);
 }
 
+typedef struct
+{
+  GOutputStream *stream;
+  GError *error;
+} WriteStream;
+
+static cairo_status_t
+write_to_stream (void *closure, const unsigned char *data, unsigned int length)
+{
+  WriteStream *ws = closure;
+
+  if (ws->error != NULL || !g_output_stream_write_all (ws->stream, data, length, NULL, NULL, &ws->error))
+    return CAIRO_STATUS_WRITE_ERROR;
+  return CAIRO_STATUS_SUCCESS;
+}
+
 /**
  * etl_window_export_image:
  * @self: a window
@@ -1161,6 +1177,8 @@ etl_window_export_image (EtlWindow *self, const char *path, GError **error)
   GtkWidget *parts[3];
   int heights[3], width, total = 0;
   g_autofree char *lower = NULL;
+  g_autoptr (GFile) file = NULL;
+  WriteStream ws = { NULL, NULL };
   cairo_surface_t *surface;
   cairo_status_t status;
   cairo_t *cr;
@@ -1181,12 +1199,19 @@ etl_window_export_image (EtlWindow *self, const char *path, GError **error)
       total += heights[i];
     }
 
+  /* Written through g_file_replace(): a temporary file renamed over @path
+   * on success, so an interrupted export leaves the old file intact. */
+  file = g_file_new_for_path (path);
+  ws.stream = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error));
+  if (ws.stream == NULL)
+    return FALSE;
+
   lower = g_ascii_strdown (path, -1);
   png = FALSE;
   if (g_str_has_suffix (lower, ".svg"))
-    surface = cairo_svg_surface_create (path, width, total);
+    surface = cairo_svg_surface_create_for_stream (write_to_stream, &ws, width, total);
   else if (g_str_has_suffix (lower, ".pdf"))
-    surface = cairo_pdf_surface_create (path, width, total);
+    surface = cairo_pdf_surface_create_for_stream (write_to_stream, &ws, width, total);
   else
     {
       surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, total);
@@ -1212,18 +1237,34 @@ etl_window_export_image (EtlWindow *self, const char *path, GError **error)
 
   cairo_surface_flush (surface);
   if (png)
-    status = cairo_surface_write_to_png (surface, path);
+    status = cairo_surface_write_to_png_stream (surface, write_to_stream, &ws);
   else
     {
       cairo_surface_finish (surface);
       status = cairo_surface_status (surface);
     }
   cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
+
+  if (status != CAIRO_STATUS_SUCCESS || ws.error != NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, cairo_status_to_string (status));
+      g_autoptr (GCancellable) abandon = g_cancellable_new ();
+
+      /* A cancelled close keeps the original file and drops the temporary one. */
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (ws.stream, abandon, NULL);
+      g_object_unref (ws.stream);
+      if (ws.error != NULL)
+        g_propagate_prefixed_error (error, ws.error, "%s: ", path);
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, cairo_status_to_string (status));
       return FALSE;
     }
+  if (!g_output_stream_close (ws.stream, NULL, error))
+    {
+      g_object_unref (ws.stream);
+      return FALSE;
+    }
+  g_object_unref (ws.stream);
   return TRUE;
 }
 

@@ -647,10 +647,18 @@ test_exports (Fixture *fixture, gconstpointer data)
     {
       g_autofree char *image = g_build_filename (dir, images[i], NULL);
       g_autofree char *contents = NULL;
+      g_autofree char *missing = g_build_filename (dir, "no-such-folder", images[i], NULL);
       gsize len = 0;
 
+      /* Over an existing file: replaced whole (written atomically). */
+      g_assert_true (g_file_set_contents (image, "old", 3, NULL));
       g_assert_true (etl_window_export_image (fixture->window, image, &error));
       g_assert_no_error (error);
+      /* A failed export creates nothing. */
+      g_assert_false (etl_window_export_image (fixture->window, missing, &error));
+      g_assert_nonnull (error);
+      g_clear_error (&error);
+      g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
       g_assert_true (g_file_get_contents (image, &contents, &len, &error));
       g_assert_cmpuint (len, >, 1000);
       if (i == 0)
@@ -661,6 +669,14 @@ test_exports (Fixture *fixture, gconstpointer data)
         g_assert_cmpmem (contents, 5, "%PDF-", 5);
       g_unlink (image);
     }
+  /* No temporary file is left behind. */
+  {
+    g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (d)) != NULL)
+      g_assert_true (g_str_has_suffix (name, ".etl"));
+  }
   g_rmdir (dir);
 }
 

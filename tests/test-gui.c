@@ -474,6 +474,40 @@ test_filter_pid (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (etl_summary_get_n_records (etl_timeline_view_get_summary (timeline)), ==, 179474);
 }
 
+/* The path valgrind memcheck runs (meson test gui-memcheck): open, zoom,
+ * filter, select, close — every piece of the window's own code once. */
+static void
+test_smoke (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (EtlFilter) filter = etl_filter_new ();
+  gint64 begin, end, begin2, end2;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (etl_window_get_event_list (fixture->window)), ==, 21);
+
+  etl_window_get_visible_range (fixture->window, &begin, &end);
+  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (fixture->window), "zoom"), "zoom-in", NULL);
+  wait_idle (fixture->window);
+  etl_window_get_visible_range (fixture->window, &begin2, &end2);
+  g_assert_cmpint (end2 - begin2, <, end - begin);
+
+  filter->has_pid = TRUE;
+  filter->pid = 29868;
+  etl_filter_bar_set_filter (etl_window_get_filter_bar (fixture->window), filter);
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (etl_window_get_event_list (fixture->window)), ==, 5);
+  etl_event_list_select_row (etl_window_get_event_list (fixture->window), 4);
+  wait_idle (fixture->window);
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "close-trace", NULL);
+  wait_idle (fixture->window);
+  g_assert_null (etl_window_get_trace (fixture->window));
+}
+
 /* gcevents.etl cut in the middle of its third 64 KiB buffer: the info bar
  * names the file, the offset and the reason, and the good records are
  * listed. */
@@ -799,6 +833,7 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/list/selection-follows", Fixture, NULL, fixture_setup, test_selection_follows,
               fixture_teardown);
   g_test_add ("/etl/gui/filter/pid", Fixture, NULL, fixture_setup, test_filter_pid, fixture_teardown);
+  g_test_add ("/etl/gui/smoke", Fixture, NULL, fixture_setup, test_smoke, fixture_teardown);
   g_test_add ("/etl/gui/open/truncated", Fixture, NULL, fixture_setup, test_open_truncated, fixture_teardown);
   g_test_add ("/etl/gui/open/cancel", Fixture, NULL, fixture_setup, test_cancel_load, fixture_teardown);
   g_test_add ("/etl/gui/details/tracelogging", Fixture, NULL, fixture_setup, test_details_tracelogging,

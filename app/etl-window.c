@@ -1367,23 +1367,6 @@ cancel_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   etl_window_cancel (ETL_WINDOW (user_data));
 }
 
-static void
-on_export_selection_response (GtkNativeDialog *dialog, int response, gpointer user_data)
-{
-  EtlWindow *self = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-
-      if (path != NULL)
-        etl_window_export_selection (self, path);
-    }
-  g_object_unref (dialog);
-  g_object_unref (self);
-}
-
 static char *
 suggested_name (EtlWindow *self, const char *suffix)
 {
@@ -1395,72 +1378,91 @@ suggested_name (EtlWindow *self, const char *suffix)
   return g_strconcat (base, suffix, NULL);
 }
 
-static void
-export_selection_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  EtlWindow *self = user_data;
-  GtkFileChooserNative *dialog;
-  g_autofree char *name = NULL;
+typedef void (*SaveFunc) (EtlWindow *self, const char *path);
 
-  if (self->trace == NULL)
-    return;
-  dialog = gtk_file_chooser_native_new ("Export Selection as .etl", GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        "_Export", "_Cancel");
-  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), etl_file_filter ());
-  name = suggested_name (self, "-selection.etl");
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_export_selection_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
+typedef struct
+{
+  EtlWindow *self;
+  SaveFunc save;
+} SaveRequest;
 
 static void
-on_export_image_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+on_save_response (GtkNativeDialog *dialog, int response, gpointer user_data)
 {
-  EtlWindow *self = user_data;
+  SaveRequest *request = user_data;
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autofree char *path = g_file_get_path (file);
-      g_autoptr (GError) error = NULL;
 
-      if (path != NULL && !etl_window_export_image (self, path, &error))
-        show_message (self, GTK_MESSAGE_ERROR, error->message);
+      if (path != NULL)
+        request->save (request->self, path);
     }
   g_object_unref (dialog);
-  g_object_unref (self);
+  g_object_unref (request->self);
+  g_free (request);
+}
+
+/* A save dialog named after the trace ("net-selection.etl"); @save gets the
+ * chosen path.  @filters: name and pattern pairs, NULL-terminated. */
+static void
+ask_save_path (EtlWindow *self, const char *title, const char *suffix, const char *const *filters, SaveFunc save)
+{
+  GtkFileChooserNative *dialog;
+  g_autofree char *name = NULL;
+  SaveRequest *request;
+
+  if (self->trace == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE, "_Export", "_Cancel");
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
+  for (guint i = 0; filters[i] != NULL && filters[i + 1] != NULL; i += 2)
+    {
+      GtkFileFilter *filter = gtk_file_filter_new ();
+
+      gtk_file_filter_set_name (filter, filters[i]);
+      gtk_file_filter_add_pattern (filter, filters[i + 1]);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    }
+  name = suggested_name (self, suffix);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  request = g_new0 (SaveRequest, 1);
+  request->self = g_object_ref (self);
+  request->save = save;
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_response), request);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+export_selection_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  static const char *const filters[] = { "Event trace logs (*.etl)", "*.etl", NULL };
+
+  ask_save_path (ETL_WINDOW (user_data), "Export Selection as .etl", "-selection.etl", filters,
+                 etl_window_export_selection);
+}
+
+static void
+save_image (EtlWindow *self, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!etl_window_export_image (self, path, &error))
+    show_message (self, GTK_MESSAGE_ERROR, error->message);
 }
 
 static void
 export_image_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  EtlWindow *self = user_data;
-  static const struct { const char *name, *pattern; } formats[] = {
-    { "PNG image (*.png)", "*.png" },
-    { "SVG drawing (*.svg)", "*.svg" },
-    { "PDF document (*.pdf)", "*.pdf" },
+  static const char *const filters[] = {
+    "PNG image (*.png)", "*.png",
+    "SVG drawing (*.svg)", "*.svg",
+    "PDF document (*.pdf)", "*.pdf",
+    NULL
   };
-  GtkFileChooserNative *dialog;
-  g_autofree char *name = NULL;
 
-  if (self->trace == NULL)
-    return;
-  dialog = gtk_file_chooser_native_new ("Export Timeline Image", GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        "_Export", "_Cancel");
-  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
-  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-    {
-      GtkFileFilter *filter = gtk_file_filter_new ();
-
-      gtk_file_filter_set_name (filter, formats[i].name);
-      gtk_file_filter_add_pattern (filter, formats[i].pattern);
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-    }
-  name = suggested_name (self, "-timeline.png");
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_export_image_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  ask_save_path (ETL_WINDOW (user_data), "Export Timeline Image", "-timeline.png", filters, save_image);
 }
 
 /* ------------------------------------------------------------------------ */

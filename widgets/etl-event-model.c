@@ -23,15 +23,22 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include "etl-event-model.h"
+
+#include <string.h>
 #include "etl-names.h"
 
 #define CACHE_SIZE 512
 
+/* One formatted row: the short columns live in @buf (no allocation per
+ * column); the provider points into the per-provider cache; only the event
+ * name and error texts are allocated (@owned). */
 typedef struct
 {
   guint64 row;
   gboolean valid;
-  char *text[ETL_EVENT_MODEL_N_TEXT_COLUMNS];
+  const char *text[ETL_EVENT_MODEL_N_TEXT_COLUMNS];
+  char *owned[2];
+  char buf[160];
 } CachedRow;
 
 struct _EtlEventModel
@@ -41,7 +48,7 @@ struct _EtlEventModel
   EtlTrace *trace;
   EtlRowSet *rows;
   int stamp;
-  CachedRow cache[CACHE_SIZE];
+  CachedRow *cache;        /* CACHE_SIZE rows */
   char **provider_names;  /* per provider index, filled lazily */
   guint n_providers;
   guint n_reads;
@@ -55,9 +62,31 @@ G_DEFINE_TYPE_WITH_CODE (EtlEventModel, etl_event_model, G_TYPE_OBJECT,
 static void
 cached_row_clear (CachedRow *c)
 {
-  for (guint i = 0; i < ETL_EVENT_MODEL_N_TEXT_COLUMNS; i++)
-    g_clear_pointer (&c->text[i], g_free);
+  for (guint i = 0; i < G_N_ELEMENTS (c->owned); i++)
+    g_clear_pointer (&c->owned[i], g_free);
+  memset (c->text, 0, sizeof c->text);
   c->valid = FALSE;
+}
+
+/* Appends a formatted column to @c->buf; returns it. */
+static const char *
+row_printf (CachedRow *c, gsize *used, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static const char *
+row_printf (CachedRow *c, gsize *used, const char *format, ...)
+{
+  char *at = c->buf + *used;
+  gsize room = sizeof c->buf - *used;
+  va_list args;
+  int n;
+
+  if (room < 2)
+    return "";
+  va_start (args, format);
+  n = g_vsnprintf (at, room, format, args);
+  va_end (args);
+  *used += MIN ((gsize) n, room - 1) + 1;
+  return at;
 }
 
 static const char *
@@ -79,6 +108,7 @@ format_row (EtlEventModel *self, guint64 row, CachedRow *c)
   g_autoptr (GError) error = NULL;
   EtlRecord r;
   const char *level;
+  gsize used = 0;
 
   cached_row_clear (c);
   c->row = row;
@@ -86,44 +116,46 @@ format_row (EtlEventModel *self, guint64 row, CachedRow *c)
   self->n_reads++;
 
   c->text[ETL_EVENT_MODEL_COLUMN_TIME] =
-      g_strdup_printf ("%.4f", etl_trace_filetime_to_ms (self->trace, etl_trace_get_filetime (self->trace, row)));
-  c->text[ETL_EVENT_MODEL_COLUMN_CPU] = g_strdup_printf ("%u", etl_trace_get_cpu (self->trace, row));
+      row_printf (c, &used, "%.4f", etl_trace_filetime_to_ms (self->trace, etl_trace_get_filetime (self->trace, row)));
+  c->text[ETL_EVENT_MODEL_COLUMN_CPU] = row_printf (c, &used, "%u", etl_trace_get_cpu (self->trace, row));
 
   if (!etl_trace_get_record (self->trace, row, &r, &error))
     {
-      c->text[ETL_EVENT_MODEL_COLUMN_NAME] = g_strdup_printf ("(unreadable: %s)", error->message);
+      c->text[ETL_EVENT_MODEL_COLUMN_NAME] = c->owned[0] = g_strdup_printf ("(unreadable: %s)", error->message);
       return;
     }
 
   if (r.has_pid)
     {
-      c->text[ETL_EVENT_MODEL_COLUMN_PID] = g_strdup_printf ("%u", r.pid);
-      c->text[ETL_EVENT_MODEL_COLUMN_TID] = g_strdup_printf ("%u", r.tid);
+      c->text[ETL_EVENT_MODEL_COLUMN_PID] = row_printf (c, &used, "%u", r.pid);
+      c->text[ETL_EVENT_MODEL_COLUMN_TID] = row_printf (c, &used, "%u", r.tid);
     }
   {
     const char *name = provider_name (self, row, &r);
 
-    c->text[ETL_EVENT_MODEL_COLUMN_PROVIDER] = name != NULL ? g_strdup (name) : etl_record_dup_provider_name (&r);
+    if (name == NULL)
+      name = c->owned[1] = etl_record_dup_provider_name (&r);
+    c->text[ETL_EVENT_MODEL_COLUMN_PROVIDER] = name;
   }
-  c->text[ETL_EVENT_MODEL_COLUMN_NAME] = etl_record_dup_event_name (&r);
+  c->text[ETL_EVENT_MODEL_COLUMN_NAME] = c->owned[0] = etl_record_dup_event_name (&r);
   switch (r.kind)
     {
     case ETL_RECORD_KIND_KERNEL:
     case ETL_RECORD_KIND_PERFINFO:
-      c->text[ETL_EVENT_MODEL_COLUMN_OPCODE] = g_strdup_printf ("0x%04X", r.hook_id);
+      c->text[ETL_EVENT_MODEL_COLUMN_OPCODE] = row_printf (c, &used, "0x%04X", r.hook_id);
       break;
     case ETL_RECORD_KIND_MANIFEST:
     case ETL_RECORD_KIND_TRACELOGGING:
     case ETL_RECORD_KIND_WPP:
-      c->text[ETL_EVENT_MODEL_COLUMN_OPCODE] = g_strdup_printf ("%u / %u", r.event_id, r.opcode);
+      c->text[ETL_EVENT_MODEL_COLUMN_OPCODE] = row_printf (c, &used, "%u / %u", r.event_id, r.opcode);
       break;
     default:
-      c->text[ETL_EVENT_MODEL_COLUMN_OPCODE] = g_strdup_printf ("– / %u", r.opcode);
+      c->text[ETL_EVENT_MODEL_COLUMN_OPCODE] = row_printf (c, &used, "– / %u", r.opcode);
       break;
     }
   level = etl_names_level (r.level);
-  c->text[ETL_EVENT_MODEL_COLUMN_LEVEL] = level != NULL ? g_strdup (level) : g_strdup_printf ("%u", r.level);
-  c->text[ETL_EVENT_MODEL_COLUMN_SIZE] = g_strdup_printf ("%" G_GSIZE_FORMAT, r.user_data_len);
+  c->text[ETL_EVENT_MODEL_COLUMN_LEVEL] = level != NULL ? level : row_printf (c, &used, "%u", r.level);
+  c->text[ETL_EVENT_MODEL_COLUMN_SIZE] = row_printf (c, &used, "%" G_GSIZE_FORMAT, r.user_data_len);
   etl_record_clear (&r);
 }
 
@@ -321,6 +353,7 @@ etl_event_model_finalize (GObject *object)
 
   for (guint i = 0; i < CACHE_SIZE; i++)
     cached_row_clear (&self->cache[i]);
+  g_free (self->cache);
   for (guint i = 0; i < self->n_providers; i++)
     g_free (self->provider_names[i]);
   g_free (self->provider_names);
@@ -339,6 +372,7 @@ etl_event_model_class_init (EtlEventModelClass *klass)
 static void
 etl_event_model_init (EtlEventModel *self)
 {
+  self->cache = g_new0 (CachedRow, CACHE_SIZE);
   do
     self->stamp = g_random_int ();
   while (self->stamp == 0);

@@ -117,26 +117,11 @@ append_wchar_array (GString *out, const char *c_name, const char *text)
   g_string_append (out, "\n};\n\n");
 }
 
+/* Flag names as a C expression, one per line (unknown bits as an unsigned literal). */
 static char *
 c_flags (guint32 value, gboolean enable)
 {
-  guint n;
-  const EtlSessionFlagInfo *table = enable ? etl_session_enable_flags (&n) : etl_session_log_file_modes (&n);
-  GString *s;
-  guint32 rest = value;
-
-  if (value == 0)
-    return g_strdup ("0");
-  s = g_string_new (NULL);
-  for (guint i = 0; i < n; i++)
-    if (table[i].value != 0 && (value & table[i].value) == table[i].value)
-      {
-        g_string_append_printf (s, "%s%s", s->len ? "\n                    | " : "", table[i].name);
-        rest &= ~table[i].value;
-      }
-  if (rest)
-    g_string_append_printf (s, "%s0x%08xu", s->len ? " | " : "", rest);
-  return g_string_free (s, FALSE);
+  return etl_session_format_flags_full (value, enable, "\n                    | ", "0x%08xu");
 }
 
 /**

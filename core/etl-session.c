@@ -568,9 +568,50 @@ etl_session_parse_flags (const char *text, gboolean enable_flags_, guint32 *out,
 }
 
 /**
+ * etl_session_format_flags_full:
+ * @value: a LogFileMode or EnableFlags value
+ * @enable_flags_: %TRUE for EnableFlags, %FALSE for LogFileMode
+ * @separator: what goes between names ("|", or " | " with a line break for C code)
+ * @rest_format: printf format of the bits no name covers, e.g. "0x%08x"
+ *
+ * Formats @value as the evntrace.h names of its flags, joined by
+ * @separator; unknown bits as one trailing number; 0 as "0".
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+etl_session_format_flags_full (guint32 value, gboolean enable_flags_, const char *separator,
+                               const char *rest_format)
+{
+  const EtlSessionFlagInfo *table = enable_flags_ ? enable_flags : log_file_modes;
+  guint n = enable_flags_ ? G_N_ELEMENTS (enable_flags) : G_N_ELEMENTS (log_file_modes);
+  GString *s;
+  guint32 rest = value;
+
+  if (value == 0)
+    return g_strdup ("0");
+  s = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    if (table[i].value != 0 && (value & table[i].value) == table[i].value)
+      {
+        if (s->len)
+          g_string_append (s, separator);
+        g_string_append (s, table[i].name);
+        rest &= ~table[i].value;
+      }
+  if (rest != 0)
+    {
+      if (s->len)
+        g_string_append (s, separator);
+      g_string_append_printf (s, rest_format, rest);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/**
  * etl_session_format_flags:
- * @value: LogFileMode or EnableFlags bits
- * @enable_flags: %TRUE for EnableFlags names, %FALSE for LogFileMode
+ * @value: a LogFileMode or EnableFlags value
+ * @enable_flags_: %TRUE for EnableFlags, %FALSE for LogFileMode
  *
  * Formats @value as "NAME|NAME", unknown bits as a trailing 0x number, 0 as "0".
  *
@@ -579,27 +620,7 @@ etl_session_parse_flags (const char *text, gboolean enable_flags_, guint32 *out,
 char *
 etl_session_format_flags (guint32 value, gboolean enable_flags_)
 {
-  const EtlSessionFlagInfo *table = enable_flags_ ? enable_flags : log_file_modes;
-  guint n = enable_flags_ ? G_N_ELEMENTS (enable_flags) : G_N_ELEMENTS (log_file_modes);
-  GString *s = g_string_new (NULL);
-  guint32 rest = value;
-
-  if (value == 0)
-    {
-      g_string_free (s, TRUE);
-      return g_strdup ("0");
-    }
-  for (guint i = 0; i < n; i++)
-    if (table[i].value != 0 && (value & table[i].value) == table[i].value)
-      {
-        if (s->len)
-          g_string_append_c (s, '|');
-        g_string_append (s, table[i].name);
-        rest &= ~table[i].value;
-      }
-  if (rest != 0)
-    g_string_append_printf (s, "%s0x%08x", s->len ? "|" : "", rest);
-  return g_string_free (s, FALSE);
+  return etl_session_format_flags_full (value, enable_flags_, "|", "0x%08x");
 }
 
 static guint64
@@ -1203,7 +1224,9 @@ etl_session_field_span (const EtlSession *session, EtlSessionArch arch, EtlSessi
   if (field == ETL_SESSION_FIELD_LOGGER_NAME || field == ETL_SESSION_FIELD_LOG_FILE_NAME)
     {
       glong n_logger = 0, n_file = 0;
-      g_autofree gunichar2 *a = to_utf16 (session->logger_name, &n_logger);
+
+      /* Only the UTF-16 length of the session name is needed. */
+      g_free (to_utf16 (session->logger_name, &n_logger));
 
       if (field == ETL_SESSION_FIELD_LOGGER_NAME)
         {

@@ -382,6 +382,8 @@ gboolean etl_session_is_system_logger (const EtlSession *session);
 
 gboolean etl_session_parse_flags (const char *text, gboolean enable_flags, guint32 *out, GError **error);
 char *etl_session_format_flags (guint32 value, gboolean enable_flags);
+char *etl_session_format_flags_full (guint32 value, gboolean enable_flags, const char *separator,
+                                     const char *rest_format);
 
 extern const EtlGuid etl_system_trace_control_guid;
 extern const EtlGuid etl_global_logger_guid;

@@ -730,6 +730,23 @@ add_rt_loss (EtlTrace *trace, const Cursor *c, const EtlBuffer *b, guint opcode)
             b->sequence);
 }
 
+/* What the index keeps, from a fully decoded record (the slow path). */
+static void
+peek_from_record (EtlRecordPeek *pk, const EtlRecord *r)
+{
+  memset (pk, 0, sizeof *pk);
+  pk->size = r->size;
+  pk->header_type = r->header_type;
+  pk->kind = r->kind;
+  pk->has_pid = r->has_pid;
+  pk->by_hook = FALSE;  /* the decode already resolved the kernel group's GUID */
+  pk->opcode = r->opcode;
+  pk->hook_id = r->hook_id;
+  pk->pid = r->pid;
+  pk->ts_raw = r->ts_raw;
+  pk->provider = r->provider;
+}
+
 /* Moves @c to its next indexable record.  Returns FALSE at the end of the stream. */
 static gboolean
 cursor_advance (Merge *m, Cursor *c)
@@ -778,87 +795,69 @@ cursor_advance (Merge *m, Cursor *c)
           continue;
         }
 
-      /* Fast path: read only what the index keeps (same checks as the decode). */
-      if (etl_record_peek (c->data + c->pos, c->len - c->pos, &pk) == ETL_PEEK_OK)
+      /* Fast path: read only what the index keeps (same checks as the
+       * decode); malformed or rare records go through the full decode. */
+      if (etl_record_peek (c->data + c->pos, c->len - c->pos, &pk) != ETL_PEEK_OK)
         {
-          f->info.n_records++;
-          f->info.records_by_header_type[pk.header_type % ETL_N_HEADER_TYPES]++;
-          c->rec_offset = (guint32) c->pos;
-          c->pos += etl_align8 (pk.size);
-          if (pk.kind == ETL_RECORD_KIND_OTHER)
+          if (!etl_record_decode (c->data + c->pos, c->len - c->pos, &r, &error))
             {
-              f->info.n_skipped++;
+              file_add_problem (f, ETL_ERROR_CORRUPT, b->offset + c->pos,
+                                "%s; the rest of this buffer (processor %u, SequenceNumber %" G_GINT64_FORMAT
+                                ") was skipped",
+                                error->message, b->cpu, b->sequence);
+              g_error_free (error);
+              c->pos = c->len;
               continue;
             }
-          c->filetime = file_filetime_fast (f, pk.ts_raw);
-          c->pid = pk.has_pid ? pk.pid : NO_PID;
-          c->header_type = pk.header_type;
-          c->file = b->file;
-          c->cpu = b->cpu;
-          if (pk.by_hook)
-            {
-              guint32 v = m->hook_cache[pk.hook_id];
-
-              if (G_UNLIKELY (v == 0))
-                {
-                  EtlKernelEventInfo info;
-                  EtlGuid guid = { 0 };
-
-                  if (etl_names_kernel_event (pk.hook_id, &info) && info.provider != NULL)
-                    guid = *info.provider;
-                  v = (guint32) intern_provider (trace, &guid) + 1;
-                  if (etl_is_rt_lost (&guid, pk.opcode))
-                    v |= HOOK_RT_LOST;
-                  m->hook_cache[pk.hook_id] = v;
-                }
-              c->provider = (guint16) ((v & ~HOOK_RT_LOST) - 1);
-              if (G_UNLIKELY (v & HOOK_RT_LOST))
-                add_rt_loss (trace, c, b, pk.opcode);
-            }
-          else
-            {
-              if (!c->has_last_guid || memcmp (&c->last_guid, &pk.provider, sizeof pk.provider) != 0)
-                {
-                  c->last_guid = pk.provider;
-                  c->last_provider = intern_provider (trace, &pk.provider);
-                  c->has_last_guid = TRUE;
-                }
-              c->provider = c->last_provider;
-              if (G_UNLIKELY (etl_is_rt_lost (&pk.provider, pk.opcode)))
-                add_rt_loss (trace, c, b, pk.opcode);
-            }
-          return TRUE;
-        }
-
-      if (!etl_record_decode (c->data + c->pos, c->len - c->pos, &r, &error))
-        {
-          file_add_problem (f, ETL_ERROR_CORRUPT, b->offset + c->pos,
-                            "%s; the rest of this buffer (processor %u, SequenceNumber %" G_GINT64_FORMAT ") was skipped",
-                            error->message, b->cpu, b->sequence);
-          g_error_free (error);
-          c->pos = c->len;
-          continue;
+          peek_from_record (&pk, &r);
         }
 
       f->info.n_records++;
-      f->info.records_by_header_type[r.header_type % ETL_N_HEADER_TYPES]++;
+      f->info.records_by_header_type[pk.header_type % ETL_N_HEADER_TYPES]++;
       c->rec_offset = (guint32) c->pos;
-      c->pos += etl_align8 (r.size);
-
-      if (r.kind == ETL_RECORD_KIND_OTHER)
+      c->pos += etl_align8 (pk.size);
+      if (pk.kind == ETL_RECORD_KIND_OTHER)
         {
           f->info.n_skipped++;
           continue;
         }
-
-      c->filetime = file_filetime (f, r.ts_raw);
-      c->pid = r.has_pid ? r.pid : NO_PID;
-      c->provider = intern_provider (trace, &r.provider);
-      c->header_type = r.header_type;
+      c->filetime = file_filetime_fast (f, pk.ts_raw);
+      c->pid = pk.has_pid ? pk.pid : NO_PID;
+      c->header_type = pk.header_type;
       c->file = b->file;
       c->cpu = b->cpu;
-      if (etl_record_is_rt_lost (&r))
-        add_rt_loss (trace, c, b, r.opcode);
+      if (pk.by_hook)
+        {
+          guint32 v = m->hook_cache[pk.hook_id];
+
+          if (G_UNLIKELY (v == 0))
+            {
+              EtlKernelEventInfo info;
+              EtlGuid guid = { 0 };
+
+              if (etl_names_kernel_event (pk.hook_id, &info) && info.provider != NULL)
+                guid = *info.provider;
+              v = (guint32) intern_provider (trace, &guid) + 1;
+              if (etl_is_rt_lost (&guid, pk.opcode))
+                v |= HOOK_RT_LOST;
+              m->hook_cache[pk.hook_id] = v;
+            }
+          c->provider = (guint16) ((v & ~HOOK_RT_LOST) - 1);
+          if (G_UNLIKELY (v & HOOK_RT_LOST))
+            add_rt_loss (trace, c, b, pk.opcode);
+        }
+      else
+        {
+          if (!c->has_last_guid || memcmp (&c->last_guid, &pk.provider, sizeof pk.provider) != 0)
+            {
+              c->last_guid = pk.provider;
+              c->last_provider = intern_provider (trace, &pk.provider);
+              c->has_last_guid = TRUE;
+            }
+          c->provider = c->last_provider;
+          if (G_UNLIKELY (etl_is_rt_lost (&pk.provider, pk.opcode)))
+            add_rt_loss (trace, c, b, pk.opcode);
+        }
       return TRUE;
     }
   return FALSE;

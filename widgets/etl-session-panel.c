@@ -9,7 +9,7 @@
  * etl_session_check() and an icon on each offending field, the effective
  * values ETW will use, and a live hex view of the encoded allocation
  * (x64/x86) whose field under the pointer is highlighted.  Presets, C code
- * and command lines come from core/etl-session*.c.
+ * and command lines come from core/session/etl-session*.c.
  *
  * On Windows, Start runs the session (StartTraceW), its loss counters are
  * polled every second (ControlTraceW QUERY) and Stop emits

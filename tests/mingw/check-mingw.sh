@@ -12,7 +12,7 @@
 #  3. the same generated code, compiled natively against the portable shim
 #     (whose layout the same asserts check, for both pointer sizes), runs and
 #     builds exactly the bytes of etl_session_encode();
-#  4. core/etl-session-win32.c compiles with both cross compilers.
+#  4. core/session/etl-session-win32.c compiles with both cross compilers.
 # Exits 77 (skip) when a cross compiler is missing.
 set -eu
 

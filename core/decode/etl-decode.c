@@ -47,7 +47,7 @@
 /* Caps against hostile counts: elements of one array property, fields of
  * one record, struct nesting, bytes of one string or binary value shown. */
 #define MAX_ELEMENTS 4096
-#define MAX_FIELDS 8192
+#define MAX_FIELDS 65536
 #define MAX_DEPTH 8
 #define MAX_BINARY_SHOWN 256
 #define MAX_SID_SUBAUTHORITIES 15

@@ -1076,7 +1076,8 @@ etl_decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const Et
   memset (&w, 0, sizeof w);
   w.schema = schema;
   w.volumes = volumes;
-  w.data = record->user_data;
+  /* An empty payload still gets a valid pointer (no arithmetic on NULL). */
+  w.data = record->user_data != NULL ? record->user_data : (const guint8 *) "";
   w.len = record->user_data != NULL ? record->user_data_len : 0;
   w.pointer_size = record_pointer_size (record);
   w.fields = decoded->fields;

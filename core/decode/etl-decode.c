@@ -77,6 +77,9 @@ volume_clear (gpointer p)
 /**
  * etl_volume_map_new:
  *
+ * A map that knows the UNC root ("\Device\Mup\" → "\\") and whatever
+ * etl_volume_map_add() adds.
+ *
  * Returns: (transfer full): an empty map; free with etl_volume_map_free()
  */
 EtlVolumeMap *
@@ -86,6 +89,9 @@ etl_volume_map_new (void)
 
   map->volumes = g_array_new (FALSE, FALSE, sizeof (Volume));
   g_array_set_clear_func (map->volumes, volume_clear);
+  /* The multiple UNC provider's device is the root of UNC paths
+   * ("\Device\Mup\server\share" is "\\server\share") on every system. */
+  etl_volume_map_add (map, "\\Device\\Mup\\", "\\\\");
   return map;
 }
 
@@ -107,8 +113,12 @@ strip_trailing_backslash (const char *s)
 {
   gsize n = strlen (s);
 
-  while (n > 0 && s[n - 1] == '\\')
+  while (n > 1 && s[n - 1] == '\\')
     n--;
+  if (n == 1 && s[0] == '\\' && s[1] == '\\')
+    n = 1; /* "\\" stays "\": the UNC root */
+  else if (n == 1 && s[0] == '\\')
+    n = 0;
   return g_strndup (s, n);
 }
 
@@ -795,7 +805,9 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
           }
         else
           units = utf16_strlen (p, avail, &need);
-        if (out == ETL_OUT_NT_PATH && w->volumes != NULL)
+        /* Kernel file names (NT_PATH, and any string that starts with a
+         * mapped NT prefix, as TraceEvent shows Kernel-File's) as DOS paths. */
+        if (w->volumes != NULL && units > 0 && p[0] == '\\' && p[1] == 0)
           {
             gsize start = s->len;
             g_autofree char *dos = NULL;

@@ -27,7 +27,7 @@
 static int
 compare_double (const void *a, const void *b)
 {
-  double x = *(const double *) a, y = *(const double *) b;
+  double x = *(const double *)a, y = *(const double *)b;
 
   return x < y ? -1 : (x > y);
 }
@@ -36,7 +36,8 @@ int
 main (int argc, char **argv)
 {
   const char *dir = g_getenv ("ETL_CORPUS_DIR");
-  g_autofree char *default_path = g_build_filename (dir ? dir : "../shared/etl-corpus", "net.4.5.2.x64.etl", NULL);
+  g_autofree char *default_path
+      = g_build_filename (dir ? dir : "../shared/etl-corpus", "net.4.5.2.x64.etl", NULL);
   const char *path = argc > 1 ? argv[1] : default_path;
   int iterations = argc > 2 ? atoi (argv[2]) : 7;
   const char *paths[] = { path, NULL };
@@ -104,8 +105,8 @@ main (int argc, char **argv)
       c1 = clock ();
       if (it >= 0)
         {
-          ns[it] = (double) (t1 - t0) * 1000.0 / (double) n;
-          cpu_ns[it] = (double) (c1 - c0) * 1e9 / CLOCKS_PER_SEC / (double) n;
+          ns[it] = (double)(t1 - t0) * 1000.0 / (double)n;
+          cpu_ns[it] = (double)(c1 - c0) * 1e9 / CLOCKS_PER_SEC / (double)n;
         }
     }
   for (guint64 i = 0; i < n; i++)
@@ -113,18 +114,19 @@ main (int argc, char **argv)
   g_free (records);
   qsort (ns, iterations, sizeof (double), compare_double);
   qsort (cpu_ns, iterations, sizeof (double), compare_double);
-  printf ("file: %s (%" G_GUINT64_FORMAT " records, %" G_GUINT64_FORMAT " with a schema, %" G_GUINT64_FORMAT
-          " fields; %u TDH schemas)\n",
-          path, n, n_decoded, n_fields, etl_schema_registry_get_n_schemas (registry, ETL_SCHEMA_SOURCE_TDH));
+  printf ("file: %s (%" G_GUINT64_FORMAT " records, %" G_GUINT64_FORMAT
+          " with a schema, %" G_GUINT64_FORMAT " fields; %u TDH schemas)\n",
+          path, n, n_decoded, n_fields,
+          etl_schema_registry_get_n_schemas (registry, ETL_SCHEMA_SOURCE_TDH));
   printf ("| metric | value |\n|---|---|\n");
-  printf ("| decode per record, median | %.0f ns |\n| min | %.0f ns |\n| max | %.0f ns |\n", ns[iterations / 2], ns[0],
-          ns[iterations - 1]);
+  printf ("| decode per record, median | %.0f ns |\n| min | %.0f ns |\n| max | %.0f ns |\n",
+          ns[iterations / 2], ns[0], ns[iterations - 1]);
   printf ("| CPU time per record, median | %.0f ns |\n", cpu_ns[iterations / 2]);
   printf ("BENCH decode_ns_per_record %.1f ns\n", ns[iterations / 2]);
   /* clock(): process CPU time where the C library gives it (not on Windows),
    * the figure to trust on a loaded machine. */
   printf ("BENCH decode_cpu_ns_per_record %.1f ns\n", cpu_ns[iterations / 2]);
   printf ("BENCH decode_ns_per_decoded_record %.1f ns\n",
-          n_decoded > 0 ? ns[iterations / 2] * (double) n / (double) n_decoded : 0.0);
+          n_decoded > 0 ? ns[iterations / 2] * (double)n / (double)n_decoded : 0.0);
   return 0;
 }

@@ -114,6 +114,9 @@ typedef enum
   ETL_PROPERTY_WBEM_XML = 0x8,
   ETL_PROPERTY_PARAM_FIXED_LENGTH = 0x10,
   ETL_PROPERTY_PARAM_FIXED_COUNT = 0x20, /* an array even when count is 1 */
+  /* Not in tdh.h: an array of @in_type elements that runs to the end of the
+   * user data (MOF StackWalk_Event's Stack1…Stack192); count is ignored. */
+  ETL_PROPERTY_TO_END = 0x1000,
 } EtlPropertyFlags;
 
 /* Where a schema came from, most trusted first (issue 9's order). */

@@ -127,8 +127,9 @@ static const EtlMofField config_services_v2[] = {
   F ("DisplayName", UNICODESTRING, NULL),
   F ("ProcessName", UNICODESTRING, NULL),
 };
-/* Version 3 (not on the MOF pages; seen in Windows 8 traces): a fourth
- * string, the service's svchost group ("netsvcs"). */
+/* Version 3 (not on the MOF pages; as Windows 8 logs it): two more
+ * strings, the first empty in every record seen, the second the svchost
+ * group the service runs in ("netsvcs").  Names are ours. */
 static const EtlMofField config_services_v3[] = {
   F ("ProcessId", UINT32, NULL),
   F ("ServiceState", UINT32, NULL),
@@ -137,6 +138,7 @@ static const EtlMofField config_services_v3[] = {
   F ("DisplayName", UNICODESTRING, NULL),
   F ("ProcessName", UNICODESTRING, NULL),
   F ("LoadOrderGroup", UNICODESTRING, NULL),
+  F ("SvchostGroup", UNICODESTRING, NULL),
 };
 
 /* SystemConfig_Power, version 2, type 16. */

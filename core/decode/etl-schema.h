@@ -57,6 +57,8 @@ typedef enum
   ETL_IN_SIZET = 30, /* pointer-sized */
   ETL_IN_HEXDUMP = 31, /* u32 length, then bytes */
   ETL_IN_WBEMSID = 32, /* TOKEN_USER (two pointers), then a SID (kernel Process events) */
+  /* Not in tdh.h: TraceLogging's binary (u16 byte count, then the bytes). */
+  ETL_IN_COUNTEDBINARY = 0x100,
 } EtlInType;
 
 /* TDH_OUT_TYPE (tdh.h). */
@@ -117,6 +119,9 @@ typedef enum
   /* Not in tdh.h: an array of @in_type elements that runs to the end of the
    * user data (MOF StackWalk_Event's Stack1…Stack192); count is ignored. */
   ETL_PROPERTY_TO_END = 0x1000,
+  /* Not in tdh.h: a u16 element count precedes the elements in the payload
+   * (TraceLogging's variable-count arrays); @count is then ignored. */
+  ETL_PROPERTY_INLINE_COUNT = 0x8000,
 } EtlPropertyFlags;
 
 /* Where a schema came from, most trusted first (issue 9's order). */

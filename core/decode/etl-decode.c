@@ -902,10 +902,59 @@ begin_field (Walk *w, const EtlProperty *prop, gboolean is_array, guint k)
   return f;
 }
 
+/* The byte size of one element of a fixed-size in-type, 0 for the others. */
+static gsize
+element_size (const Walk *w, guint in_type)
+{
+  switch (in_type)
+    {
+    case ETL_IN_INT8:
+    case ETL_IN_UINT8:
+    case ETL_IN_ANSICHAR:
+      return 1;
+    case ETL_IN_INT16:
+    case ETL_IN_UINT16:
+    case ETL_IN_UNICODECHAR:
+      return 2;
+    case ETL_IN_INT32:
+    case ETL_IN_UINT32:
+    case ETL_IN_FLOAT:
+    case ETL_IN_BOOLEAN:
+    case ETL_IN_HEXINT32:
+      return 4;
+    case ETL_IN_INT64:
+    case ETL_IN_UINT64:
+    case ETL_IN_DOUBLE:
+    case ETL_IN_FILETIME:
+    case ETL_IN_HEXINT64:
+      return 8;
+    case ETL_IN_GUID:
+    case ETL_IN_SYSTEMTIME:
+      return 16;
+    case ETL_IN_POINTER:
+    case ETL_IN_SIZET:
+      return w->pointer_size;
+    default:
+      return 0;
+    }
+}
+
 /* The element count of @prop, FALSE when it cannot be known. */
 static gboolean
 property_count (Walk *w, guint index, const EtlProperty *prop, guint64 *count, gboolean *is_array)
 {
+  if (prop->flags & ETL_PROPERTY_TO_END)
+    {
+      /* MOF StackWalk: as many elements as the rest of the data holds; a
+       * partial element is left over (complete is then FALSE). */
+      gsize size = element_size (w, prop->in_type);
+
+      if (size == 0)
+        return FALSE;
+      *count = (w->len - w->pos) / size;
+      *is_array = TRUE;
+      return TRUE;
+    }
   if (prop->flags & ETL_PROPERTY_INLINE_COUNT)
     {
       if (w->len - w->pos < 2)

@@ -1007,6 +1007,21 @@ values_equal (const char *base, const char *dec)
   }
 }
 
+typedef struct
+{
+  guint count;
+  char *example;
+} DiffNote;
+
+static void
+diff_note_free (gpointer p)
+{
+  DiffNote *note = p;
+
+  g_free (note->example);
+  g_free (note);
+}
+
 static const EtlField *
 find_field (const EtlDecoded *d, const char *name)
 {
@@ -1083,7 +1098,7 @@ test_corpus (void)
   n = etl_trace_get_n_records (trace);
   by_group = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   failures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  diffs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  diffs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, diff_note_free);
 
   /* The volume mapping first, as the indexer gathers it. */
   volumes = etl_volume_map_new ();
@@ -1220,10 +1235,17 @@ test_corpus (void)
                       char *example = g_strdup_printf ("baseline %s, decoded %s", eq + 1,
                                                        f != NULL ? f->value : "(no field)");
 
-                      if (!g_hash_table_contains (diffs, key))
-                        g_hash_table_insert (diffs, g_strdup (key), example);
+                      DiffNote *note = g_hash_table_lookup (diffs, key);
+
+                      if (note == NULL)
+                        {
+                          note = g_new0 (DiffNote, 1);
+                          note->example = example;
+                          g_hash_table_insert (diffs, g_strdup (key), note);
+                        }
                       else
                         g_free (example);
+                      note->count++;
                     }
                 }
             }
@@ -1236,7 +1258,11 @@ test_corpus (void)
 
     g_test_message ("baseline fields that differ (first example each):");
     for (GList *l = keys; l != NULL; l = l->next)
-      g_test_message ("  %s: %s", (char *) l->data, (char *) g_hash_table_lookup (diffs, l->data));
+      {
+        DiffNote *note = g_hash_table_lookup (diffs, l->data);
+
+        g_test_message ("  %3u× %s: %s", note->count, (char *) l->data, note->example);
+      }
   }
   g_test_message ("baseline kernel fields equal: %u of %u (%.1f%%)", fields_ok, fields_total,
                   100.0 * fields_ok / fields_total);

@@ -138,7 +138,10 @@ etl_volume_map_add (EtlVolumeMap *map, const char *nt_path, const char *dos_path
         g_free (v.nt);
         return;
       }
-  v.dos = strip_trailing_backslash (dos_path);
+  /* One separator only: a UNC root maps to "\\" (\Device\Mup\ in
+   * VolumeMapping records) and must keep its first backslash. */
+  v.dos = g_str_has_suffix (dos_path, "\\") ? g_strndup (dos_path, strlen (dos_path) - 1)
+                                             : g_strdup (dos_path);
   g_array_append_val (map->volumes, v);
 }
 

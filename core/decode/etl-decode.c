@@ -190,7 +190,20 @@ etl_volume_map_to_dos (const EtlVolumeMap *map, const char *nt_path)
   len = strlen (nt_path);
   v = volume_find (map, nt_path, len);
   if (v == NULL)
-    return NULL;
+    {
+      /* A rooted path with no device ("\Windows\System32\x.dll", as image
+       * loads of Windows 8 give it) lies on the system volume: the drive of
+       * \SystemRoot's mapping, as TraceEvent resolves it. */
+      const Volume *root;
+
+      if (nt_path[0] != '\\' || nt_path[1] == '\\' || g_str_has_prefix (nt_path, "\\Device\\")
+          || g_str_has_prefix (nt_path, "\\??\\"))
+        return NULL;
+      root = volume_find (map, "\\SystemRoot", strlen ("\\SystemRoot"));
+      if (root == NULL || strlen (root->dos) < 2 || root->dos[1] != ':')
+        return NULL;
+      return g_strdup_printf ("%.2s%s", root->dos, nt_path);
+    }
   if (v->dos[0] == '\0')
     return g_strdup (nt_path + strlen (v->nt) + (nt_path[strlen (v->nt)] == '\\' ? 1 : 0));
   return g_strconcat (v->dos, nt_path + strlen (v->nt), NULL);

@@ -27,6 +27,7 @@
 #include "etl-mof-kernel-private.h"
 #include "etl-mof-kernel.h"
 #include "etl-names.h"
+#include "etl-record-private.h"
 #include "etl-schema.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
@@ -383,6 +384,72 @@ build (const Layout *l, Builder *bd, guint *mark)
     }
 }
 
+/* A whole trace record as the file holds it, header then @payload:
+ * SYSTEM32/64 (32-byte header: u16 version, u8 header type, u8 marker flags
+ * 0xC0, u16 size, u16 HookId, u32 TID, u32 PID, i64 timestamp, u32 kernel
+ * and user time), PERFINFO32/64 (16 bytes: version, type, flags, size,
+ * HookId, timestamp) or FULL_HEADER32/64 (EVENT_TRACE_HEADER, 48 bytes:
+ * u16 size, type, flags, Class.Type, Level, u16 Class.Version, TID, PID,
+ * timestamp, GUID, kernel and user time), parsed back with
+ * etl_record_decode(). */
+static GByteArray *
+make_record (guint8 header_type, guint16 hook_id, const char *guid, guint8 opcode, guint8 version,
+             guint32 pid, guint32 tid, gint64 ts, const GByteArray *payload, EtlRecord *r)
+{
+  GByteArray *raw = g_byte_array_new ();
+  guint hdr = header_type <= ETL_HEADER_TYPE_SYSTEM64 ? 32
+              : header_type <= ETL_HEADER_TYPE_PERFINFO64 && header_type >= ETL_HEADER_TYPE_PERFINFO32 ? 16
+                                                                                                      : 48;
+  guint8 h[48] = { 0 };
+  guint size = hdr + payload->len;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpuint (size, <=, 0xFFFF);
+  h[2] = header_type;
+  h[3] = 0xC0;
+  if (hdr == 48)
+    {
+      EtlGuid g;
+      guint8 gb[16];
+
+      h[0] = (guint8) size;
+      h[1] = (guint8) (size >> 8);
+      h[4] = opcode;
+      h[6] = version;
+      memcpy (h + 8, &tid, 4);
+      memcpy (h + 12, &pid, 4);
+      memcpy (h + 16, &ts, 8);
+      g_assert_true (etl_guid_parse (guid, &g));
+      memcpy (gb, &g.data1, 4);
+      memcpy (gb + 4, &g.data2, 2);
+      memcpy (gb + 6, &g.data3, 2);
+      memcpy (gb + 8, g.data4, 8);
+      memcpy (h + 24, gb, 16);
+    }
+  else
+    {
+      h[0] = version;
+      h[4] = (guint8) size;
+      h[5] = (guint8) (size >> 8);
+      h[6] = (guint8) hook_id;
+      h[7] = (guint8) (hook_id >> 8);
+      if (hdr == 32)
+        {
+          memcpy (h + 8, &tid, 4);
+          memcpy (h + 12, &pid, 4);
+          memcpy (h + 16, &ts, 8);
+        }
+      else
+        memcpy (h + 8, &ts, 8);
+    }
+  g_byte_array_append (raw, h, hdr);
+  g_byte_array_append (raw, payload->data, payload->len);
+  g_assert_true (etl_record_decode (raw->data, raw->len, r, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->user_data_len, ==, payload->len);
+  return raw;
+}
+
 static void
 test_layout_ps (const Layout *l, guint ps)
 {
@@ -390,6 +457,7 @@ test_layout_ps (const Layout *l, guint ps)
                  g_ptr_array_new_with_free_func (g_free) };
   guint mark = G_MAXUINT;
   EtlRecord r;
+  g_autoptr (GByteArray) raw = NULL;
   g_autoptr (EtlDecoded) d = NULL;
 
   build (l, &bd, &mark);
@@ -397,33 +465,18 @@ test_layout_ps (const Layout *l, guint ps)
     mark = bd.b->len;
   g_assert_cmpuint (mark, ==, ps == 8 ? l->off64 : l->off32);
 
-  memset (&r, 0, sizeof r);
   if (l->group >= 0)
     {
       gboolean perfinfo = l->group == ETL_MOF_GROUP_PERFINFO || l->group == ETL_MOF_GROUP_STACKWALK;
+      guint8 type = perfinfo ? (ps == 8 ? ETL_HEADER_TYPE_PERFINFO64 : ETL_HEADER_TYPE_PERFINFO32)
+                             : (ps == 8 ? ETL_HEADER_TYPE_SYSTEM64 : ETL_HEADER_TYPE_SYSTEM32);
 
-      r.kind = perfinfo ? ETL_RECORD_KIND_PERFINFO : ETL_RECORD_KIND_KERNEL;
-      r.header_type = perfinfo ? (ps == 8 ? ETL_HEADER_TYPE_PERFINFO64 : ETL_HEADER_TYPE_PERFINFO32)
-                               : (ps == 8 ? ETL_HEADER_TYPE_SYSTEM64 : ETL_HEADER_TYPE_SYSTEM32);
-      r.hook_id = (guint16) (l->group << 8 | l->opcode);
-      {
-        EtlKernelEventInfo info;
-
-        g_assert_true (etl_names_kernel_event (r.hook_id, &info));
-        r.provider = *info.provider;
-      }
+      raw = make_record (type, (guint16) (l->group << 8 | l->opcode), NULL, 0, l->version, 4, 8,
+                         1000, bd.b, &r);
     }
   else
-    {
-      r.kind = ETL_RECORD_KIND_CLASSIC;
-      r.header_type = ps == 8 ? ETL_HEADER_TYPE_FULL_HEADER64 : ETL_HEADER_TYPE_FULL_HEADER32;
-      g_assert_true (etl_guid_parse (l->guid, &r.provider));
-    }
-  r.opcode = l->opcode;
-  r.version = l->version;
-  r.user_data = bd.b->len > 0 ? bd.b->data : NULL;
-  r.user_data_len = bd.b->len;
-
+    raw = make_record (ps == 8 ? ETL_HEADER_TYPE_FULL_HEADER64 : ETL_HEADER_TYPE_FULL_HEADER32, 0,
+                       l->guid, l->opcode, l->version, 4, 8, 1000, bd.b, &r);
   d = etl_decode_record (registry, NULL, &r);
   g_assert_nonnull (d->schema);
   g_assert_cmpint (d->schema->source, ==, ETL_SCHEMA_SOURCE_MOF);
@@ -952,27 +1005,15 @@ derive_one (guint16 hook_id, guint8 version, GByteArray *payload, guint cpu, gui
             guint32 tid, gint64 ts_raw, const char *const *expect)
 {
   EtlRecord r;
-  EtlKernelEventInfo info;
+  g_autoptr (GByteArray) raw = NULL;
   g_autoptr (EtlDecoded) d = NULL;
   g_autoptr (GArray) derived = NULL;
   guint n = 0;
 
-  memset (&r, 0, sizeof r);
-  r.kind = (hook_id >> 8) == ETL_MOF_GROUP_PERFINFO ? ETL_RECORD_KIND_PERFINFO : ETL_RECORD_KIND_KERNEL;
-  r.header_type = r.kind == ETL_RECORD_KIND_PERFINFO ? ETL_HEADER_TYPE_PERFINFO64 : ETL_HEADER_TYPE_SYSTEM64;
-  r.hook_id = hook_id;
-  g_assert_true (etl_names_kernel_event (hook_id, &info));
-  r.provider = *info.provider;
-  r.opcode = hook_id & 0xFF;
-  r.version = version;
+  raw = make_record ((hook_id >> 8) == ETL_MOF_GROUP_PERFINFO ? ETL_HEADER_TYPE_PERFINFO64
+                                                               : ETL_HEADER_TYPE_SYSTEM64,
+                     hook_id, NULL, 0, version, pid, tid, ts_raw, payload, &r);
   r.cpu = cpu;
-  r.has_pid = r.kind == ETL_RECORD_KIND_KERNEL;
-  r.pid = pid;
-  r.tid = tid;
-  r.ts_raw = ts_raw;
-  r.user_data = payload->data;
-  r.user_data_len = payload->len;
-
   d = etl_decode_record (registry, NULL, &r);
   g_assert_true (d->complete);
   derived = etl_mof_derived_fields (d, &r, 10000000);

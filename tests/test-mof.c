@@ -1171,6 +1171,19 @@ values_equal (const char *base, const char *dec)
       g_string_free (digits, TRUE);
       return eq;
     }
+  /* A number cut at 20 characters: compare the digits it keeps. */
+  if (cut && n > 0 && strspn (b, "-0123456789,") == n)
+    {
+      GString *digits = g_string_new (NULL);
+      gboolean eq;
+
+      for (const char *p = b; *p; p++)
+        if (*p != ',')
+          g_string_append_c (digits, *p);
+      eq = g_str_has_prefix (dec, digits->str);
+      g_string_free (digits, TRUE);
+      return eq;
+    }
   /* Hex. */
   if (g_str_has_prefix (b, "0x") && g_str_has_prefix (dec, "0x") && !cut)
     return g_ascii_strtoull (b + 2, NULL, 16) == g_ascii_strtoull (dec + 2, NULL, 16);
@@ -1465,7 +1478,7 @@ test_corpus (void)
     g_test_message ("baseline kernel fields equal: %.1f%% from the payloads, %.1f%% with the "
                     "derived fields", 100.0 * plain, 100.0 * with);
     g_assert_cmpfloat (plain, >=, 0.85);
-    g_assert_cmpfloat (with, >=, 0.93);
+    g_assert_cmpfloat (with, >=, 0.94);
   }
   etl_volume_map_free (volumes);
 }

@@ -105,8 +105,8 @@ test_tables (void)
 
               if (cls->group >= 0)
                 {
-                  g_assert_true (etl_names_kernel_event ((guint16) (cls->group << 8 | cls->opcodes[o]),
-                                                         &info));
+                  g_assert_true (
+                      etl_names_kernel_event ((guint16)(cls->group << 8 | cls->opcodes[o]), &info));
                   guid = *info.provider;
                 }
               etl_schema_key_init_opcode (&key, &guid, cls->opcodes[o], cls->version);
@@ -157,17 +157,23 @@ typedef struct
 
 typedef struct
 {
-  const char *path;    /* test path under /etl/mof/layout/ */
-  int group;           /* HookId group, or -1 for a classic class */
-  const char *guid;    /* classic class GUID */
+  const char *path; /* test path under /etl/mof/layout/ */
+  int group;        /* HookId group, or -1 for a classic class */
+  const char *guid; /* classic class GUID */
   guint8 opcode;
   guint8 version;
-  guint off32, off64;  /* documented offset of "|" */
+  guint off32, off64; /* documented offset of "|" */
   const Spec *fields;
 } Layout;
 
-#define END { 0, NULL, 0, NULL }
-#define MARK { '|', NULL, 0, NULL }
+#define END                                                                                        \
+  {                                                                                                \
+    0, NULL, 0, NULL                                                                               \
+  }
+#define MARK                                                                                       \
+  {                                                                                                \
+    '|', NULL, 0, NULL                                                                             \
+  }
 
 typedef struct
 {
@@ -183,7 +189,7 @@ put (Builder *bd, guint64 v, guint size)
 {
   for (guint i = 0; i < size; i++)
     {
-      guint8 c = (guint8) (v >> (8 * i));
+      guint8 c = (guint8)(v >> (8 * i));
 
       g_byte_array_append (bd->b, &c, 1);
     }
@@ -193,7 +199,7 @@ static void
 put_utf16 (Builder *bd, const char *s, gboolean nul)
 {
   for (const char *p = s; *p; p++)
-    put (bd, (guchar) *p, 2);
+    put (bd, (guchar)*p, 2);
   if (nul)
     put (bd, 0, 2);
 }
@@ -229,17 +235,17 @@ build (const Layout *l, Builder *bd, guint *mark)
         case 'b':
         case 'c':
           put (bd, v, 1);
-          expect (bd, s->name, g_strdup_printf ("%u", (guint) v));
+          expect (bd, s->name, g_strdup_printf ("%u", (guint)v));
           break;
         case 'h':
         case 'H':
           put (bd, 0x100 + v, 2);
-          expect (bd, s->name, g_strdup_printf ("%u", (guint) (0x100 + v)));
+          expect (bd, s->name, g_strdup_printf ("%u", (guint)(0x100 + v)));
           break;
         case 'u':
         case 'i':
           put (bd, 0x10000 + v, 4);
-          expect (bd, s->name, g_strdup_printf ("%u", (guint) (0x10000 + v)));
+          expect (bd, s->name, g_strdup_printf ("%u", (guint)(0x10000 + v)));
           break;
         case 'q':
         case 'Q':
@@ -261,7 +267,8 @@ build (const Layout *l, Builder *bd, guint *mark)
         case 'r':
           for (guint i = 0; i < 3; i++)
             {
-              guint64 pv = bd->ps == 8 ? G_GUINT64_CONSTANT (0xfffff80000002000) + i : 0x80002000u + i;
+              guint64 pv
+                  = bd->ps == 8 ? G_GUINT64_CONSTANT (0xfffff80000002000) + i : 0x80002000u + i;
               char *name = g_strdup_printf ("%s[%u]", s->name, i);
 
               put (bd, pv, bd->ps);
@@ -279,7 +286,8 @@ build (const Layout *l, Builder *bd, guint *mark)
           break;
         case 'W':
           {
-            char *text = s->n >= 8 ? g_strdup_printf ("W%u", k) : g_strdup_printf ("%c", 'A' + k % 26);
+            char *text
+                = s->n >= 8 ? g_strdup_printf ("W%u", k) : g_strdup_printf ("%c", 'A' + k % 26);
 
             g_assert_cmpuint (strlen (text) + 1, <=, s->n);
             put_utf16 (bd, text, FALSE);
@@ -292,7 +300,7 @@ build (const Layout *l, Builder *bd, guint *mark)
           {
             char *text = g_strdup_printf ("%s.ansi%u", s->name, k);
 
-            g_byte_array_append (bd->b, (const guint8 *) text, strlen (text) + 1);
+            g_byte_array_append (bd->b, (const guint8 *)text, strlen (text) + 1);
             expect (bd, s->name, text);
           }
           break;
@@ -327,8 +335,8 @@ build (const Layout *l, Builder *bd, guint *mark)
           break;
         case '6':
           {
-            static const guint8 a[] = { 0x20, 0x01, 0x48, 0x98, 0, 0xe0, 0, 0x81,
-                                        0x7c, 0xb9, 0, 0, 0, 0, 0, 0x01 };
+            static const guint8 a[]
+                = { 0x20, 0x01, 0x48, 0x98, 0, 0xe0, 0, 0x81, 0x7c, 0xb9, 0, 0, 0, 0, 0, 0x01 };
 
             g_byte_array_append (bd->b, a, 16);
             expect (bd, s->name, g_strdup ("2001:4898:e0:81:7cb9::1"));
@@ -354,7 +362,7 @@ build (const Layout *l, Builder *bd, guint *mark)
 
             for (guint i = 0; i < s->n; i++)
               {
-                guint8 c = (guint8) (i * 7 + k);
+                guint8 c = (guint8)(i * 7 + k);
 
                 g_byte_array_append (bd->b, &c, 1);
                 g_string_append_printf (text, "%02x", c);
@@ -397,9 +405,11 @@ make_record (guint8 header_type, guint16 hook_id, const char *guid, guint8 opcod
              guint32 pid, guint32 tid, gint64 ts, const GByteArray *payload, EtlRecord *r)
 {
   GByteArray *raw = g_byte_array_new ();
-  guint hdr = header_type <= ETL_HEADER_TYPE_SYSTEM64 ? 32
-              : header_type <= ETL_HEADER_TYPE_PERFINFO64 && header_type >= ETL_HEADER_TYPE_PERFINFO32 ? 16
-                                                                                                      : 48;
+  guint hdr
+      = header_type <= ETL_HEADER_TYPE_SYSTEM64 ? 32
+        : header_type <= ETL_HEADER_TYPE_PERFINFO64 && header_type >= ETL_HEADER_TYPE_PERFINFO32
+            ? 16
+            : 48;
   guint8 h[48] = { 0 };
   guint size = hdr + payload->len;
   g_autoptr (GError) error = NULL;
@@ -412,8 +422,8 @@ make_record (guint8 header_type, guint16 hook_id, const char *guid, guint8 opcod
       EtlGuid g;
       guint8 gb[16];
 
-      h[0] = (guint8) size;
-      h[1] = (guint8) (size >> 8);
+      h[0] = (guint8)size;
+      h[1] = (guint8)(size >> 8);
       h[4] = opcode;
       h[6] = version;
       memcpy (h + 8, &tid, 4);
@@ -429,10 +439,10 @@ make_record (guint8 header_type, guint16 hook_id, const char *guid, guint8 opcod
   else
     {
       h[0] = version;
-      h[4] = (guint8) size;
-      h[5] = (guint8) (size >> 8);
-      h[6] = (guint8) hook_id;
-      h[7] = (guint8) (hook_id >> 8);
+      h[4] = (guint8)size;
+      h[5] = (guint8)(size >> 8);
+      h[6] = (guint8)hook_id;
+      h[7] = (guint8)(hook_id >> 8);
       if (hdr == 32)
         {
           memcpy (h + 8, &tid, 4);
@@ -471,7 +481,7 @@ test_layout_ps (const Layout *l, guint ps)
       guint8 type = perfinfo ? (ps == 8 ? ETL_HEADER_TYPE_PERFINFO64 : ETL_HEADER_TYPE_PERFINFO32)
                              : (ps == 8 ? ETL_HEADER_TYPE_SYSTEM64 : ETL_HEADER_TYPE_SYSTEM32);
 
-      raw = make_record (type, (guint16) (l->group << 8 | l->opcode), NULL, 0, l->version, 4, 8,
+      raw = make_record (type, (guint16)(l->group << 8 | l->opcode), NULL, 0, l->version, 4, 8,
                          1000, bd.b, &r);
     }
   else
@@ -507,6 +517,8 @@ test_layout (gconstpointer data)
   test_layout_ps (data, 8);
 }
 
+/* The tables keep one row per field, as the documentation lists them. */
+/* clang-format off */
 /* ---- the documented layouts (MOF class pages, ntwmi.h) ---- */
 
 /* EventTrace_Header: 13 ULONG-ish fields and EndTime, two pointers, the
@@ -982,6 +994,8 @@ static const Layout layouts[] = {
   C ("KernelTraceControl_FileVersion/v0", ETL_MOF_GUID_KTC_IMAGEID, 64, 0, 8, 8, s_ktc_fileversion),
 };
 
+/* clang-format on */
+
 /* ------------------------------------------------------------------------ */
 /* Derived fields                                                            */
 /* ------------------------------------------------------------------------ */
@@ -999,7 +1013,6 @@ find_in (GArray *fields, const char *name)
   return NULL;
 }
 
-
 static void
 derive_one (guint16 hook_id, guint8 version, GByteArray *payload, guint cpu, guint32 pid,
             guint32 tid, gint64 ts_raw, const char *const *expect)
@@ -1011,7 +1024,7 @@ derive_one (guint16 hook_id, guint8 version, GByteArray *payload, guint cpu, gui
   guint n = 0;
 
   raw = make_record ((hook_id >> 8) == ETL_MOF_GROUP_PERFINFO ? ETL_HEADER_TYPE_PERFINFO64
-                                                               : ETL_HEADER_TYPE_SYSTEM64,
+                                                              : ETL_HEADER_TYPE_SYSTEM64,
                      hook_id, NULL, 0, version, pid, tid, ts_raw, payload, &r);
   r.cpu = cpu;
   d = etl_decode_record (registry, NULL, &r);
@@ -1081,7 +1094,7 @@ bytes (const guint64 *values, const guint8 *sizes, guint n)
   for (guint i = 0; i < n; i++)
     for (guint k = 0; k < sizes[i]; k++)
       {
-        guint8 c = (guint8) (values[i] >> (8 * k));
+        guint8 c = (guint8)(values[i] >> (8 * k));
 
         g_byte_array_append (b, &c, 1);
       }
@@ -1095,7 +1108,8 @@ test_derived (void)
    * TimeDateStamp 1343270522 (2012-07-26 02:42:02 UTC), Reserved0,
    * DefaultBase, Reserved1-4, FileName "" . */
   {
-    static const guint64 v[] = { 0x77710000, 0x157000, 4, 1, 1343270522, 0, 0x77710000, 0, 0, 0, 0, 0 };
+    static const guint64 v[]
+        = { 0x77710000, 0x157000, 4, 1, 1343270522, 0, 0x77710000, 0, 0, 0, 0, 0 };
     static const guint8 z[] = { 8, 8, 4, 4, 4, 4, 8, 4, 4, 4, 4, 2 };
     static const char *const e[] = { "BuildTime", "2012-07-26T02:42:02", NULL };
 
@@ -1104,8 +1118,8 @@ test_derived (void)
   /* DiskIo_TypeGroup1 v3 Read: IrpFlags 0x20043 (priority hint 1), a
    * HighResResponseTime of 1097765 ticks at 10 MHz = 109.7765 ms. */
   {
-    static const guint64 v[] = { 0, 0x20043, 4096, 0, 849788928, 0xfffff8a0028e0140,
-                                 0xfffffa8302a1dc60, 1097765, 44 };
+    static const guint64 v[]
+        = { 0, 0x20043, 4096, 0, 849788928, 0xfffff8a0028e0140, 0xfffffa8302a1dc60, 1097765, 44 };
     static const guint8 z[] = { 4, 4, 4, 4, 8, 8, 8, 8, 4 };
     static const char *const e[] = { "Priority", "Verylow", "ElapsedTimeMSec", "109.777", NULL };
 
@@ -1116,16 +1130,26 @@ test_derived (void)
   {
     static const guint64 v[] = { 0xffffffffffd03003, 584, 1, 0x0070 };
     static const guint8 z[] = { 8, 4, 2, 2 };
-    static const char *const e[] = { "ProcessorNumber", "7", "Priority", "14", "ExecutingDPC",
-                                     "False", "ExecutingISR", "False", "Rank", "0", NULL };
+    static const char *const e[]
+        = { "ProcessorNumber", "7",    "Priority", "14", "ExecutingDPC", "False", "ExecutingISR",
+            "False",           "Rank", "0",        NULL };
 
     derive_one (0x0F2E, 2, bytes (v, z, G_N_ELEMENTS (v)), 7, 0, 0, 0, e);
   }
   {
     static const guint64 v[] = { 0xfffff80021434313, 0, 1, 0x0203 };
     static const guint8 z[] = { 8, 4, 2, 2 };
-    static const char *const e[] = { "ProcessorNumber", "3", "Priority", "0", "ExecutingDPC",
-                                     "True", "ExecutingISR", "True", "Rank", "2", NULL };
+    static const char *const e[] = { "ProcessorNumber",
+                                     "3",
+                                     "Priority",
+                                     "0",
+                                     "ExecutingDPC",
+                                     "True",
+                                     "ExecutingISR",
+                                     "True",
+                                     "Rank",
+                                     "2",
+                                     NULL };
 
     derive_one (0x0F2E, 2, bytes (v, z, G_N_ELEMENTS (v)), 3, 0, 0, 0, e);
   }
@@ -1134,7 +1158,8 @@ test_derived (void)
   {
     static const guint64 v[] = { 4, 3668, 1, 2, 3, 4, 0xff, 5, 6, 0, 8, 5, 2, 0 };
     static const guint8 z[] = { 4, 4, 8, 8, 8, 8, 8, 8, 8, 4, 1, 1, 1, 1 };
-    static const char *const start[] = { "ParentThreadID", "3780", "ParentProcessID", "3988", NULL };
+    static const char *const start[]
+        = { "ParentThreadID", "3780", "ParentProcessID", "3988", NULL };
     static const char *const stop[] = { "ParentThreadID", "-1", "ParentProcessID", "-1", NULL };
 
     derive_one (0x0501, 3, bytes (v, z, G_N_ELEMENTS (v)), 0, 3988, 3780, 0, start);
@@ -1209,7 +1234,8 @@ values_equal (const char *base, const char *dec)
         if (*p != ',')
           g_string_append_c (digits, *p);
       if (g_str_has_prefix (dec, "0x"))
-        eq = g_ascii_strtoull (dec + 2, NULL, 16) == (guint64) g_ascii_strtoll (digits->str, NULL, 10);
+        eq = g_ascii_strtoull (dec + 2, NULL, 16)
+             == (guint64)g_ascii_strtoll (digits->str, NULL, 10);
       else
         eq = strcmp (digits->str, dec) == 0;
       g_string_free (digits, TRUE);
@@ -1289,14 +1315,14 @@ count_share (GHashTable *t, const char *key, gboolean ok)
 static void
 print_shares (const char *title, GHashTable *t)
 {
-  g_autoptr (GList) keys = g_list_sort (g_hash_table_get_keys (t), (GCompareFunc) strcmp);
+  g_autoptr (GList) keys = g_list_sort (g_hash_table_get_keys (t), (GCompareFunc)strcmp);
 
   g_test_message ("%s", title);
   for (GList *l = keys; l != NULL; l = l->next)
     {
       Share *s = g_hash_table_lookup (t, l->data);
 
-      g_test_message ("  %-40s %7u / %7u  %6.2f%%", (char *) l->data, s->ok, s->total,
+      g_test_message ("  %-40s %7u / %7u  %6.2f%%", (char *)l->data, s->ok, s->total,
                       100.0 * s->ok / s->total);
     }
 }
@@ -1311,7 +1337,8 @@ compare_baseline (EtlTrace *trace, EtlVolumeMap *volumes, const char *base, gboo
 {
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;
-  g_autoptr (GHashTable) diffs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, diff_note_free);
+  g_autoptr (GHashTable) diffs
+      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, diff_note_free);
   guint64 n = etl_trace_get_n_records (trace);
   g_autofree guint8 *used = NULL;
   guint fields_total = 0, fields_ok = 0;
@@ -1336,7 +1363,8 @@ compare_baseline (EtlTrace *trace, EtlVolumeMap *volumes, const char *base, gboo
       colon = strstr (line, ": ");
       name_end = strstr (colon, " PID=");
       name = g_strndup (colon + 2, name_end - colon - 2);
-      if (!(g_str_has_prefix (name, "Windows Kernel/") || g_str_has_prefix (name, "KernelTraceControl/"))
+      if (!(g_str_has_prefix (name, "Windows Kernel/")
+            || g_str_has_prefix (name, "KernelTraceControl/"))
           || strstr (name, "/MetaData/") != NULL)
         continue;
       {
@@ -1348,11 +1376,11 @@ compare_baseline (EtlTrace *trace, EtlVolumeMap *volumes, const char *base, gboo
         ms = g_ascii_strtod (num->str, NULL);
         g_string_free (num, TRUE);
       }
-      cpu = (guint) atoi (strstr (line, " ProceNum=") + 10);
-      data_len = (guint64) atoi (strstr (line, " DataLen=") + 9);
+      cpu = (guint)atoi (strstr (line, " ProceNum=") + 10);
+      data_len = (guint64)atoi (strstr (line, " DataLen=") + 9);
 
       k = etl_trace_lower_bound (trace, etl_trace_get_origin (trace)
-                                            + (gint64) floor ((ms - TOLERANCE_MS) * 10000.0));
+                                            + (gint64)floor ((ms - TOLERANCE_MS) * 10000.0));
       for (; k < n && !found; k++)
         {
           EtlRecord r;
@@ -1366,7 +1394,8 @@ compare_baseline (EtlTrace *trace, EtlVolumeMap *volumes, const char *base, gboo
           if (r.cpu == cpu && r.user_data_len == data_len)
             {
               g_autoptr (EtlDecoded) d = etl_decode_record (registry, volumes, &r);
-              g_autoptr (GArray) derived = with_derived ? etl_mof_derived_fields (d, &r, clock_freq, file_names) : NULL;
+              g_autoptr (GArray) derived
+                  = with_derived ? etl_mof_derived_fields (d, &r, clock_freq, file_names) : NULL;
               const char *fields = strstr (line, " DataLen=");
 
               used[k] = 1;
@@ -1392,7 +1421,8 @@ compare_baseline (EtlTrace *trace, EtlVolumeMap *volumes, const char *base, gboo
                   fields_ok += ok;
                   if (!ok)
                     {
-                      g_autofree char *key = g_strdup_printf ("%s %s", name + (name[0] == 'W' ? 15 : 0), parts[i]);
+                      g_autofree char *key
+                          = g_strdup_printf ("%s %s", name + (name[0] == 'W' ? 15 : 0), parts[i]);
                       char *example = g_strdup_printf ("baseline %s, decoded %s", eq + 1,
                                                        f != NULL ? f->value : "(no field)");
 
@@ -1415,21 +1445,21 @@ compare_baseline (EtlTrace *trace, EtlVolumeMap *volumes, const char *base, gboo
       g_assert_true (found);
     }
   {
-    g_autoptr (GList) keys = g_list_sort (g_hash_table_get_keys (diffs), (GCompareFunc) strcmp);
+    g_autoptr (GList) keys = g_list_sort (g_hash_table_get_keys (diffs), (GCompareFunc)strcmp);
 
     g_test_message ("baseline fields that differ (first example each):");
     for (GList *l = keys; l != NULL; l = l->next)
       {
         DiffNote *note = g_hash_table_lookup (diffs, l->data);
 
-        g_test_message ("  %3u× %s: %s", note->count, (char *) l->data, note->example);
+        g_test_message ("  %3u× %s: %s", note->count, (char *)l->data, note->example);
       }
   }
   g_test_message ("%s: %u of %u baseline kernel fields equal (%.1f%%)",
                   with_derived ? "with derived fields" : "payload fields", fields_ok, fields_total,
                   100.0 * fields_ok / fields_total);
   g_assert_cmpuint (fields_total, >, 1000);
-  return (double) fields_ok / fields_total;
+  return (double)fields_ok / fields_total;
 }
 
 static void
@@ -1513,7 +1543,7 @@ test_corpus (void)
   g_test_message ("MOF records: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
                   " records (%.1f%%); complete: %" G_GUINT64_FORMAT " (%.3f%%)",
                   mof, all, 100.0 * mof / all, mof_ok, 100.0 * mof_ok / mof);
-  g_assert_cmpfloat ((double) mof_ok / mof, >=, 0.999);
+  g_assert_cmpfloat ((double)mof_ok / mof, >=, 0.999);
 
   {
     const EtlFileInfo *info = etl_trace_get_file_info (trace, 0);
@@ -1522,7 +1552,8 @@ test_corpus (void)
     double with = compare_baseline (trace, volumes, base, TRUE, freq, file_names);
 
     g_test_message ("baseline kernel fields equal: %.1f%% from the payloads, %.1f%% with the "
-                    "derived fields", 100.0 * plain, 100.0 * with);
+                    "derived fields",
+                    100.0 * plain, 100.0 * with);
     g_assert_cmpfloat (plain, >=, 0.85);
     g_assert_cmpfloat (with, >=, 0.95);
   }

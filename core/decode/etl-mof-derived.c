@@ -152,16 +152,16 @@ static char *
 format_ms (gint64 ticks, gint64 freq)
 {
   gboolean neg = ticks < 0;
-  guint64 t = neg ? (guint64) -ticks : (guint64) ticks;
-  guint64 us, f = (guint64) freq;
+  guint64 t = neg ? (guint64)-ticks : (guint64)ticks;
+  guint64 us, f = (guint64)freq;
 
   /* Thousandths of a millisecond, without overflow for ticks < 2^44. */
   if (t < (G_GUINT64_CONSTANT (1) << 44))
     us = (t * 1000000u * 2 + f) / (2 * f);
   else
-    us = (guint64) ((double) t * 1e6 / (double) f + 0.5);
+    us = (guint64)((double)t * 1e6 / (double)f + 0.5);
   return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%03u", neg ? "-" : "", us / 1000,
-                          (guint) (us % 1000));
+                          (guint)(us % 1000));
 }
 
 /* The I/O priority hint in IrpFlags bits 17–19 (IO_PRIORITY_HINT + 1),
@@ -221,7 +221,7 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
        || is_class (decoded, "KernelTraceControl_FileVersion"))
       && number_of (decoded, "TimeDateStamp", &v))
     {
-      gint64 secs = (gint64) (v & 0xFFFFFFFFu);
+      gint64 secs = (gint64)(v & 0xFFFFFFFFu);
       char *iso = etl_filetime_to_iso8601 ((secs + G_GINT64_CONSTANT (11644473600)) * 10000000);
 
       add (out, "BuildTime", iso, ETL_IN_FILETIME, FALSE, 0);
@@ -232,14 +232,12 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
         add (out, "Priority", g_strdup (io_priority[(v >> 17) & 7]), ETL_IN_UINT32, TRUE,
              (v >> 17) & 7);
       if (clock_freq > 0 && number_of (decoded, "HighResResponseTime", &t))
-        add (out, "ElapsedTimeMSec", format_ms ((gint64) t, clock_freq),
-             ETL_IN_DOUBLE, FALSE, 0);
+        add (out, "ElapsedTimeMSec", format_ms ((gint64)t, clock_freq), ETL_IN_DOUBLE, FALSE, 0);
     }
   else if (is_class (decoded, "PageFault_HardFault"))
     {
       if (clock_freq > 0 && number_of (decoded, "InitialTime", &t))
-        add (out, "ElapsedTimeMSec",
-             format_ms (record->ts_raw - (gint64) t, clock_freq),
+        add (out, "ElapsedTimeMSec", format_ms (record->ts_raw - (gint64)t, clock_freq),
              ETL_IN_DOUBLE, FALSE, 0);
     }
   else if (is_class (decoded, "PerfInfo_SampledProfile"))
@@ -248,13 +246,13 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
            record->cpu);
       if (number_of (decoded, "Reserved", &v))
         {
-          add (out, "Priority", g_strdup_printf ("%u", (guint) ((v & 0xFF) >> 3)), ETL_IN_UINT8,
+          add (out, "Priority", g_strdup_printf ("%u", (guint)((v & 0xFF) >> 3)), ETL_IN_UINT8,
                TRUE, (v & 0xFF) >> 3);
           add (out, "ExecutingDPC", g_strdup ((v & 1) ? "True" : "False"), ETL_IN_BOOLEAN, TRUE,
                v & 1);
           add (out, "ExecutingISR", g_strdup ((v & 2) ? "True" : "False"), ETL_IN_BOOLEAN, TRUE,
                (v >> 1) & 1);
-          add (out, "Rank", g_strdup_printf ("%u", (guint) ((v >> 8) & 0xFF)), ETL_IN_UINT8, TRUE,
+          add (out, "Rank", g_strdup_printf ("%u", (guint)((v >> 8) & 0xFF)), ETL_IN_UINT8, TRUE,
                (v >> 8) & 0xFF);
         }
     }

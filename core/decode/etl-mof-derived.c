@@ -78,6 +78,7 @@ gboolean
 etl_mof_file_names_add (EtlMofFileNames *names, const EtlDecoded *decoded)
 {
   const EtlField *key, *name;
+  guint64 *k;
 
   g_return_val_if_fail (names != NULL && decoded != NULL, FALSE);
 
@@ -89,8 +90,9 @@ etl_mof_file_names_add (EtlMofFileNames *names, const EtlDecoded *decoded)
   name = etl_decoded_find (decoded, "FileName");
   if (key == NULL || !key->has_number || name == NULL || name->value[0] == '\0')
     return FALSE;
-  g_hash_table_insert (names->by_key, g_memdup2 (&key->number, sizeof key->number),
-                       g_strdup (name->value));
+  k = g_new (guint64, 1); /* g_memdup2 needs GLib 2.68; the project asks 2.66 */
+  *k = key->number;
+  g_hash_table_insert (names->by_key, k, g_strdup (name->value));
   return TRUE;
 }
 

@@ -116,6 +116,9 @@ typedef enum
   ETL_PROPERTY_WBEM_XML = 0x8,
   ETL_PROPERTY_PARAM_FIXED_LENGTH = 0x10,
   ETL_PROPERTY_PARAM_FIXED_COUNT = 0x20, /* an array even when count is 1 */
+  /* Not in tdh.h: an array of @in_type elements that runs to the end of the
+   * user data (MOF StackWalk_Event's Stack1…Stack192); count is ignored. */
+  ETL_PROPERTY_TO_END = 0x1000,
   /* Not in tdh.h: a u16 element count precedes the elements in the payload
    * (TraceLogging's variable-count arrays); @count is then ignored. */
   ETL_PROPERTY_INLINE_COUNT = 0x8000,
@@ -180,9 +183,9 @@ char *etl_map_format (const EtlMap *map, guint64 value);
  * @count: number of elements (1 for a scalar), or with
  *   %ETL_PROPERTY_PARAM_COUNT the index in the schema's property array of
  *   the earlier property that holds it
- * @length: byte length for fixed-length strings and binary (0 = use the type's
- *   own rule), or with %ETL_PROPERTY_PARAM_LENGTH the index of the property
- *   that holds it
+ * @length: fixed length (0 = use the type's own rule): in characters for
+ *   strings, as TDH counts them, in bytes for binary; or with
+ *   %ETL_PROPERTY_PARAM_LENGTH the index of the property that holds it
  * @struct_start: with %ETL_PROPERTY_STRUCT, index of the first member
  * @n_struct_members: with %ETL_PROPERTY_STRUCT, number of members
  * @map_name: (nullable): the name of a value map or bitmap of the provider

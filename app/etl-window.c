@@ -108,6 +108,7 @@ struct _EtlWindow
   GCancellable *export_cancellable;
   struct Progress *progress;
   guint progress_source;
+  char *progress_label;
 
   gboolean syncing;
   gboolean state_saved;
@@ -171,9 +172,18 @@ progress_poll_cb (gpointer user_data)
     }
   permille = g_atomic_int_get (&self->progress->permille);
   if (permille < 0)
-    gtk_progress_bar_pulse (self->progress_bar);
+    {
+      gtk_progress_bar_pulse (self->progress_bar);
+      gtk_progress_bar_set_text (self->progress_bar, self->progress_label);
+    }
   else
-    gtk_progress_bar_set_fraction (self->progress_bar, permille / 1000.0);
+    {
+      /* The text replaces GTK's own percentage, so it carries one. */
+      g_autofree char *text = g_strdup_printf ("%s %d %%", self->progress_label, permille / 10);
+
+      gtk_progress_bar_set_fraction (self->progress_bar, permille / 1000.0);
+      gtk_progress_bar_set_text (self->progress_bar, text);
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -183,6 +193,8 @@ start_progress (EtlWindow *self, const char *label, Progress *progress)
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_pointer (&self->progress, progress_unref);
   self->progress = progress_ref (progress);
+  g_free (self->progress_label);
+  self->progress_label = g_strdup (label);
   gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
   gtk_progress_bar_set_text (self->progress_bar, label);
   gtk_widget_show (GTK_WIDGET (self->progress_box));
@@ -247,6 +259,7 @@ update_status (EtlWindow *self)
     {
       gtk_label_set_text (self->status_label, "No trace loaded");
       gtk_header_bar_set_subtitle (self->header_bar, NULL);
+      gtk_window_set_title (GTK_WINDOW (self), "etlscope");
       return;
     }
 
@@ -267,6 +280,12 @@ update_status (EtlWindow *self)
     g_string_append_printf (status, " · filter keeps %'" G_GUINT64_FORMAT, etl_row_set_get_n (self->rows));
   gtk_label_set_text (self->status_label, status->str);
   gtk_header_bar_set_subtitle (self->header_bar, names->str);
+  /* The X window title (task bars, window lists) names the trace too. */
+  {
+    g_autofree char *title = g_strdup_printf ("%s — etlscope", names->str);
+
+    gtk_window_set_title (GTK_WINDOW (self), title);
+  }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -430,6 +449,57 @@ recent_traces (EtlWindow *self)
   return items;
 }
 
+#define RECENT_SET_TAG "etlscope-set\n"
+
+/* A merged set is one recent entry: its first file's URI, whose description
+ * is RECENT_SET_TAG followed by every URI of the set, one a line.  The other
+ * files of the set are not added on their own. */
+static char **
+recent_info_dup_uris (GtkRecentInfo *info)
+{
+  const char *description = gtk_recent_info_get_description (info);
+
+  if (description != NULL && g_str_has_prefix (description, RECENT_SET_TAG))
+    {
+      g_auto (GStrv) lines = g_strsplit (description + strlen (RECENT_SET_TAG), "\n", 64);
+      GPtrArray *uris = g_ptr_array_new ();
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        if (lines[i][0] != '\0')
+          g_ptr_array_add (uris, g_strdup (lines[i]));
+      g_ptr_array_add (uris, NULL);
+      return (char **) g_ptr_array_free (uris, FALSE);
+    }
+  return g_strdupv ((char *[]) { (char *) gtk_recent_info_get_uri (info), NULL });
+}
+
+/* A menu label shows a file name as it is: underscores are mnemonics in a
+ * GMenu label, so each is doubled. */
+static char *
+escape_mnemonics (const char *text)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  for (const char *c = text; *c != '\0'; c++)
+    {
+      if (*c == '_')
+        g_string_append_c (out, '_');
+      g_string_append_c (out, *c);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static char *
+recent_label (GtkRecentInfo *info, char **uris)
+{
+  g_autofree char *name = gtk_recent_info_get_short_name (info);
+  guint n = g_strv_length (uris);
+
+  if (n > 1)
+    return g_strdup_printf ("%s + %u more (merged)", name, n - 1);
+  return g_steal_pointer (&name);
+}
+
 static void
 rebuild_recent (EtlWindow *self)
 {
@@ -443,14 +513,14 @@ rebuild_recent (EtlWindow *self)
   for (guint i = 0; i < items->len; i++)
     {
       GtkRecentInfo *info = g_ptr_array_index (items, i);
-      const char *uri = gtk_recent_info_get_uri (info);
-      g_autofree char *name = gtk_recent_info_get_short_name (info);
+      g_auto (GStrv) uris = recent_info_dup_uris (info);
+      g_autofree char *name = recent_label (info, uris);
       g_autofree char *where = gtk_recent_info_get_uri_display (info);
-      g_autofree char *detailed = NULL;
+      g_autofree char *escaped = escape_mnemonics (name);
       GtkWidget *row, *box, *title, *subtitle;
 
       row = gtk_list_box_row_new ();
-      g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (uri), g_free);
+      g_object_set_data_full (G_OBJECT (row), "uris", g_strdupv (uris), (GDestroyNotify) g_strfreev);
       box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
       g_object_set (box, "margin", 8, NULL);
       title = gtk_label_new (name);
@@ -465,11 +535,11 @@ rebuild_recent (EtlWindow *self)
       gtk_widget_show_all (row);
       gtk_container_add (GTK_CONTAINER (self->recent_list), row);
 
-      detailed = g_strdup_printf ("%s", name);
       {
-        g_autoptr (GMenuItem) item = g_menu_item_new (detailed, NULL);
+        g_autoptr (GMenuItem) item = g_menu_item_new (escaped, NULL);
 
-        g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uri));
+        g_menu_item_set_action_and_target_value (item, "win.open-recent",
+                                                 g_variant_new_strv ((const char *const *) uris, -1));
         g_menu_append_item (self->recent_menu, item);
       }
     }
@@ -477,6 +547,35 @@ rebuild_recent (EtlWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->recent_list), items->len > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->recent_title), items->len > 0);
   gtk_widget_set_sensitive (GTK_WIDGET (self->recent_button), items->len > 0);
+}
+
+/* Adds the files of @trace to the recent list: one entry for one file, one
+ * entry for a merged set. */
+static void
+add_recent (EtlWindow *self, EtlTrace *trace)
+{
+  guint n_files = etl_trace_get_n_files (trace);
+  g_autoptr (GString) description = g_string_new (RECENT_SET_TAG);
+  g_autofree char *first = NULL;
+  GtkRecentData data = { 0 };
+
+  for (guint f = 0; f < n_files; f++)
+    {
+      g_autoptr (GFile) file = g_file_new_for_path (etl_trace_get_file_info (trace, f)->path);
+      g_autofree char *uri = g_file_get_uri (file);
+
+      g_string_append_printf (description, "%s\n", uri);
+      if (f == 0)
+        first = g_steal_pointer (&uri);
+    }
+  if (first == NULL)
+    return;
+  /* An empty description turns a former set entry back into one file. */
+  data.description = n_files > 1 ? description->str : (char *) "";
+  data.mime_type = (char *) "application/octet-stream";
+  data.app_name = (char *) "etlscope";
+  data.app_exec = (char *) "etlscope %u";
+  gtk_recent_manager_add_full (self->recent_manager, first, &data);
 }
 
 static void
@@ -494,10 +593,10 @@ open_uris (EtlWindow *self, const char *const *uris)
 static void
 on_recent_row_activated (GtkListBox *list, GtkListBoxRow *row, EtlWindow *self)
 {
-  const char *uri = g_object_get_data (G_OBJECT (row), "uri");
+  const char *const *uris = g_object_get_data (G_OBJECT (row), "uris");
 
-  if (uri != NULL)
-    open_uris (self, (const char *const[]) { uri, NULL });
+  if (uris != NULL)
+    open_uris (self, uris);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -627,14 +726,8 @@ show_trace (EtlWindow *self, LoadData *ld)
                              etl_trace_get_n_records (ld->trace));
   gtk_stack_set_visible_child_name (self->stack, "trace");
 
-  /* Recent files: every file that went into the trace. */
-  for (guint f = 0; f < etl_trace_get_n_files (ld->trace); f++)
-    {
-      g_autoptr (GFile) file = g_file_new_for_path (etl_trace_get_file_info (ld->trace, f)->path);
-      g_autofree char *uri = g_file_get_uri (file);
-
-      gtk_recent_manager_add_item (self->recent_manager, uri);
-    }
+  /* Recent files: the file, or the merged set as one entry. */
+  add_recent (self, ld->trace);
 
   if (!etl_filter_is_empty (self->filter))
     apply_filter (self);
@@ -914,6 +1007,14 @@ show_rows (EtlWindow *self, EtlRowSet *rows)
 
       if (pos < etl_row_set_get_n (rows) && etl_row_set_get (rows, pos) == selected)
         etl_event_list_select_row (self->event_list, selected);
+      else
+        {
+          /* The filter hides the selected event: nothing stays selected. */
+          self->syncing = TRUE;
+          etl_timeline_view_select_row (self->timeline, ETL_TIMELINE_NO_ROW, FALSE);
+          etl_details_clear (self->details);
+          self->syncing = FALSE;
+        }
     }
   update_status (self);
 }
@@ -1346,7 +1447,9 @@ open_files_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 static void
 open_recent_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  open_uris (ETL_WINDOW (user_data), (const char *const[]) { g_variant_get_string (param, NULL), NULL });
+  g_autofree const char **uris = g_variant_get_strv (param, NULL);
+
+  open_uris (ETL_WINDOW (user_data), uris);
 }
 
 static void
@@ -1594,6 +1697,7 @@ etl_window_finalize (GObject *object)
 
   g_clear_object (&self->zoom_manager);
   g_clear_object (&self->recent_menu);
+  g_free (self->progress_label);
 
   G_OBJECT_CLASS (etl_window_parent_class)->finalize (object);
 }
@@ -1651,7 +1755,7 @@ etl_window_init (EtlWindow *self)
   static const GActionEntry entries[] = {
     { "open", open_action },
     { "open-files", open_files_action, "as" },
-    { "open-recent", open_recent_action, "s" },
+    { "open-recent", open_recent_action, "as" },
     { "open-demo", open_demo_action },
     { "close-trace", close_trace_action },
     { "cancel", cancel_action },
@@ -1966,6 +2070,20 @@ etl_window_get_info_message (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
   return gtk_label_get_text (self->info_label);
+}
+
+/**
+ * etl_window_get_recent_menu:
+ * @self: a window
+ *
+ * Returns: (transfer none): the Recent menu: each item's target is the
+ *   array of URIs it opens (one file, or a merged set)
+ */
+GMenuModel *
+etl_window_get_recent_menu (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return G_MENU_MODEL (self->recent_menu);
 }
 
 /**

@@ -53,5 +53,6 @@ void etl_window_get_visible_range (EtlWindow *self, gint64 *begin, gint64 *end);
 gboolean etl_window_get_info_bar_visible (EtlWindow *self);
 const char *etl_window_get_info_message (EtlWindow *self);
 const char *etl_window_get_status (EtlWindow *self);
+GMenuModel *etl_window_get_recent_menu (EtlWindow *self);
 
 G_END_DECLS

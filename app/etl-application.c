@@ -117,6 +117,7 @@ etl_application_startup (GApplication *application)
     { "win.clear-filter", { "<Primary><Shift>f", NULL } },
     { "win.show-session", { "F9", NULL } },
     { "win.show-menu", { "F10", NULL } },
+    { "list.copy", { "<Primary>c", NULL } },
   };
   g_autoptr (GtkCssProvider) css = NULL;
 

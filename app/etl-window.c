@@ -50,6 +50,7 @@
 #include "etl-filter-bar.h"
 #include "etl-filter.h"
 #include "etl-loss-plot.h"
+#include "etl-names.h"
 #include "etl-session-panel.h"
 #include "etl-summary.h"
 #include "etl-synth.h"
@@ -101,6 +102,7 @@ struct _EtlWindow
   EtlTrace *trace;
   EtlRowSet *rows;       /* the filter's rows; NULL = all */
   EtlFilter *filter;     /* the filter bar's last filter */
+  GPtrArray *conditions; /* Condition*: the list's context menu filters */
 
   /* Jobs: loading (or generating the demo), filtering, exporting. */
   GCancellable *load_cancellable;
@@ -248,6 +250,27 @@ show_message (EtlWindow *self, GtkMessageType type, const char *message)
   show_messages (self, messages, type);
 }
 
+/* A filter from the event list's context menu: keep only, or leave out,
+ * rows sharing a provider, process, thread or event with a chosen row. */
+typedef struct
+{
+  char *field;     /* "provider", "process", "thread", "event" */
+  gboolean exclude;
+  guint provider;  /* provider index (provider, event) */
+  guint32 value;   /* process or thread id */
+  char *name;      /* event name; for the status line: the value's name */
+} Condition;
+
+static void
+condition_free (gpointer data)
+{
+  Condition *c = data;
+
+  g_free (c->field);
+  g_free (c->name);
+  g_free (c);
+}
+
 static void
 update_status (EtlWindow *self)
 {
@@ -278,6 +301,12 @@ update_status (EtlWindow *self)
                           names->str);
   if (self->rows != NULL && !etl_row_set_is_all (self->rows))
     g_string_append_printf (status, " · filter keeps %'" G_GUINT64_FORMAT, etl_row_set_get_n (self->rows));
+  for (guint i = 0; i < self->conditions->len; i++)
+    {
+      const Condition *c = g_ptr_array_index (self->conditions, i);
+
+      g_string_append_printf (status, " · %s %s %s", c->exclude ? "without" : "only", c->field, c->name);
+    }
   gtk_label_set_text (self->status_label, status->str);
   gtk_header_bar_set_subtitle (self->header_bar, names->str);
   /* The X window title (task bars, window lists) names the trace too. */
@@ -347,6 +376,14 @@ load_state (EtlWindow *self)
   RESTORE_PANE ("list", self->list_paned);
 #undef RESTORE_PANE
 
+  /* Columns the user hid in the event list. */
+  {
+    g_auto (GStrv) hidden = g_key_file_get_string_list (kf, "list", "hidden-columns", NULL, NULL);
+
+    for (guint i = 0; hidden != NULL && hidden[i] != NULL; i++)
+      etl_event_list_set_column_visible (self->event_list, hidden[i], FALSE);
+  }
+
   /* The window is split in two by default: session panel | trace area. */
   if (g_key_file_has_key (kf, "panes", "session-visible", NULL))
     g_action_group_change_action_state (G_ACTION_GROUP (self), "show-session",
@@ -359,7 +396,8 @@ load_state (EtlWindow *self)
  * @self: a window
  * @error: return location for a #GError
  *
- * Writes the window size, maximised state and pane positions to
+ * Writes the window size, maximised state, pane positions and the event
+ * list's hidden columns to
  * g_get_user_config_dir()/etlscope/state.ini, atomically
  * (g_key_file_save_to_file() goes through g_file_set_contents()).
  *
@@ -390,6 +428,11 @@ etl_window_save_state (EtlWindow *self, GError **error)
   g_key_file_set_boolean (kf, "panes", "session-visible", gtk_widget_get_visible (GTK_WIDGET (self->session_box)));
   g_key_file_set_integer (kf, "panes", "trace", gtk_paned_get_position (self->trace_paned));
   g_key_file_set_integer (kf, "panes", "list", gtk_paned_get_position (self->list_paned));
+  {
+    g_auto (GStrv) hidden = etl_event_list_dup_hidden_columns (self->event_list);
+
+    g_key_file_set_string_list (kf, "list", "hidden-columns", (const char *const *) hidden, g_strv_length (hidden));
+  }
 
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
@@ -709,6 +752,7 @@ show_trace (EtlWindow *self, LoadData *ld)
 {
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
+  g_ptr_array_set_size (self->conditions, 0);
   self->trace = etl_trace_ref (ld->trace);
 
   etl_zoom_manager_set_bounds (self->zoom_manager,
@@ -729,7 +773,7 @@ show_trace (EtlWindow *self, LoadData *ld)
   /* Recent files: the file, or the merged set as one entry. */
   add_recent (self, ld->trace);
 
-  if (!etl_filter_is_empty (self->filter))
+  if (!etl_filter_is_empty (self->filter) || self->conditions->len > 0)
     apply_filter (self);
   update_status (self);
   update_actions (self);
@@ -878,6 +922,7 @@ etl_window_close_trace (EtlWindow *self)
 
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
+  g_ptr_array_set_size (self->conditions, 0);
   etl_event_list_set_rows (self->event_list, NULL, NULL);
   etl_timeline_view_set_trace (self->timeline, NULL, NULL);
   etl_loss_plot_set_trace (self->loss_plot, NULL, NULL);
@@ -1019,12 +1064,108 @@ show_rows (EtlWindow *self, EtlRowSet *rows)
   update_status (self);
 }
 
+static gboolean
+condition_matches (const Condition *c, EtlTrace *trace, guint64 row)
+{
+  if (g_str_equal (c->field, "provider"))
+    return etl_trace_get_provider_index (trace, row) == c->provider;
+  if (g_str_equal (c->field, "process"))
+    {
+      guint32 pid;
+
+      return etl_trace_get_pid (trace, row, &pid) && pid == c->value;
+    }
+  if (g_str_equal (c->field, "event") && etl_trace_get_provider_index (trace, row) != c->provider)
+    return FALSE;
+  {
+    EtlRecord record;
+    gboolean match = FALSE;
+
+    if (!etl_trace_get_record (trace, row, &record, NULL))
+      return FALSE;
+    if (g_str_equal (c->field, "thread"))
+      match = record.has_pid && record.tid == c->value;
+    else
+      {
+        g_autofree char *name = etl_record_dup_event_name (&record);
+
+        match = g_strcmp0 (name, c->name) == 0;
+      }
+    etl_record_clear (&record);
+    return match;
+  }
+}
+
+typedef struct
+{
+  EtlTrace *trace;
+  EtlFilter *filter;
+  GPtrArray *conditions;
+} FilterData;
+
+static void
+filter_data_free (gpointer data)
+{
+  FilterData *fd = data;
+
+  etl_trace_unref (fd->trace);
+  etl_filter_free (fd->filter);
+  g_ptr_array_unref (fd->conditions);
+  g_free (fd);
+}
+
+/* The filter bar's filter (etl_filter_apply()), then the context menu's
+ * conditions over the rows it keeps. */
+static void
+filter_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  FilterData *fd = task_data;
+  GError *error = NULL;
+  g_autoptr (EtlRowSet) rows = NULL;
+  g_autoptr (GArray) kept = NULL;
+  guint64 n;
+
+  if (etl_filter_is_empty (fd->filter))
+    rows = etl_row_set_new_all (etl_trace_get_n_records (fd->trace));
+  else if ((rows = etl_filter_apply (fd->trace, fd->filter, cancellable, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (fd->conditions->len == 0)
+    {
+      g_task_return_pointer (task, g_steal_pointer (&rows), (GDestroyNotify) etl_row_set_unref);
+      return;
+    }
+  n = etl_row_set_get_n (rows);
+  kept = g_array_new (FALSE, FALSE, sizeof (guint64));
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint64 row = etl_row_set_get (rows, i);
+      gboolean keep = TRUE;
+
+      if ((i & 0xFFFF) == 0 && g_task_return_error_if_cancelled (task))
+        return;
+      for (guint c = 0; c < fd->conditions->len && keep; c++)
+        {
+          const Condition *cond = g_ptr_array_index (fd->conditions, c);
+
+          keep = condition_matches (cond, fd->trace, row) != cond->exclude;
+        }
+      if (keep)
+        g_array_append_val (kept, row);
+    }
+  n = kept->len;
+  g_task_return_pointer (task, etl_row_set_new_take ((guint64 *) g_array_free (g_steal_pointer (&kept), FALSE), n),
+                         (GDestroyNotify) etl_row_set_unref);
+}
+
 static void
 on_filter_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (EtlWindow) self = user_data;
   g_autoptr (GError) error = NULL;
-  g_autoptr (EtlRowSet) rows = etl_filter_apply_finish (result, &error);
+  g_autoptr (EtlRowSet) rows = g_task_propagate_pointer (G_TASK (result), &error);
 
   if (rows == NULL)
     {
@@ -1042,6 +1183,9 @@ on_filter_done (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 apply_filter (EtlWindow *self)
 {
+  g_autoptr (GTask) task = NULL;
+  FilterData *fd;
+
   if (self->filter_cancellable != NULL)
     g_cancellable_cancel (self->filter_cancellable);
   g_clear_object (&self->filter_cancellable);
@@ -1049,7 +1193,7 @@ apply_filter (EtlWindow *self)
   if (self->trace == NULL)
     return;
 
-  if (etl_filter_is_empty (self->filter))
+  if (etl_filter_is_empty (self->filter) && self->conditions->len == 0)
     {
       g_autoptr (EtlRowSet) all = etl_row_set_new_all (etl_trace_get_n_records (self->trace));
 
@@ -1060,7 +1204,87 @@ apply_filter (EtlWindow *self)
 
   self->filter_cancellable = g_cancellable_new ();
   etl_filter_bar_set_busy (self->filter_bar, TRUE);
-  etl_filter_apply_async (self->trace, self->filter, self->filter_cancellable, on_filter_done, g_object_ref (self));
+  fd = g_new0 (FilterData, 1);
+  fd->trace = etl_trace_ref (self->trace);
+  fd->filter = self->filter != NULL ? etl_filter_copy (self->filter) : etl_filter_new ();
+  fd->conditions = g_ptr_array_ref (self->conditions);
+  task = g_task_new (NULL, self->filter_cancellable, on_filter_done, g_object_ref (self));
+  g_task_set_source_tag (task, apply_filter);
+  g_task_set_task_data (task, fd, filter_data_free);
+  g_task_run_in_thread (task, filter_thread);
+}
+
+/**
+ * etl_window_filter_by_row:
+ * @self: a window
+ * @field: "provider", "process", "thread" or "event"
+ * @exclude: %TRUE to leave out the rows sharing @row's value, %FALSE to keep
+ *   only them
+ * @row: a row of the trace
+ *
+ * What the event list's context menu does: adds a condition on @row's
+ * provider (by provider index), process id, thread id or event (provider
+ * and event name) to the filter and applies it in a worker.  Clear Filter
+ * removes the conditions.  A row without a process or thread adds nothing.
+ */
+void
+etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, guint64 row)
+{
+  g_autoptr (GError) error = NULL;
+  EtlRecord record;
+  Condition *c;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  g_return_if_fail (field != NULL);
+  if (self->trace == NULL || row >= etl_trace_get_n_records (self->trace))
+    return;
+  if (!etl_trace_get_record (self->trace, row, &record, &error))
+    {
+      show_message (self, GTK_MESSAGE_ERROR, error->message);
+      return;
+    }
+  c = g_new0 (Condition, 1);
+  c->field = g_strdup (field);
+  c->exclude = exclude;
+  c->provider = etl_trace_get_provider_index (self->trace, row);
+  if (g_str_equal (field, "provider"))
+    c->name = etl_record_dup_provider_name (&record);
+  else if (g_str_equal (field, "process") && record.has_pid)
+    {
+      c->value = record.pid;
+      c->name = g_strdup_printf ("%u", record.pid);
+    }
+  else if (g_str_equal (field, "thread") && record.has_pid)
+    {
+      c->value = record.tid;
+      c->name = g_strdup_printf ("%u", record.tid);
+    }
+  else if (g_str_equal (field, "event"))
+    c->name = etl_record_dup_event_name (&record);
+  etl_record_clear (&record);
+  if (c->name == NULL)
+    {
+      condition_free (c);
+      return;
+    }
+  g_ptr_array_add (self->conditions, c);
+  apply_filter (self);
+  update_status (self);
+}
+
+static void
+on_list_filter_request (EtlEventList *list, const char *field, gboolean exclude, guint64 row, EtlWindow *self)
+{
+  etl_window_filter_by_row (self, field, exclude, row);
+}
+
+static void
+on_list_show_in_timeline (EtlEventList *list, guint64 row, EtlWindow *self)
+{
+  self->syncing = TRUE;
+  etl_timeline_view_select_row (self->timeline, row, TRUE);
+  self->syncing = FALSE;
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
 }
 
 static void
@@ -1581,7 +1805,15 @@ find_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 static void
 clear_filter_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  etl_filter_bar_set_filter (ETL_WINDOW (user_data)->filter_bar, NULL);
+  EtlWindow *self = ETL_WINDOW (user_data);
+
+  if (self->conditions->len > 0)
+    {
+      g_ptr_array_set_size (self->conditions, 0);
+      apply_filter (self);
+      update_status (self);
+    }
+  etl_filter_bar_set_filter (self->filter_bar, NULL);
 }
 
 static void
@@ -1686,6 +1918,7 @@ etl_window_dispose (GObject *object)
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->filter, etl_filter_free);
+  g_clear_pointer (&self->conditions, g_ptr_array_unref);
 
   G_OBJECT_CLASS (etl_window_parent_class)->dispose (object);
 }
@@ -1772,6 +2005,7 @@ etl_window_init (EtlWindow *self)
   GActionGroup *timeline_actions;
   GtkApplication *app;
 
+  self->conditions = g_ptr_array_new_with_free_func (condition_free);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
@@ -1804,6 +2038,8 @@ etl_window_init (EtlWindow *self)
   if (timeline_actions != NULL)
     gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", timeline_actions);
   g_signal_connect_object (self->timeline, "event-selected", G_CALLBACK (on_timeline_event_selected), self, 0);
+  g_signal_connect_object (self->event_list, "filter-request", G_CALLBACK (on_list_filter_request), self, 0);
+  g_signal_connect_object (self->event_list, "show-in-timeline", G_CALLBACK (on_list_show_in_timeline), self, 0);
 
   self->recent_menu = g_menu_new ();
   gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (self->recent_menu));
@@ -1863,13 +2099,15 @@ etl_window_get_loading (EtlWindow *self)
  * etl_window_get_busy:
  * @self: a window
  *
- * Returns: whether a load, a filter or an export is running
+ * Returns: whether a load, a filter, a sort of the list or an export is
+ *   running
  */
 gboolean
 etl_window_get_busy (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
-  return self->load_cancellable != NULL || self->filter_cancellable != NULL || self->export_cancellable != NULL;
+  return self->load_cancellable != NULL || self->filter_cancellable != NULL || self->export_cancellable != NULL
+         || etl_event_list_get_sorting (self->event_list);
 }
 
 /**

@@ -25,6 +25,9 @@ void etl_window_open_demo (EtlWindow *self);
 void etl_window_cancel (EtlWindow *self);
 void etl_window_close_trace (EtlWindow *self);
 
+/* Filter */
+void etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, guint64 row);
+
 /* Export */
 void etl_window_get_export_range (EtlWindow *self, gint64 *begin, gint64 *end);
 void etl_window_export_selection (EtlWindow *self, const char *path);

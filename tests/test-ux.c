@@ -282,6 +282,259 @@ test_details_cleared (Fixture *fixture, gconstpointer data)
                     ETL_TIMELINE_NO_ROW);
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Event list                                                               */
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+list_sorted (gpointer data)
+{
+  return !etl_event_list_get_sorting (data);
+}
+
+/* Clicking the CPU header sorts by CPU in a worker; equal CPUs keep time
+ * order; clicking again reverses; the Event column sorts by name. */
+static void
+test_sort (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  EtlEventList *list;
+  EtlEventModel *model;
+  EtlTrace *trace;
+  GtkTreeViewColumn *cpu_column;
+  gboolean descending = TRUE;
+  guint64 n;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  trace = etl_window_get_trace (fixture->window);
+  list = etl_window_get_event_list (fixture->window);
+  n = etl_event_list_get_n_rows (list);
+
+  cpu_column = gtk_tree_view_get_column (etl_event_list_get_tree_view (list), 1);
+  g_assert_cmpstr (gtk_tree_view_column_get_title (cpu_column), ==, "CPU");
+  gtk_tree_view_column_clicked (cpu_column);
+  g_assert_true (etl_event_list_get_sorting (list));
+  g_assert_true (etl_window_get_busy (fixture->window));
+  wait_for (list_sorted, list);
+  g_assert_cmpint (etl_event_list_get_sort_column (list, &descending), ==, 1);
+  g_assert_false (descending);
+  g_assert_true (gtk_tree_view_column_get_sort_indicator (cpu_column));
+
+  model = etl_event_list_get_model (list);
+  g_assert_true (etl_event_model_get_sorted (model));
+  g_assert_cmpuint (etl_event_model_get_n_rows (model), ==, n);
+  for (guint64 i = 1; i < n; i++)
+    {
+      guint64 a = etl_event_model_get_row (model, i - 1), b = etl_event_model_get_row (model, i);
+      guint ca = etl_trace_get_cpu (trace, a), cb = etl_trace_get_cpu (trace, b);
+
+      g_assert_cmpuint (ca, <=, cb);
+      if (ca == cb)
+        g_assert_cmpuint (a, <, b);
+    }
+  g_assert_cmpuint (etl_trace_get_cpu (trace, etl_event_model_get_row (model, 0)), <,
+                    etl_trace_get_cpu (trace, etl_event_model_get_row (model, n - 1)));
+
+  /* Again: descending, equal CPUs still in time order. */
+  gtk_tree_view_column_clicked (cpu_column);
+  wait_for (list_sorted, list);
+  g_assert_cmpint (etl_event_list_get_sort_column (list, &descending), ==, 1);
+  g_assert_true (descending);
+  model = etl_event_list_get_model (list);
+  for (guint64 i = 1; i < n; i++)
+    {
+      guint64 a = etl_event_model_get_row (model, i - 1), b = etl_event_model_get_row (model, i);
+      guint ca = etl_trace_get_cpu (trace, a), cb = etl_trace_get_cpu (trace, b);
+
+      g_assert_cmpuint (ca, >=, cb);
+      if (ca == cb)
+        g_assert_cmpuint (a, <, b);
+    }
+
+  /* A selected row stays selected across a sort. */
+  etl_event_list_select_row (list, 5000);
+  etl_event_list_sort (list, 5, FALSE);
+  wait_for (list_sorted, list);
+  g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, 5000);
+  model = etl_event_list_get_model (list);
+  {
+    GtkTreeIter iter;
+    g_autofree char *prev = NULL;
+
+    for (int i = 0; i < 3000; i++)
+      {
+        g_autofree char *name = NULL;
+
+        g_assert_true (gtk_tree_model_iter_nth_child (GTK_TREE_MODEL (model), &iter, NULL, i * (int) (n / 3000)));
+        gtk_tree_model_get (GTK_TREE_MODEL (model), &iter, ETL_EVENT_MODEL_COLUMN_NAME, &name, -1);
+        if (prev != NULL)
+          g_assert_cmpint (g_utf8_collate (prev, name), <=, 0);
+        g_free (prev);
+        prev = g_steal_pointer (&name);
+      }
+  }
+
+  /* Time ascending is the merged order again. */
+  etl_event_list_sort (list, 0, FALSE);
+  wait_for (list_sorted, list);
+  g_assert_false (etl_event_model_get_sorted (etl_event_list_get_model (list)));
+}
+
+static gboolean
+clipboard_has_text (gpointer data)
+{
+  return gtk_clipboard_wait_is_text_available (data);
+}
+
+/* Ctrl+C copies the selected rows (multi-select) with a header line, over
+ * the visible columns; hidden columns are remembered in the state file. */
+static void
+test_copy_and_columns (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *state = etl_window_get_state_path ();
+  g_auto (GStrv) lines = NULL;
+  g_auto (GStrv) header = NULL;
+  g_auto (GStrv) hidden = NULL;
+  g_autoptr (GArray) selected = NULL;
+  GtkTreeSelection *selection;
+  GtkClipboard *clipboard;
+  EtlEventList *list;
+  GtkTreePath *from, *to;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  list = etl_window_get_event_list (fixture->window);
+  selection = gtk_tree_view_get_selection (etl_event_list_get_tree_view (list));
+  g_assert_cmpint (gtk_tree_selection_get_mode (selection), ==, GTK_SELECTION_MULTIPLE);
+
+  from = gtk_tree_path_new_from_indices (10, -1);
+  to = gtk_tree_path_new_from_indices (12, -1);
+  gtk_tree_selection_select_range (selection, from, to);
+  gtk_tree_path_free (from);
+  gtk_tree_path_free (to);
+  selected = etl_event_list_get_selected_rows (list);
+  g_assert_cmpuint (selected->len, ==, 3);
+  g_assert_cmpuint (g_array_index (selected, guint64, 0), ==, 10);
+
+  etl_event_list_set_column_visible (list, "size", FALSE);
+  clipboard = gtk_widget_get_clipboard (GTK_WIDGET (list), GDK_SELECTION_CLIPBOARD);
+  gtk_clipboard_clear (clipboard);
+  /* The accelerator's action, as Ctrl+C in the list runs it. */
+  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (list), "list"), "copy", NULL);
+  wait_for (clipboard_has_text, clipboard);
+  text = gtk_clipboard_wait_for_text (clipboard);
+  g_assert_nonnull (text);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5); /* header, 3 rows, "" */
+  g_assert_cmpstr (lines[0], ==, "Time\tCPU\tPID\tTID\tProvider\tEvent\tId / Opcode\tLevel");
+  header = g_strsplit (lines[1], "\t", -1);
+  g_assert_cmpuint (g_strv_length (header), ==, 8);
+  g_assert_cmpstr (lines[4], ==, "");
+
+  /* Remembered: a new window hides Size too. */
+  g_assert_true (etl_window_save_state (fixture->window, NULL));
+  gtk_widget_destroy (GTK_WIDGET (fixture->window));
+  g_clear_object (&fixture->window);
+  fixture->window = g_object_ref_sink (etl_window_new (NULL));
+  hidden = etl_event_list_dup_hidden_columns (etl_window_get_event_list (fixture->window));
+  g_assert_cmpuint (g_strv_length (hidden), ==, 1);
+  g_assert_cmpstr (hidden[0], ==, "size");
+  etl_event_list_set_column_visible (etl_window_get_event_list (fixture->window), "size", TRUE);
+  g_assert_true (etl_window_save_state (fixture->window, NULL));
+}
+
+static guint64
+count_pid (EtlTrace *trace, guint32 wanted)
+{
+  guint64 n = 0;
+
+  for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+    {
+      guint32 pid;
+
+      if (etl_trace_get_pid (trace, i, &pid) && pid == wanted)
+        n++;
+    }
+  return n;
+}
+
+/* The context menu filters to / excludes a row's process, provider and
+ * event; Clear Filter brings every row back. */
+static void
+test_context_filter (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  GActionGroup *actions;
+  EtlEventList *list;
+  EtlTrace *trace;
+  guint64 row = G_MAXUINT64, n, expected;
+  guint32 pid = 0;
+  guint provider;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  trace = etl_window_get_trace (fixture->window);
+  list = etl_window_get_event_list (fixture->window);
+  n = etl_trace_get_n_records (trace);
+  for (guint64 i = 0; i < n; i++)
+    if (etl_trace_get_pid (trace, i, &pid) && pid == 3988)
+      {
+        row = i;
+        break;
+      }
+  g_assert_cmpuint (row, !=, G_MAXUINT64);
+  expected = count_pid (trace, 3988);
+
+  etl_event_list_select_row (list, row);
+  actions = gtk_widget_get_action_group (GTK_WIDGET (list), "list");
+  g_assert_nonnull (actions);
+  g_assert_nonnull (etl_event_list_get_popup (list));
+
+  g_action_group_activate_action (actions, "filter-to", g_variant_new_string ("process"));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), ==, expected);
+  g_assert_nonnull (strstr (etl_window_get_status (fixture->window), "only process 3988"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "clear-filter", NULL);
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), ==, n);
+
+  etl_event_list_select_row (list, row);
+  g_action_group_activate_action (actions, "exclude", g_variant_new_string ("process"));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), ==, n - expected);
+
+  /* Excluding a provider too leaves out its rows as well. */
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "clear-filter", NULL);
+  wait_idle (fixture->window);
+  provider = etl_trace_get_provider_index (trace, row);
+  expected = 0;
+  for (guint64 i = 0; i < n; i++)
+    if (etl_trace_get_provider_index (trace, i) == provider)
+      expected++;
+  etl_event_list_select_row (list, row);
+  g_action_group_activate_action (actions, "filter-to", g_variant_new_string ("provider"));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), ==, expected);
+  for (guint64 i = 0; i < etl_event_list_get_n_rows (list); i += 97)
+    g_assert_cmpuint (etl_trace_get_provider_index (trace, etl_event_model_get_row (etl_event_list_get_model (list), i)),
+                      ==, provider);
+
+  /* And to the event: fewer rows, all of that event's name. */
+  etl_event_list_select_row (list, row);
+  g_action_group_activate_action (actions, "filter-to", g_variant_new_string ("event"));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), >, 0);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), <=, expected);
+}
+
 static void
 rm_rf (const char *path)
 {
@@ -324,6 +577,12 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/ux/quit-saves-state", Fixture, NULL, fixture_setup, test_quit_saves_state,
               fixture_teardown);
   g_test_add ("/etl/gui/ux/details-cleared", Fixture, NULL, fixture_setup, test_details_cleared, fixture_teardown);
+
+  g_test_add ("/etl/gui/ux/list/sort", Fixture, NULL, fixture_setup, test_sort, fixture_teardown);
+  g_test_add ("/etl/gui/ux/list/copy-columns", Fixture, NULL, fixture_setup, test_copy_and_columns,
+              fixture_teardown);
+  g_test_add ("/etl/gui/ux/list/context-filter", Fixture, NULL, fixture_setup, test_context_filter,
+              fixture_teardown);
 
   status = g_test_run ();
   if (xdg != NULL)

@@ -107,6 +107,8 @@ struct _EtlWindow
   GArray *markers;       /* WindowMarker, by time: this trace's markers */
   GtkMenuButton *markers_button;
   GtkListBox *markers_list;
+  GtkBox *legend_box;
+  GtkWidget *legend_scroller;
   GCancellable *find_cancellable;
 
   /* Jobs: loading (or generating the demo), filtering, exporting. */
@@ -660,7 +662,81 @@ typedef struct
   EtlSummary *summary;
   EtlLossSummary *loss_summary;
   GPtrArray *errors;
+  GArray *legend;       /* LegendEntry: the most frequent providers */
 } LoadData;
+
+/* One provider in the colour legend. */
+typedef struct
+{
+  guint provider;      /* provider index: picks the colour */
+  guint64 count;
+  char *name;
+} LegendEntry;
+
+#define MAX_LEGEND 12
+
+static void
+legend_entry_clear (gpointer data)
+{
+  g_free (((LegendEntry *) data)->name);
+}
+
+static gint
+compare_legend (gconstpointer a, gconstpointer b)
+{
+  guint64 ca = ((const LegendEntry *) a)->count, cb = ((const LegendEntry *) b)->count;
+
+  return ca > cb ? -1 : ca < cb;
+}
+
+/* Counts records per provider index (from the index: no record read) and
+ * names the MAX_LEGEND most frequent from their first record. */
+static GArray *
+build_legend (EtlTrace *trace, GCancellable *cancellable)
+{
+  guint n_providers = etl_trace_get_n_providers (trace);
+  guint64 n = etl_trace_get_n_records (trace);
+  g_autofree guint64 *counts = g_new0 (guint64, n_providers + 1);
+  g_autofree guint64 *first = g_new0 (guint64, n_providers + 1);
+  GArray *legend = g_array_new (FALSE, TRUE, sizeof (LegendEntry));
+
+  g_array_set_clear_func (legend, legend_entry_clear);
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint p = etl_trace_get_provider_index (trace, i);
+
+      if ((i & 0xFFFFF) == 0 && g_cancellable_is_cancelled (cancellable))
+        return legend;
+      if (p >= n_providers)
+        continue;
+      if (counts[p]++ == 0)
+        first[p] = i;
+    }
+  for (guint p = 0; p < n_providers; p++)
+    if (counts[p] > 0)
+      {
+        LegendEntry e = { p, counts[p], NULL };
+
+        g_array_append_val (legend, e);
+      }
+  g_array_sort (legend, compare_legend);
+  if (legend->len > MAX_LEGEND)
+    g_array_set_size (legend, MAX_LEGEND);
+  for (guint i = 0; i < legend->len; i++)
+    {
+      LegendEntry *e = &g_array_index (legend, LegendEntry, i);
+      EtlRecord record;
+
+      if (etl_trace_get_record (trace, first[e->provider], &record, NULL))
+        {
+          e->name = etl_record_dup_provider_name (&record);
+          etl_record_clear (&record);
+        }
+      else
+        e->name = g_strdup ("?");
+    }
+  return legend;
+}
 
 static void
 load_data_free (gpointer data)
@@ -673,6 +749,7 @@ load_data_free (gpointer data)
   g_clear_pointer (&ld->summary, etl_summary_unref);
   g_clear_pointer (&ld->loss_summary, etl_loss_summary_unref);
   g_clear_pointer (&ld->errors, g_ptr_array_unref);
+  g_clear_pointer (&ld->legend, g_array_unref);
   g_free (ld);
 }
 
@@ -745,9 +822,57 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
           return;
         }
       ld->loss_summary = etl_loss_summary_new (ld->trace, 14);
+      ld->legend = build_legend (ld->trace, cancellable);
     }
 
   g_task_return_boolean (task, TRUE);
+}
+
+
+/* The provider colour legend under the timeline ------------------------- */
+
+static gboolean
+draw_swatch (GtkWidget *widget, cairo_t *cr, gpointer user_data)
+{
+  GdkRGBA rgba;
+
+  etl_timeline_view_get_provider_color (GPOINTER_TO_UINT (user_data), &rgba);
+  gdk_cairo_set_source_rgba (cr, &rgba);
+  cairo_rectangle (cr, 0, 2, gtk_widget_get_allocated_width (widget), gtk_widget_get_allocated_height (widget) - 4);
+  cairo_fill (cr);
+  return FALSE;
+}
+
+static void
+show_legend (EtlWindow *self, GArray *legend)
+{
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->legend_box));
+
+  for (GList *l = children; l != NULL; l = l->next)
+    gtk_widget_destroy (l->data);
+  for (guint i = 0; legend != NULL && i < legend->len; i++)
+    {
+      const LegendEntry *e = &g_array_index (legend, LegendEntry, i);
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+      GtkWidget *swatch = gtk_drawing_area_new ();
+      /* Provider names differ at their end: keep it, whole in the tooltip. */
+      g_autofree char *shown = g_utf8_strlen (e->name, -1) > 24
+                                   ? g_strconcat ("…", g_utf8_offset_to_pointer (e->name, g_utf8_strlen (e->name, -1) - 22),
+                                                  NULL)
+                                   : g_strdup (e->name);
+      GtkWidget *label = gtk_label_new (shown);
+      g_autofree char *tip = g_strdup_printf ("%s: %'" G_GUINT64_FORMAT " events", e->name, e->count);
+
+      gtk_widget_set_size_request (swatch, 12, 14);
+      g_signal_connect (swatch, "draw", G_CALLBACK (draw_swatch), GUINT_TO_POINTER (e->provider));
+      gtk_style_context_add_class (gtk_widget_get_style_context (label), "dim-label");
+      gtk_widget_set_tooltip_text (box, tip);
+      gtk_container_add (GTK_CONTAINER (box), swatch);
+      gtk_container_add (GTK_CONTAINER (box), label);
+      gtk_widget_show_all (box);
+      gtk_container_add (GTK_CONTAINER (self->legend_box), box);
+    }
+  gtk_widget_set_visible (self->legend_scroller, legend != NULL && legend->len > 0);
 }
 
 static void apply_filter (EtlWindow *self);
@@ -774,6 +899,7 @@ show_trace (EtlWindow *self, LoadData *ld)
   etl_event_list_set_rows (self->event_list, ld->trace, NULL);
   etl_zoom_manager_set_focus (self->zoom_manager, G_MININT64);
   load_markers (self);
+  show_legend (self, ld->legend);
   /* A few records far from the rest (a header hours before the data) would
    * squeeze the data into a pixel: start on the range of 99.9 % of them. */
   {
@@ -943,6 +1069,7 @@ etl_window_close_trace (EtlWindow *self)
   etl_event_list_set_rows (self->event_list, NULL, NULL);
   g_array_set_size (self->markers, 0);
   show_markers (self);
+  show_legend (self, NULL);
   etl_timeline_view_set_trace (self->timeline, NULL, NULL);
   etl_loss_plot_set_trace (self->loss_plot, NULL, NULL);
   etl_details_clear (self->details);
@@ -2778,6 +2905,27 @@ etl_window_init (EtlWindow *self)
   self->markers = g_array_new (FALSE, FALSE, sizeof (WindowMarker));
   g_array_set_clear_func (self->markers, window_marker_clear);
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The provider colour legend, under the timeline. */
+  {
+    GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self->timeline));
+
+    /* One line, most frequent first; scrolls sideways when narrow. */
+    self->legend_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 14));
+    g_object_set (self->legend_box, "margin-start", 8, "margin-end", 8, "margin-top", 2, "margin-bottom", 2, NULL);
+    gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->legend_box)), "provider-legend");
+    gtk_widget_show (GTK_WIDGET (self->legend_box));
+    self->legend_scroller = gtk_scrolled_window_new (NULL, NULL);
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->legend_scroller), GTK_POLICY_AUTOMATIC,
+                                    GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->legend_scroller), TRUE);
+    gtk_container_add (GTK_CONTAINER (self->legend_scroller), GTK_WIDGET (self->legend_box));
+    if (GTK_IS_BOX (parent))
+      {
+        gtk_box_pack_start (GTK_BOX (parent), self->legend_scroller, FALSE, FALSE, 0);
+        gtk_box_reorder_child (GTK_BOX (parent), self->legend_scroller, 2);
+      }
+  }
 
   /* Markers: a header bar button with the list in a popover. */
   {

@@ -747,9 +747,10 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
           pango_layout_set_font_description (layout, NULL);
           pango_layout_set_text (layout, etl_summary_get_lane_label (summary, lane), -1);
           pango_layout_set_width (layout, (ETL_LABEL_COLUMN_WIDTH - 16) * PANGO_SCALE);
-          /* Provider names differ at their end ("Microsoft-Windows-…"). */
+          /* Provider names differ at their end ("Microsoft-Windows-…"):
+           * keep the end; the tooltip has the whole name. */
           pango_layout_set_ellipsize (layout, etl_summary_get_mode (summary) == ETL_LANE_PROVIDER
-                                                ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
+                                                ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
           pango_layout_get_pixel_size (layout, NULL, &th);
           cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.9);
           if (lane_h >= 2 * th + 2)

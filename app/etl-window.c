@@ -1424,6 +1424,17 @@ on_list_filter_request (EtlEventList *list, const char *field, gboolean exclude,
   etl_window_filter_by_row (self, field, exclude, row);
 }
 
+static void select_everywhere (EtlWindow *self, guint64 row);
+
+/* A loss point clicked: the event at that time, centred in the timeline. */
+static void
+on_loss_activated (EtlLossPlot *plot, gint64 filetime, EtlWindow *self)
+{
+  if (self->trace == NULL || etl_trace_get_n_records (self->trace) == 0)
+    return;
+  select_everywhere (self, MIN (etl_trace_lower_bound (self->trace, filetime), etl_trace_get_n_records (self->trace) - 1));
+}
+
 static void
 on_list_show_in_timeline (EtlEventList *list, guint64 row, EtlWindow *self)
 {
@@ -2988,6 +2999,7 @@ etl_window_init (EtlWindow *self)
   if (timeline_actions != NULL)
     gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", timeline_actions);
   g_signal_connect_object (self->timeline, "event-selected", G_CALLBACK (on_timeline_event_selected), self, 0);
+  g_signal_connect_object (self->loss_plot, "loss-activated", G_CALLBACK (on_loss_activated), self, 0);
   g_signal_connect_object (self->event_list, "filter-request", G_CALLBACK (on_list_filter_request), self, 0);
   g_signal_connect_object (self->event_list, "show-in-timeline", G_CALLBACK (on_list_show_in_timeline), self, 0);
 
@@ -3219,6 +3231,19 @@ etl_window_dup_loss_legend (EtlWindow *self, guint file)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
   return etl_loss_plot_dup_legend_text (self->loss_plot, file);
+}
+
+/**
+ * etl_window_get_loss_plot:
+ * @self: a window
+ *
+ * Returns: (transfer none): the loss plot
+ */
+EtlLossPlot *
+etl_window_get_loss_plot (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->loss_plot;
 }
 
 /**

@@ -16,6 +16,7 @@
 
 #include "etl-application.h"
 #include "etl-filter.h"
+#include "etl-session-panel.h"
 #include "etl-test-util.h"
 #include "etl-time-ruler.h"
 #include "etl-window.h"
@@ -828,6 +829,72 @@ test_loss_plot (Fixture *fixture, gconstpointer data)
   }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Session panel                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* The panel fits a pane of 440 px: its natural width, at most; diagnostics
+ * show under their field; a loaded session that is no preset shows
+ * "Custom"; closed sections are remembered by the window. */
+static void
+test_session_panel (Fixture *fixture, gconstpointer data)
+{
+  GtkWidget *panel, *window;
+  g_autoptr (EtlSession) session = NULL;
+  g_auto (GStrv) collapsed = NULL;
+  g_autofree char *state = etl_window_get_state_path ();
+  int min_w = 0, nat_w = 0;
+  const char *under;
+
+  if (skip_without_display ())
+    return;
+  panel = etl_session_panel_new ();
+  window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_container_add (GTK_CONTAINER (window), panel);
+  gtk_widget_show_all (window);
+  drain ();
+  gtk_widget_get_preferred_width (panel, &min_w, &nat_w);
+  g_test_message ("session panel width: minimum %d, natural %d", min_w, nat_w);
+  g_assert_cmpint (nat_w, <=, 440);
+  g_assert_cmpint (min_w, <=, 440);
+  g_assert_cmpstr (etl_session_panel_get_preset (ETL_SESSION_PANEL (panel)), ==, "low-overhead-file");
+
+  /* A diagnostic under its field: MaximumFileSize with circular mode and no
+   * size is an error (the test-session-gui case). */
+  gtk_toggle_button_set_active (
+      GTK_TOGGLE_BUTTON (etl_session_panel_get_flag_button (ETL_SESSION_PANEL (panel), "LogFileMode",
+                                                            ETL_EVENT_TRACE_FILE_MODE_CIRCULAR)),
+      TRUE);
+  under = etl_session_panel_get_field_diagnostic (ETL_SESSION_PANEL (panel), "MaximumFileSize");
+  g_assert_nonnull (under);
+  g_assert_true (g_str_has_prefix (under, "✖ "));
+  g_assert_cmpstr (etl_session_panel_get_preset (ETL_SESSION_PANEL (panel)), ==, "custom");
+  gtk_widget_get_preferred_width (panel, &min_w, &nat_w);
+  g_assert_cmpint (nat_w, <=, 440);
+
+  /* A session like one loaded from a file: a preset, or "Custom". */
+  session = etl_session_new_preset ("low-overhead-file", NULL);
+  etl_session_panel_set_session (ETL_SESSION_PANEL (panel), session);
+  g_assert_cmpstr (etl_session_panel_get_preset (ETL_SESSION_PANEL (panel)), ==, "low-overhead-file");
+  g_assert_null (etl_session_panel_get_field_diagnostic (ETL_SESSION_PANEL (panel), "MaximumFileSize"));
+  session->buffer_size = 128;
+  etl_session_panel_set_session (ETL_SESSION_PANEL (panel), session);
+  g_assert_cmpstr (etl_session_panel_get_preset (ETL_SESSION_PANEL (panel)), ==, "custom");
+  gtk_widget_destroy (window);
+
+  /* Sections closed in one window are closed in the next. */
+  etl_session_panel_set_section_expanded (etl_window_get_session_panel (fixture->window), "bytes", FALSE);
+  g_assert_true (etl_window_save_state (fixture->window, NULL));
+  gtk_widget_destroy (GTK_WIDGET (fixture->window));
+  g_clear_object (&fixture->window);
+  fixture_setup (fixture, NULL);
+  collapsed = etl_session_panel_dup_collapsed_sections (etl_window_get_session_panel (fixture->window));
+  g_assert_cmpuint (g_strv_length (collapsed), ==, 1);
+  g_assert_cmpstr (collapsed[0], ==, "bytes");
+  etl_session_panel_set_section_expanded (etl_window_get_session_panel (fixture->window), "bytes", TRUE);
+  g_assert_true (etl_window_save_state (fixture->window, NULL));
+}
+
 static void
 rm_rf (const char *path)
 {
@@ -882,6 +949,7 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/ux/markers", Fixture, NULL, fixture_setup, test_markers, fixture_teardown);
   g_test_add ("/etl/gui/ux/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
   g_test_add_func ("/etl/gui/ux/time-format", test_time_format);
+  g_test_add ("/etl/gui/ux/session-panel", Fixture, NULL, fixture_setup, test_session_panel, fixture_teardown);
   g_test_add ("/etl/gui/ux/loss-plot", Fixture, NULL, fixture_setup, test_loss_plot, fixture_teardown);
 
   status = g_test_run ();

@@ -434,14 +434,16 @@ etl_loss_plot_dup_loss_text (EtlLossPlot *self, double x, double y, int width, i
 {
   const EtlLoss *loss;
   g_autofree char *when = NULL;
+  g_autofree char *cpu = NULL;
 
   g_return_val_if_fail (ETL_IS_LOSS_PLOT (self), NULL);
   loss = loss_at (self, x, y, width, height);
   if (loss == NULL)
     return NULL;
   when = etl_time_format_span (loss->filetime - etl_trace_get_origin (self->trace));
-  return g_strdup_printf ("%s · %s × %" G_GUINT64_FORMAT " · CPU %d · %s\nClick to go there", when,
-                          loss_kind_names[loss->kind], loss->count, loss->cpu,
+  cpu = loss->cpu >= 0 ? g_strdup_printf (" · CPU %d", loss->cpu) : g_strdup ("");
+  return g_strdup_printf ("%s · %s × %" G_GUINT64_FORMAT "%s · %s\nClick to go there", when,
+                          loss_kind_names[loss->kind], loss->count, cpu,
                           loss->file < self->file_names->len ? (char *) g_ptr_array_index (self->file_names, loss->file)
                                                              : "?");
 }

@@ -2829,7 +2829,6 @@ etl_window_dispose (GObject *object)
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->filter, etl_filter_free);
-  g_clear_pointer (&self->conditions, g_ptr_array_unref);
   if (self->find_cancellable != NULL)
     g_cancellable_cancel (self->find_cancellable);
   g_clear_object (&self->find_cancellable);
@@ -2846,6 +2845,7 @@ etl_window_finalize (GObject *object)
   g_clear_object (&self->recent_menu);
   g_free (self->progress_label);
   g_clear_pointer (&self->markers, g_array_unref);
+  g_clear_pointer (&self->conditions, g_ptr_array_unref);
 
   G_OBJECT_CLASS (etl_window_parent_class)->finalize (object);
 }

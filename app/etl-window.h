@@ -6,6 +6,8 @@
 #include "etl-details.h"
 #include "etl-event-list.h"
 #include "etl-filter-bar.h"
+#include "etl-loss-plot.h"
+#include "etl-session-panel.h"
 #include "etl-timeline-view.h"
 #include "etl-trace.h"
 #include "etl-zoom-manager.h"
@@ -24,6 +26,18 @@ void etl_window_show_open_dialog (EtlWindow *self);
 void etl_window_open_demo (EtlWindow *self);
 void etl_window_cancel (EtlWindow *self);
 void etl_window_close_trace (EtlWindow *self);
+
+/* Filter */
+void etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, guint64 row);
+
+/* Navigation */
+gboolean etl_window_go_to_time (EtlWindow *self, const char *text, GError **error);
+void etl_window_find_same_event (EtlWindow *self, gboolean forward);
+gboolean etl_window_get_data_range (EtlWindow *self, gint64 *begin, gint64 *end);
+void etl_window_zoom_to_data (EtlWindow *self);
+void etl_window_add_marker (EtlWindow *self, gint64 filetime, const char *name);
+guint etl_window_get_n_markers (EtlWindow *self);
+const char *etl_window_get_marker (EtlWindow *self, guint i, gint64 *filetime);
 
 /* Export */
 void etl_window_get_export_range (EtlWindow *self, gint64 *begin, gint64 *end);
@@ -44,6 +58,8 @@ EtlTimelineView *etl_window_get_timeline (EtlWindow *self);
 EtlEventList *etl_window_get_event_list (EtlWindow *self);
 EtlFilterBar *etl_window_get_filter_bar (EtlWindow *self);
 EtlDetails *etl_window_get_details (EtlWindow *self);
+EtlLossPlot *etl_window_get_loss_plot (EtlWindow *self);
+EtlSessionPanel *etl_window_get_session_panel (EtlWindow *self);
 const char *etl_window_get_page (EtlWindow *self);
 guint etl_window_get_n_lanes (EtlWindow *self);
 guint etl_window_get_n_loss_files (EtlWindow *self);
@@ -53,5 +69,6 @@ void etl_window_get_visible_range (EtlWindow *self, gint64 *begin, gint64 *end);
 gboolean etl_window_get_info_bar_visible (EtlWindow *self);
 const char *etl_window_get_info_message (EtlWindow *self);
 const char *etl_window_get_status (EtlWindow *self);
+GMenuModel *etl_window_get_recent_menu (EtlWindow *self);
 
 G_END_DECLS

@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 /**
  * EtlEventModelColumn:
- * @ETL_EVENT_MODEL_COLUMN_TIME: milliseconds since the trace's origin, 4 decimals (string)
+ * @ETL_EVENT_MODEL_COLUMN_TIME: time since the trace's origin, in the unit that suits it (etl_time_format_span()) (string)
  * @ETL_EVENT_MODEL_COLUMN_CPU: processor index (string)
  * @ETL_EVENT_MODEL_COLUMN_PID: process id, empty when the record has none (string)
  * @ETL_EVENT_MODEL_COLUMN_TID: thread id, empty when the record has none (string)
@@ -45,6 +45,8 @@ typedef enum
 G_DECLARE_FINAL_TYPE (EtlEventModel, etl_event_model, ETL, EVENT_MODEL, GObject)
 
 EtlEventModel *etl_event_model_new (EtlTrace *trace, EtlRowSet *rows);
+EtlEventModel *etl_event_model_new_sorted (EtlTrace *trace, EtlRowSet *rows, guint32 *order);
+gboolean etl_event_model_get_sorted (EtlEventModel *self);
 EtlTrace *etl_event_model_get_trace (EtlEventModel *self);
 EtlRowSet *etl_event_model_get_rows (EtlEventModel *self);
 guint64 etl_event_model_get_n_rows (EtlEventModel *self);

@@ -42,16 +42,19 @@ le16 (const guint8 *p)
   return (guint32) p[0] | (guint32) p[1] << 8;
 }
 
-/* Number of leading zero bits of a non-zero 32-bit word. */
+#define FLAGS_TOP (G_GUINT64_CONSTANT (1) << 63)
+#define FLAGS_EMPTY FLAGS_TOP
+
+/* Number of leading zero bits of a non-zero 64-bit word. */
 static inline guint
-clz32 (guint32 v)
+clz64 (guint64 v)
 {
 #if defined(__GNUC__) || defined(__clang__)
-  return (guint) __builtin_clz (v);
+  return (guint) __builtin_clzll (v);
 #else
   guint n = 0;
 
-  while (!(v & 0x80000000u))
+  while (!(v & FLAGS_TOP))
     {
       v <<= 1;
       n++;
@@ -96,178 +99,208 @@ etl_xpress_lz77_decode (const guint8 *in, gsize in_len, guint8 *out, gsize out_c
   const guint8 *token = in;
   EtlXpressStatus status = ETL_XPRESS_OK;
 
-  while (op < oend && iend - ip >= 4)
+  /* The flag word sits in the top half of a 64-bit one with a 1 just below
+   * its 32 bits: leading zeros then never count past the word, and the word
+   * is used up when that 1 alone is left at the top. */
+  guint64 flags = FLAGS_EMPTY;
+
+  for (;;)
     {
-      guint32 flags = le32 (ip);
-      guint nbits = 32;
+      guint64 len;
+      gsize offset, n, room;
+      const guint8 *src;
+      guint32 tuple;
 
-      ip += 4;
-      while (nbits > 0)
+      if (flags == FLAGS_EMPTY)
         {
-          guint64 len;
-          gsize offset, n, room;
-          const guint8 *src;
-          guint32 tuple;
+          if (iend - ip < 4 || op == oend)
+            goto done; /* the end of the stream, or the output is full */
+          flags = (guint64) le32 (ip) << 32 | 0x80000000u;
+          ip += 4;
+        }
 
-          if (op == oend)
-            goto done;
+      if (!(flags & FLAGS_TOP))
+        {
+          /* A run of literals: as many as the flag word's leading zeros. */
+          guint lits = clz64 (flags);
 
-          if (!(flags & 0x80000000u))
+          if (G_LIKELY (iend - ip >= 32 && oend - op >= 32))
+            memcpy (op, ip, 32); /* one fixed-size copy; the extra bytes are rewritten later */
+          else
             {
-              /* A run of literals: as many as the flag word's leading zeros. */
-              guint lits = flags ? clz32 (flags) : 32;
-              gsize avail_in = (gsize) (iend - ip), avail_out = (gsize) (oend - op);
-
-              if (lits > nbits)
-                lits = nbits;
-              if (avail_in >= 32 && avail_out >= 32)
-                memcpy (op, ip, 32); /* one fixed-size copy; the extra bytes are rewritten later */
-              else
+              n = MIN ((gsize) lits, MIN ((gsize) (iend - ip), (gsize) (oend - op)));
+              memcpy (op, ip, n);
+              if (n < lits)
                 {
-                  n = MIN ((gsize) lits, MIN (avail_in, avail_out));
-                  memcpy (op, ip, n);
-                  if (n < lits)
-                    {
-                      /* Input exhausted (the end of the stream) or output full. */
-                      ip += n;
-                      op += n;
-                      goto done;
-                    }
+                  /* Input exhausted (the end of the stream) or output full. */
+                  ip += n;
+                  op += n;
+                  goto done;
                 }
-              ip += lits;
-              op += lits;
-              nbits -= lits;
-              flags = lits < 32 ? flags << lits : 0;
-              continue;
             }
+          ip += lits;
+          op += lits;
+          flags <<= lits;
+          /* A 1 follows a run of zeros: a match, or the used-up word's end. */
+          if (flags == FLAGS_EMPTY)
+            continue;
+        }
 
-          flags <<= 1;
-          nbits--;
-          token = ip;
-          if (ip == iend)
-            goto done; /* a match flag with no input left: the end of the stream */
-          if (iend - ip < 2)
+      flags <<= 1;
+      token = ip;
+      if (G_UNLIKELY (iend - ip < 2 || op == oend))
+        {
+          /* A match flag with no input left, or a full output: the end of
+           * the stream; one byte left: a cut tuple. */
+          if (ip != iend && op != oend)
+            status = ETL_XPRESS_TRUNCATED;
+          goto done;
+        }
+      tuple = le16 (ip);
+      ip += 2;
+      offset = (gsize) (tuple >> 3) + 1;
+      len = tuple & 7;
+      if (len == 7)
+        {
+          if (nibble == NULL)
             {
-              status = ETL_XPRESS_TRUNCATED;
-              goto done;
-            }
-          tuple = le16 (ip);
-          ip += 2;
-          offset = (gsize) (tuple >> 3) + 1;
-          len = tuple & 7;
-          if (len == 7)
-            {
-              if (nibble == NULL)
+              if (ip == iend)
                 {
-                  if (ip == iend)
+                  status = ETL_XPRESS_TRUNCATED;
+                  goto done;
+                }
+              nibble = ip++;
+              len = *nibble & 15;
+            }
+          else
+            {
+              len = *nibble >> 4;
+              nibble = NULL;
+            }
+          if (len == 15)
+            {
+              if (ip == iend)
+                {
+                  status = ETL_XPRESS_TRUNCATED;
+                  goto done;
+                }
+              len = *ip++;
+              if (len == 255)
+                {
+                  if (iend - ip < 2)
                     {
                       status = ETL_XPRESS_TRUNCATED;
                       goto done;
                     }
-                  nibble = ip++;
-                  len = *nibble & 15;
-                }
-              else
-                {
-                  len = *nibble >> 4;
-                  nibble = NULL;
-                }
-              if (len == 15)
-                {
-                  if (ip == iend)
+                  len = le16 (ip);
+                  ip += 2;
+                  if (len == 0)
                     {
-                      status = ETL_XPRESS_TRUNCATED;
-                      goto done;
-                    }
-                  len = *ip++;
-                  if (len == 255)
-                    {
-                      if (iend - ip < 2)
+                      if (iend - ip < 4)
                         {
                           status = ETL_XPRESS_TRUNCATED;
                           goto done;
                         }
-                      len = le16 (ip);
-                      ip += 2;
-                      if (len == 0)
-                        {
-                          if (iend - ip < 4)
-                            {
-                              status = ETL_XPRESS_TRUNCATED;
-                              goto done;
-                            }
-                          len = le32 (ip);
-                          ip += 4;
-                        }
-                      if (len < 15 + 7)
-                        {
-                          status = ETL_XPRESS_BAD_LENGTH;
-                          goto done;
-                        }
-                      len -= 15 + 7;
+                      len = le32 (ip);
+                      ip += 4;
                     }
-                  len += 15;
+                  if (len < 15 + 7)
+                    {
+                      status = ETL_XPRESS_BAD_LENGTH;
+                      goto done;
+                    }
+                  len -= 15 + 7;
                 }
-              len += 7;
+              len += 15;
             }
-          len += 3;
+          len += 7;
+        }
+      len += 3;
 
-          if (offset > (gsize) (op - out))
-            {
-              status = ETL_XPRESS_BAD_OFFSET;
-              goto done;
-            }
-          room = (gsize) (oend - op);
-          if (len > room)
-            {
-              status = ETL_XPRESS_OVERRUN;
-              goto done;
-            }
-          n = (gsize) len;
-          src = op - offset;
+      if (offset > (gsize) (op - out))
+        {
+          status = ETL_XPRESS_BAD_OFFSET;
+          goto done;
+        }
+      room = (gsize) (oend - op);
+      if (len > room)
+        {
+          status = ETL_XPRESS_OVERRUN;
+          goto done;
+        }
+      n = (gsize) len;
+      src = op - offset;
 
-          if (offset == 1)
-            {
-              memset (op, op[-1], n);
-              op += n;
-              continue;
-            }
-          if (offset < 8)
-            {
-              /* Overlapping: the output repeats with period offset, so any
-               * multiple of it that is >= 8 is as good a distance, and from
-               * there on 8-byte blocks never read what they write. */
-              gsize dist = offset, head;
+      if (G_LIKELY (offset >= 16 && room - n >= 16))
+        {
+          /* The common case: 16-byte blocks that never overlap, up to 15
+           * bytes past the match, inside the output and rewritten later. */
+          guint8 *end = op + n;
 
-              while (dist < 8)
-                dist += offset;
-              head = MIN (n, dist);
-              for (gsize i = 0; i < head; i++)
-                op[i] = src[i];
-              op += head;
-              n -= head;
-              room -= head;
-              src = op - dist;
-            }
-          if (n > 0 && room - n >= 8)
+          do
             {
-              guint8 *end = op + n;
-
-              do
-                {
-                  memcpy (op, src, 8);
-                  op += 8;
-                  src += 8;
-                }
-              while (op < end);
-              op = end;
+              memcpy (op, src, 16);
+              op += 16;
+              src += 16;
             }
+          while (op < end);
+          op = end;
+          continue;
+        }
+      if (offset == 1)
+        {
+          memset (op, op[-1], n);
+          op += n;
+          continue;
+        }
+      if (offset < 8)
+        {
+          /* Overlapping: the output repeats with period offset, so any
+           * multiple of it that is >= 8 is as good a distance, and from
+           * there on 8-byte blocks never read what they write. */
+          gsize dist = offset, head;
+
+          while (dist < 8)
+            dist += offset;
+          head = MIN (n, dist);
+          for (gsize i = 0; i < head; i++)
+            op[i] = src[i];
+          op += head;
+          n -= head;
+          room -= head;
+          src = op - dist;
+        }
+      if (room - n >= 16)
+        {
+          /* Blocks of 16 (two of 8: the second may read what the
+           * first wrote when the distance is below 16), up to 15 bytes
+           * past the match, inside the output and rewritten later. */
+          guint8 *end = op + n;
+
+          if (op - src >= 16)
+            do
+              {
+                memcpy (op, src, 16);
+                op += 16;
+                src += 16;
+              }
+            while (op < end);
           else
-            {
-              for (gsize i = 0; i < n; i++)
-                op[i] = src[i];
-              op += n;
-            }
+            do
+              {
+                memcpy (op, src, 8);
+                memcpy (op + 8, src + 8, 8);
+                op += 16;
+                src += 16;
+              }
+            while (op < end);
+          op = end;
+        }
+      else
+        {
+          for (gsize i = 0; i < n; i++)
+            op[i] = src[i];
+          op += n;
         }
     }
 

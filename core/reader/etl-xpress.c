@@ -268,6 +268,8 @@ etl_xpress_lz77_decode (const guint8 *in, gsize in_len, guint8 *out, gsize out_c
           op += head;
           n -= head;
           room -= head;
+          if (n == 0)
+            continue; /* (then op − dist may lie before the output) */
           src = op - dist;
         }
       if (room - n >= 16)

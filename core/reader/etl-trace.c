@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "etl-trace-feed-private.h"
 #include "etl-format-private.h"
 #include "etl-names.h"
 #include "etl-record-private.h"
@@ -101,6 +102,13 @@ struct _EtlTrace
   GMutex cache_lock;
   GHashTable *cache;              /* buffer index -> GBytes (decompressed) */
   GQueue cache_order;
+
+  /* What decoding needs, gathered during the same walk (etl-decode-feed.h). */
+  GByteArray *provider_feed;      /* provider id -> EtlFeedClass */
+  EtlTraceFeed *feed;            /* NULL once the open is finished */
+  EtlSchemaRegistry *registry;
+  EtlVolumeMap *volumes;
+  EtlProcessTable *processes;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -645,6 +653,7 @@ typedef struct
   guint32 pid;
   guint16 provider;
   guint8 header_type;
+  guint8 feed;          /* EtlFeedKind of the head record: decoding state to hand over */
   guint16 file;
   guint16 cpu;
   /* the last provider GUID this stream interned (records of a stream repeat providers) */
@@ -680,6 +689,8 @@ typedef struct
 } Merge;
 
 #define HOOK_RT_LOST 0x80000000u
+#define HOOK_FEED_SHIFT 24      /* bits 24..27 of a hook_cache value: the EtlFeedKind */
+#define HOOK_FEED_MASK  0x0F000000u
 
 static guint16
 intern_provider (EtlTrace *trace, const EtlGuid *guid)
@@ -694,6 +705,11 @@ intern_provider (EtlTrace *trace, const EtlGuid *guid)
     return PROVIDER_OVERFLOW;
   id = trace->providers->len;
   g_array_append_val (trace->providers, *guid);
+  {
+    guint8 cls = (guint8) etl_trace_feed_classify_provider (guid);
+
+    g_byte_array_append (trace->provider_feed, &cls, 1);
+  }
   key = g_memdup2 (guid, sizeof *guid);
   g_hash_table_insert (trace->provider_ids, key, GUINT_TO_POINTER (id + 1));
   return (guint16) id;
@@ -840,9 +856,11 @@ cursor_advance (Merge *m, Cursor *c)
               v = (guint32) intern_provider (trace, &guid) + 1;
               if (etl_is_rt_lost (&guid, pk.opcode))
                 v |= HOOK_RT_LOST;
+              v |= (guint32) etl_trace_feed_classify_hook (pk.hook_id) << HOOK_FEED_SHIFT;
               m->hook_cache[pk.hook_id] = v;
             }
-          c->provider = (guint16) ((v & ~HOOK_RT_LOST) - 1);
+          c->provider = (guint16) ((v & ~(HOOK_RT_LOST | HOOK_FEED_MASK)) - 1);
+          c->feed = (guint8) ((v & HOOK_FEED_MASK) >> HOOK_FEED_SHIFT);
           if (G_UNLIKELY (v & HOOK_RT_LOST))
             add_rt_loss (trace, c, b, pk.opcode);
         }
@@ -855,6 +873,13 @@ cursor_advance (Merge *m, Cursor *c)
               c->has_last_guid = TRUE;
             }
           c->provider = c->last_provider;
+          c->feed = ETL_FEED_NONE;
+          if (G_UNLIKELY (c->provider < trace->provider_feed->len && trace->provider_feed->data[c->provider] != 0))
+            c->feed = (guint8) etl_trace_feed_classify (trace->provider_feed->data[c->provider], pk.header_type,
+                                                         pk.opcode, c->data + c->rec_offset, pk.size);
+          else if (G_UNLIKELY (pk.opcode == ETL_EVENTSOURCE_MANIFEST_OPCODE && pk.kind == ETL_RECORD_KIND_MANIFEST))
+            c->feed = (guint8) etl_trace_feed_classify (ETL_FEED_CLASS_NONE, pk.header_type, pk.opcode,
+                                                         c->data + c->rec_offset, pk.size);
           if (G_UNLIKELY (etl_is_rt_lost (&pk.provider, pk.opcode)))
             add_rt_loss (trace, c, b, pk.opcode);
         }
@@ -1036,6 +1061,24 @@ collect_buffer_losses (EtlTrace *trace)
     }
 }
 
+/* Decodes @c's head record in full and gives it to the decode feed. */
+static void
+merge_feed (Merge *m, Cursor *c)
+{
+  EtlTrace *trace = m->trace;
+  const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, c->buf);
+  EtlRecord r;
+
+  if (trace->feed == NULL
+      || !etl_record_decode (c->data + c->rec_offset, c->len - c->rec_offset, &r, NULL))
+    return;
+  r.file = c->file;
+  r.cpu = c->cpu;
+  r.filetime = c->filetime;
+  r.file_offset = b->offset + c->rec_offset;
+  etl_trace_feed_add (trace->feed, (EtlFeedKind) c->feed, &r);
+}
+
 static gboolean
 merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GCancellable *cancellable,
            GError **error)
@@ -1123,6 +1166,11 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
         first_time[c->file] = e->filetime;
       last_time[c->file] = e->filetime;
       m.n_index++;
+
+      /* The record is still in the cursor's buffer: hand what decoding
+       * needs (metadata, manifests, volumes, lifetimes) over now. */
+      if (G_UNLIKELY (c->feed != ETL_FEED_NONE))
+        merge_feed (&m, c);
 
       leaf_set_key (&m, w, cursor_advance (&m, c));
       tree_replay (&m, w);

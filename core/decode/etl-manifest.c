@@ -161,7 +161,7 @@ static const StdName std_levels[] = {
 };
 
 static const StdName std_opcodes[] = {
-  { "win:Info", 0, NULL }, /* opcode 0: the event is named by its task alone */
+  { "win:Info", 0, "Info" }, /* opcode 0: display names leave it out */
   { "win:Start", 1, "Start" },
   { "win:Stop", 2, "Stop" },
   { "win:DC_Start", 3, "DCStart" },
@@ -1664,7 +1664,8 @@ to_utf8 (const char *xml, gsize len, gsize *out_len, GError **error)
  * and opcode's localized message when they have one ("GC" for the CLR's
  * GarbageCollection task), else their name; the standard win: opcodes are
  * "Start", "Stop", "DCStart", "DCStop", "Extension", "Reply", "Resume",
- * "Suspend", "Send", "Receive" (win:Info leaves opcode_name %NULL);
+ * "Suspend", "Send", "Receive" and "Info" (opcode 0, which display names
+ * leave out);
  * event_name is the event's name attribute, else its symbol; keyword_names
  * are the keywords' names.  Localized strings come from the en-US
  * resources, else the first.

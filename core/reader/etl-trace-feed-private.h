@@ -2,6 +2,7 @@
 #pragma once
 
 #include "etl-decode.h"
+#include "etl-manifest.h"
 #include "etl-process-table.h"
 #include "etl-schema.h"
 #include "etl-types.h"
@@ -29,9 +30,6 @@ typedef enum
   ETL_FEED_CLASS_KERNEL_PROCESS,
 } EtlFeedClass;
 
-/* EventSource's manifest event: id 0xFFFE, opcode 0xFE (EventSource.cs). */
-#define ETL_EVENTSOURCE_MANIFEST_ID     0xFFFE
-#define ETL_EVENTSOURCE_MANIFEST_OPCODE 0xFE
 
 typedef struct _EtlTraceFeed EtlTraceFeed;
 

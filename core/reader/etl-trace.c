@@ -29,10 +29,15 @@
 #include <sys/mman.h>
 #endif
 
-#include "etl-trace-feed-private.h"
 #include "etl-format-private.h"
+#include "etl-manifest.h"
+#if __has_include ("etl-mof-kernel.h")
+#include "etl-mof-kernel.h"
+#define HAVE_MOF 1
+#endif
 #include "etl-names.h"
 #include "etl-record-private.h"
+#include "etl-trace-feed-private.h"
 #include "etl-xpress.h"
 
 #define MAX_PROBLEMS_PER_FILE    1000
@@ -1318,9 +1323,22 @@ etl_file_open (const char *path, GError **error)
   return f;
 }
 
+/* The schemas every trace starts with: the kernel's MOF classes and the
+ * user's manifest folder.  (TraceLogging events describe themselves.) */
+static void
+trace_register_schemas (EtlTrace *trace)
+{
+#ifdef HAVE_MOF
+  etl_mof_register_kernel (trace->registry);
+#endif
+  etl_manifest_load_user_dir (trace->registry, NULL, NULL);
+}
+
 /**
- * etl_trace_open:
+ * etl_trace_open_full:
  * @paths: (array zero-terminated=1): the .etl files to open together
+ * @manifests: (array zero-terminated=1) (nullable): instrumentation manifest
+ *   files (XML) to describe events with, as etl_trace_load_manifest()
  * @progress: (scope call) (nullable): called as buffers are read
  * @progress_data: closure for @progress
  * @cancellable: (nullable): a #GCancellable; checked between buffers
@@ -1337,11 +1355,19 @@ etl_file_open (const char *path, GError **error)
  * in #EtlFileInfo.problems.  Cancellation returns %NULL with
  * %G_IO_ERROR_CANCELLED.
  *
+ * During the same walk it gathers what decoding needs (see
+ * etl_trace_get_schema_registry()): the kernel's MOF layouts and the user's
+ * manifests ($XDG_DATA_HOME/etlscope/manifests/) registered once, then the
+ * KernelTraceControl MetaData (TDH) records and EventSource manifests of
+ * every file opened together, the SysConfig volume mapping and the process
+ * table.  A manifest in @manifests that cannot be read fails the open with
+ * the manifest parser's error (etl_manifest_load_file()).
+ *
  * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
  */
 EtlTrace *
-etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer progress_data,
-                GCancellable *cancellable, GError **error)
+etl_trace_open_full (const char *const *paths, const char *const *manifests, EtlProgressFunc progress,
+                     gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autoptr (EtlTrace) trace = NULL;
 
@@ -1359,6 +1385,15 @@ etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer pro
   g_queue_init (&trace->cache_order);
   g_mutex_init (&trace->cache_lock);
   trace->origin = G_MAXINT64;
+  trace->provider_feed = g_byte_array_new ();
+  trace->registry = etl_schema_registry_new ();
+  trace->volumes = etl_volume_map_new ();
+  trace_register_schemas (trace);
+  for (guint i = 0; manifests != NULL && manifests[i] != NULL; i++)
+    if (!etl_manifest_load_file (trace->registry, manifests[i], NULL, error))
+      return NULL;
+  trace->processes = etl_process_table_new (trace->registry);
+  trace->feed = etl_trace_feed_new (trace->registry, trace->volumes, trace->processes);
 
   for (guint i = 0; paths[i] != NULL; i++)
     {
@@ -1393,8 +1428,29 @@ etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer pro
   g_array_sort (trace->buffers, compare_buffers);
   if (!merge_all (trace, progress, progress_data, cancellable, error))
     return NULL;
+  etl_trace_feed_finish (trace->feed);
+  g_clear_pointer (&trace->feed, etl_trace_feed_free);
 
   return g_steal_pointer (&trace);
+}
+
+/**
+ * etl_trace_open:
+ * @paths: (array zero-terminated=1): the .etl files to open together
+ * @progress: (scope call) (nullable): called as buffers are read
+ * @progress_data: closure for @progress
+ * @cancellable: (nullable): a #GCancellable; checked between buffers
+ * @error: return location for a #GError
+ *
+ * etl_trace_open_full() without manifest files.
+ *
+ * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
+ */
+EtlTrace *
+etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer progress_data,
+                GCancellable *cancellable, GError **error)
+{
+  return etl_trace_open_full (paths, NULL, progress, progress_data, cancellable, error);
 }
 
 /**
@@ -1432,6 +1488,11 @@ etl_trace_unref (EtlTrace *trace)
   g_hash_table_unref (trace->cache);
   g_queue_clear (&trace->cache_order);
   g_mutex_clear (&trace->cache_lock);
+  g_clear_pointer (&trace->feed, etl_trace_feed_free);
+  g_clear_pointer (&trace->provider_feed, g_byte_array_unref);
+  g_clear_pointer (&trace->processes, etl_process_table_unref);
+  g_clear_pointer (&trace->volumes, etl_volume_map_free);
+  g_clear_pointer (&trace->registry, etl_schema_registry_unref);
   g_free (trace);
 }
 
@@ -1805,4 +1866,108 @@ etl_trace_get_losses (EtlTrace *trace, guint *n_losses)
 {
   *n_losses = trace->losses->len;
   return (const EtlLoss *) (void *) trace->losses->data;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Decoding                                                                 */
+
+/**
+ * etl_trace_get_schema_registry:
+ * @trace: a trace
+ *
+ * The schemas that describe this trace's events: the kernel's MOF layouts,
+ * the user's manifests, every file's KernelTraceControl MetaData and
+ * EventSource manifests, and manifests loaded with etl_trace_load_manifest().
+ *
+ * Returns: (transfer none): the registry (thread-safe)
+ */
+EtlSchemaRegistry *
+etl_trace_get_schema_registry (EtlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  return trace->registry;
+}
+
+/**
+ * etl_trace_get_volume_map:
+ * @trace: a trace
+ *
+ * Returns: (transfer none): NT device paths to DOS paths, from the trace's
+ *   SysConfig VolumeMapping records (read-only)
+ */
+const EtlVolumeMap *
+etl_trace_get_volume_map (EtlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  return trace->volumes;
+}
+
+/**
+ * etl_trace_get_process_table:
+ * @trace: a trace
+ *
+ * Returns: (transfer none): the processes and threads of all files, built
+ *   from their Process and Thread records (read-only, thread-safe)
+ */
+EtlProcessTable *
+etl_trace_get_process_table (EtlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  return trace->processes;
+}
+
+/**
+ * etl_trace_load_manifest:
+ * @trace: a trace
+ * @path: an instrumentation manifest (.man / .xml) file
+ * @info: (out caller-allocates) (optional): what was registered; see
+ *   etl_manifest_load_file()
+ * @error: return location for the manifest parser's #GError (file, line,
+ *   reason)
+ *
+ * Registers the events a manifest describes, for File ▸ Load Manifest… after
+ * the trace is open.  Decoding done afterwards uses them; the process table
+ * built at open is kept.  Thread-safe against decoding in other threads.
+ *
+ * Returns: %TRUE when the manifest was read
+ */
+gboolean
+etl_trace_load_manifest (EtlTrace *trace, const char *path, EtlManifestInfo *info, GError **error)
+{
+  g_return_val_if_fail (trace != NULL && path != NULL, FALSE);
+  return etl_manifest_load_file (trace->registry, path, info, error);
+}
+
+/**
+ * etl_trace_decode_record:
+ * @trace: a trace
+ * @record: one of its records (etl_trace_get_record())
+ *
+ * etl_decode_record() with the trace's schemas and volume map.
+ *
+ * Returns: (transfer full): the decoded fields; free with etl_decoded_free()
+ */
+EtlDecoded *
+etl_trace_decode_record (EtlTrace *trace, const EtlRecord *record)
+{
+  g_return_val_if_fail (trace != NULL && record != NULL, NULL);
+  return etl_decode_record (trace->registry, trace->volumes, record);
+}
+
+/**
+ * etl_trace_get_record_process:
+ * @trace: a trace
+ * @record: one of its records
+ * @decoded: (nullable): @record's fields when the caller has them (a kernel
+ *   record names its process in its payload)
+ *
+ * etl_process_table_lookup_record() on the trace's process table.
+ *
+ * Returns: (transfer none) (nullable): the process the record belongs to
+ */
+const EtlProcess *
+etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded)
+{
+  g_return_val_if_fail (trace != NULL && record != NULL, NULL);
+  return etl_process_table_lookup_record (trace->processes, record, decoded);
 }

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * etl-trace-feed: the records that decoding depends on, handed over while a
+ * trace is indexed.
+ *
+ * A few records describe the others: KernelTraceControl MetaData records
+ * carry TRACE_EVENT_INFO and EVENT_MAP_INFO blobs (→ the schema registry,
+ * etl-tdh), EventSource manifest chunks (event 0xFFFE → the collector,
+ * etl-manifest), SysConfig VolumeMapping records (→ the NT-to-DOS path map)
+ * and Process/Thread records (→ the process table).  The index walk
+ * (etl-trace.c) classifies every record cheaply from what its fast path
+ * already read (the provider id's class, the HookId, the opcode) and fully
+ * decodes only these, in merged time order, during the same walk.
+ *
+ * Lifetime records are kept (copied) until the walk ends: a
+ * Microsoft-Windows-Kernel-Process event can only be decoded once the
+ * trace's metadata, which may come later, is registered.
+ */
+#include "config.h"
+
+#define G_LOG_DOMAIN "etlscope"
+
+#include "etl-trace-feed-private.h"
+
+#include <string.h>
+
+#include "etl-format-private.h"
+#include "etl-record-private.h"
+#if __has_include ("etl-tdh.h")
+#include "etl-tdh.h"
+#define HAVE_TDH 1
+#endif
+
+/* Caps on what a hostile trace can make the feed keep. */
+#define MAX_LIFETIME_RECORDS (2u * 1024 * 1024)
+#define MAX_LIFETIME_BYTES   (256u * 1024 * 1024)
+
+/* KernelTraceControl MetaData (EventInfo = 32, EventMapInfo = 33). */
+static const EtlGuid metadata_class = { 0xbbccf6c1, 0x6cd1, 0x48c4, { 0x80, 0xff, 0x83, 0x94, 0x82, 0xe3, 0x76, 0x71 } };
+/* KernelTraceControl ImageID's class, under which some tools file MetaData too. */
+static const EtlGuid ktc_imageid_class = { 0xb3e675d7, 0x2554, 0x4f18, { 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde } };
+/* xperf's SysConfig rundown (VolumeMapping = 35). */
+static const EtlGuid sysconfig_class = { 0x9b79ee91, 0xb5fd, 0x41c0, { 0xa2, 0x43, 0x42, 0x48, 0xe2, 0x66, 0xe9, 0xd0 } };
+/* The kernel's Process and Thread classes, for records relogged with a full header. */
+static const EtlGuid process_class = { 0x3d6fa8d0, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const EtlGuid thread_class = { 0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+/* Microsoft-Windows-Kernel-Process */
+static const EtlGuid kernel_process_provider = {
+  0x22fb2cd6, 0x0e7b, 0x422b, { 0xa0, 0xc7, 0x2f, 0xad, 0x1f, 0xd0, 0xe7, 0x16 }
+};
+
+#define METADATA_EVENT_INFO     32
+#define METADATA_EVENT_MAP_INFO 33
+#define SYSCONFIG_VOLUME_MAPPING 35
+#define THREAD_SET_NAME         72
+
+typedef struct
+{
+  guint file;
+  guint cpu;
+  gint64 filetime;
+  guint64 file_offset;
+  GBytes *bytes; /* the whole record */
+} KeptRecord;
+
+struct _EtlTraceFeed
+{
+  EtlSchemaRegistry *registry;
+  EtlVolumeMap *volumes;
+  EtlProcessTable *processes;
+  EtlEventSourceCollector *eventsource;
+  GArray *lifetimes;   /* KeptRecord */
+  gsize lifetime_bytes;
+};
+
+/**
+ * etl_trace_feed_classify_provider:
+ * @provider: a provider or event class GUID
+ *
+ * Returns: the #EtlFeedClass of records of @provider (%ETL_FEED_CLASS_NONE
+ *   for nearly all)
+ */
+EtlFeedClass
+etl_trace_feed_classify_provider (const EtlGuid *provider)
+{
+  if (etl_guid_equal (provider, &metadata_class) || etl_guid_equal (provider, &ktc_imageid_class))
+    return ETL_FEED_CLASS_METADATA;
+  if (etl_guid_equal (provider, &sysconfig_class))
+    return ETL_FEED_CLASS_SYSCONFIG;
+  if (etl_guid_equal (provider, &process_class))
+    return ETL_FEED_CLASS_PROCESS;
+  if (etl_guid_equal (provider, &thread_class))
+    return ETL_FEED_CLASS_THREAD;
+  if (etl_guid_equal (provider, &kernel_process_provider))
+    return ETL_FEED_CLASS_KERNEL_PROCESS;
+  return ETL_FEED_CLASS_NONE;
+}
+
+static EtlFeedKind
+classify_opcode (guint cls, guint opcode)
+{
+  switch (cls)
+    {
+    case ETL_FEED_CLASS_METADATA:
+      return opcode == METADATA_EVENT_INFO || opcode == METADATA_EVENT_MAP_INFO ? ETL_FEED_TDH : ETL_FEED_NONE;
+    case ETL_FEED_CLASS_SYSCONFIG:
+      return opcode == SYSCONFIG_VOLUME_MAPPING ? ETL_FEED_VOLUME : ETL_FEED_NONE;
+    case ETL_FEED_CLASS_PROCESS:
+      return opcode >= 1 && opcode <= 4 ? ETL_FEED_LIFETIME : ETL_FEED_NONE;
+    case ETL_FEED_CLASS_THREAD:
+      return (opcode >= 1 && opcode <= 4) || opcode == THREAD_SET_NAME ? ETL_FEED_LIFETIME : ETL_FEED_NONE;
+    default:
+      return ETL_FEED_NONE;
+    }
+}
+
+/**
+ * etl_trace_feed_classify_hook:
+ * @hook_id: a kernel record's HookId (group << 8 | type)
+ *
+ * Returns: %ETL_FEED_LIFETIME for Process and Thread Start, End, DCStart,
+ *   DCEnd (HookId 0x0301–0x0304, 0x0501–0x0504) and Thread SetName
+ *   (0x0548), else %ETL_FEED_NONE
+ */
+EtlFeedKind
+etl_trace_feed_classify_hook (guint16 hook_id)
+{
+  switch (hook_id >> 8)
+    {
+    case 0x03:
+      return classify_opcode (ETL_FEED_CLASS_PROCESS, hook_id & 0xFF);
+    case 0x05:
+      return classify_opcode (ETL_FEED_CLASS_THREAD, hook_id & 0xFF);
+    default:
+      return ETL_FEED_NONE;
+    }
+}
+
+/**
+ * etl_trace_feed_classify:
+ * @cls: the #EtlFeedClass of the record's provider
+ * @header_type: its trace header type
+ * @opcode: its opcode (Class.Type, EVENT_DESCRIPTOR.Opcode)
+ * @record: the record's bytes, as validated by etl_record_peek()
+ * @size: the record's Size
+ *
+ * What a record not found by its HookId feeds: MetaData and VolumeMapping
+ * by class and opcode; Microsoft-Windows-Kernel-Process events 1–5 and 15
+ * (process and thread start, stop and rundown) and EventSource manifest
+ * chunks (EVENT_DESCRIPTOR.Id 0xFFFE, opcode 0xFE) by event id.
+ *
+ * Returns: an #EtlFeedKind
+ */
+EtlFeedKind
+etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode, const guint8 *record, gsize size)
+{
+  if (header_type == ETL_HEADER_TYPE_EVENT_HEADER32 || header_type == ETL_HEADER_TYPE_EVENT_HEADER64)
+    {
+      guint id;
+
+      if (size < ETL_EVENT_HEADER_SIZE)
+        return ETL_FEED_NONE;
+      /* EVENT_HEADER.EventDescriptor.Id */
+      id = etl_read_u16 (record + 40);
+      if (opcode == ETL_EVENTSOURCE_MANIFEST_OPCODE && id == ETL_EVENTSOURCE_MANIFEST_EVENT_ID)
+        return ETL_FEED_EVENTSOURCE;
+      if (cls == ETL_FEED_CLASS_KERNEL_PROCESS && ((id >= 1 && id <= 5) || id == 15))
+        return ETL_FEED_LIFETIME;
+      /* A classic event logged through EVENT_HEADER keeps its class semantics. */
+      if (etl_read_u16 (record + 4) & ETL_EVENT_HEADER_FLAG_CLASSIC_HEADER)
+        return classify_opcode (cls, opcode);
+      return ETL_FEED_NONE;
+    }
+  return classify_opcode (cls, opcode);
+}
+
+/**
+ * etl_trace_feed_new:
+ * @registry: where TDH metadata and EventSource manifests are registered
+ * @volumes: where VolumeMapping records go
+ * @processes: where lifetime records go
+ *
+ * Returns: (transfer full): a feed; end it with etl_trace_feed_finish()
+ */
+EtlTraceFeed *
+etl_trace_feed_new (EtlSchemaRegistry *registry, EtlVolumeMap *volumes, EtlProcessTable *processes)
+{
+  EtlTraceFeed *feed = g_new0 (EtlTraceFeed, 1);
+
+  feed->registry = registry;
+  feed->volumes = volumes;
+  feed->processes = processes;
+  feed->eventsource = etl_eventsource_collector_new (registry);
+  feed->lifetimes = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
+  return feed;
+}
+
+static const char *
+field_value (const EtlDecoded *decoded, const char *name)
+{
+  const EtlField *f = etl_decoded_find (decoded, name);
+
+  return f != NULL ? f->value : NULL;
+}
+
+static void
+add_volume (EtlTraceFeed *feed, const EtlRecord *record)
+{
+  g_autoptr (EtlDecoded) decoded = etl_decode_record (feed->registry, NULL, record);
+  const char *nt, *dos;
+
+  if (decoded == NULL)
+    return;
+  nt = field_value (decoded, "NtPath");
+  dos = field_value (decoded, "DosPath");
+  if (nt != NULL && dos != NULL && *nt != '\0' && *dos != '\0')
+    etl_volume_map_add (feed->volumes, nt, dos);
+}
+
+/**
+ * etl_trace_feed_add:
+ * @feed: a feed
+ * @kind: what etl_trace_feed_classify() or etl_trace_feed_classify_hook()
+ *   said of @record
+ * @record: the fully decoded record (file, cpu and filetime set); its bytes
+ *   are only borrowed
+ *
+ * Hands @record over: metadata and manifest chunks at once, lifetime
+ * records kept for etl_trace_feed_finish().  Problems in the record (a bad
+ * blob, a corrupt chunk) leave it out; they never stop the walk.
+ */
+void
+etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *record)
+{
+  switch (kind)
+    {
+    case ETL_FEED_TDH:
+#ifdef HAVE_TDH
+      etl_tdh_add_record (feed->registry, record, NULL);
+#endif
+      break;
+    case ETL_FEED_VOLUME:
+      add_volume (feed, record);
+      break;
+    case ETL_FEED_EVENTSOURCE:
+      etl_eventsource_collector_add (feed->eventsource, record, NULL);
+      break;
+    case ETL_FEED_LIFETIME:
+      if (feed->lifetimes->len < MAX_LIFETIME_RECORDS && feed->lifetime_bytes + record->size <= MAX_LIFETIME_BYTES
+          && record->raw != NULL && record->size <= record->raw_len)
+        {
+          KeptRecord k;
+
+          k.file = record->file;
+          k.cpu = record->cpu;
+          k.filetime = record->filetime;
+          k.file_offset = record->file_offset;
+          k.bytes = g_bytes_new (record->raw, record->size);
+          feed->lifetime_bytes += record->size;
+          g_array_append_val (feed->lifetimes, k);
+        }
+      break;
+    case ETL_FEED_NONE:
+    default:
+      break;
+    }
+}
+
+/**
+ * etl_trace_feed_finish:
+ * @feed: a feed
+ *
+ * Ends the walk: registers the complete EventSource manifests, decodes the
+ * kept lifetime records with every schema now known and finishes the
+ * process table.
+ */
+void
+etl_trace_feed_finish (EtlTraceFeed *feed)
+{
+  etl_eventsource_collector_finish (feed->eventsource, NULL);
+  for (guint i = 0; i < feed->lifetimes->len; i++)
+    {
+      KeptRecord *k = &g_array_index (feed->lifetimes, KeptRecord, i);
+      gsize len;
+      const guint8 *data = g_bytes_get_data (k->bytes, &len);
+      EtlRecord r;
+
+      if (etl_record_decode (data, len, &r, NULL))
+        {
+          r.file = k->file;
+          r.cpu = k->cpu;
+          r.filetime = k->filetime;
+          r.file_offset = k->file_offset;
+          etl_process_table_add_record (feed->processes, &r);
+          etl_record_clear (&r);
+        }
+      g_clear_pointer (&k->bytes, g_bytes_unref);
+    }
+  g_array_set_size (feed->lifetimes, 0);
+  etl_process_table_finish (feed->processes);
+}
+
+/**
+ * etl_trace_feed_free:
+ * @feed: (transfer full): a feed
+ */
+void
+etl_trace_feed_free (EtlTraceFeed *feed)
+{
+  if (feed == NULL)
+    return;
+  for (guint i = 0; i < feed->lifetimes->len; i++)
+    g_bytes_unref (g_array_index (feed->lifetimes, KeptRecord, i).bytes);
+  g_array_unref (feed->lifetimes);
+  etl_eventsource_collector_free (feed->eventsource);
+  g_free (feed);
+}

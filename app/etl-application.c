@@ -75,9 +75,12 @@ about_action (GSimpleAction *action, GVariant *param, gpointer user_data)
                          NULL);
 }
 
+/* app.quit (Ctrl+Q): every window keeps its state as the close button
+ * does; g_application_quit() alone would leave without disposing them. */
 static void
 quit_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
+  etl_application_save_windows (ETL_APPLICATION (user_data));
   g_application_quit (G_APPLICATION (user_data));
 }
 
@@ -114,6 +117,7 @@ etl_application_startup (GApplication *application)
     { "win.clear-filter", { "<Primary><Shift>f", NULL } },
     { "win.show-session", { "F9", NULL } },
     { "win.show-menu", { "F10", NULL } },
+    { "list.copy", { "<Primary>c", NULL } },
   };
   g_autoptr (GtkCssProvider) css = NULL;
 
@@ -177,6 +181,23 @@ etl_application_init (EtlApplication *self)
 {
   g_application_add_main_option (G_APPLICATION (self), "demo", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                  "Open a synthetic demo trace (generated once into the cache folder)", NULL);
+}
+
+/**
+ * etl_application_save_windows:
+ * @self: the application
+ *
+ * Writes the state of every #EtlWindow (etl_window_save_state()), as
+ * app.quit does before it quits.
+ */
+void
+etl_application_save_windows (EtlApplication *self)
+{
+  g_return_if_fail (ETL_IS_APPLICATION (self));
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (ETL_IS_WINDOW (l->data))
+      etl_window_save_state (ETL_WINDOW (l->data), NULL);
 }
 
 /**

@@ -10,5 +10,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (EtlApplication, etl_application, ETL, APPLICATION, GtkApplication)
 
 EtlApplication *etl_application_new (void);
+void etl_application_save_windows (EtlApplication *self);
 
 G_END_DECLS

@@ -50,6 +50,7 @@
 #include "etl-filter-bar.h"
 #include "etl-filter.h"
 #include "etl-loss-plot.h"
+#include "etl-names.h"
 #include "etl-session-panel.h"
 #include "etl-summary.h"
 #include "etl-synth.h"
@@ -101,6 +102,7 @@ struct _EtlWindow
   EtlTrace *trace;
   EtlRowSet *rows;       /* the filter's rows; NULL = all */
   EtlFilter *filter;     /* the filter bar's last filter */
+  GPtrArray *conditions; /* Condition*: the list's context menu filters */
 
   /* Jobs: loading (or generating the demo), filtering, exporting. */
   GCancellable *load_cancellable;
@@ -108,6 +110,7 @@ struct _EtlWindow
   GCancellable *export_cancellable;
   struct Progress *progress;
   guint progress_source;
+  char *progress_label;
 
   gboolean syncing;
   gboolean state_saved;
@@ -171,9 +174,18 @@ progress_poll_cb (gpointer user_data)
     }
   permille = g_atomic_int_get (&self->progress->permille);
   if (permille < 0)
-    gtk_progress_bar_pulse (self->progress_bar);
+    {
+      gtk_progress_bar_pulse (self->progress_bar);
+      gtk_progress_bar_set_text (self->progress_bar, self->progress_label);
+    }
   else
-    gtk_progress_bar_set_fraction (self->progress_bar, permille / 1000.0);
+    {
+      /* The text replaces GTK's own percentage, so it carries one. */
+      g_autofree char *text = g_strdup_printf ("%s %d %%", self->progress_label, permille / 10);
+
+      gtk_progress_bar_set_fraction (self->progress_bar, permille / 1000.0);
+      gtk_progress_bar_set_text (self->progress_bar, text);
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -183,6 +195,8 @@ start_progress (EtlWindow *self, const char *label, Progress *progress)
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_pointer (&self->progress, progress_unref);
   self->progress = progress_ref (progress);
+  g_free (self->progress_label);
+  self->progress_label = g_strdup (label);
   gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
   gtk_progress_bar_set_text (self->progress_bar, label);
   gtk_widget_show (GTK_WIDGET (self->progress_box));
@@ -236,6 +250,27 @@ show_message (EtlWindow *self, GtkMessageType type, const char *message)
   show_messages (self, messages, type);
 }
 
+/* A filter from the event list's context menu: keep only, or leave out,
+ * rows sharing a provider, process, thread or event with a chosen row. */
+typedef struct
+{
+  char *field;     /* "provider", "process", "thread", "event" */
+  gboolean exclude;
+  guint provider;  /* provider index (provider, event) */
+  guint32 value;   /* process or thread id */
+  char *name;      /* event name; for the status line: the value's name */
+} Condition;
+
+static void
+condition_free (gpointer data)
+{
+  Condition *c = data;
+
+  g_free (c->field);
+  g_free (c->name);
+  g_free (c);
+}
+
 static void
 update_status (EtlWindow *self)
 {
@@ -247,6 +282,7 @@ update_status (EtlWindow *self)
     {
       gtk_label_set_text (self->status_label, "No trace loaded");
       gtk_header_bar_set_subtitle (self->header_bar, NULL);
+      gtk_window_set_title (GTK_WINDOW (self), "etlscope");
       return;
     }
 
@@ -265,8 +301,20 @@ update_status (EtlWindow *self)
                           names->str);
   if (self->rows != NULL && !etl_row_set_is_all (self->rows))
     g_string_append_printf (status, " · filter keeps %'" G_GUINT64_FORMAT, etl_row_set_get_n (self->rows));
+  for (guint i = 0; i < self->conditions->len; i++)
+    {
+      const Condition *c = g_ptr_array_index (self->conditions, i);
+
+      g_string_append_printf (status, " · %s %s %s", c->exclude ? "without" : "only", c->field, c->name);
+    }
   gtk_label_set_text (self->status_label, status->str);
   gtk_header_bar_set_subtitle (self->header_bar, names->str);
+  /* The X window title (task bars, window lists) names the trace too. */
+  {
+    g_autofree char *title = g_strdup_printf ("%s — etlscope", names->str);
+
+    gtk_window_set_title (GTK_WINDOW (self), title);
+  }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -328,6 +376,14 @@ load_state (EtlWindow *self)
   RESTORE_PANE ("list", self->list_paned);
 #undef RESTORE_PANE
 
+  /* Columns the user hid in the event list. */
+  {
+    g_auto (GStrv) hidden = g_key_file_get_string_list (kf, "list", "hidden-columns", NULL, NULL);
+
+    for (guint i = 0; hidden != NULL && hidden[i] != NULL; i++)
+      etl_event_list_set_column_visible (self->event_list, hidden[i], FALSE);
+  }
+
   /* The window is split in two by default: session panel | trace area. */
   if (g_key_file_has_key (kf, "panes", "session-visible", NULL))
     g_action_group_change_action_state (G_ACTION_GROUP (self), "show-session",
@@ -340,7 +396,8 @@ load_state (EtlWindow *self)
  * @self: a window
  * @error: return location for a #GError
  *
- * Writes the window size, maximised state and pane positions to
+ * Writes the window size, maximised state, pane positions and the event
+ * list's hidden columns to
  * g_get_user_config_dir()/etlscope/state.ini, atomically
  * (g_key_file_save_to_file() goes through g_file_set_contents()).
  *
@@ -371,6 +428,11 @@ etl_window_save_state (EtlWindow *self, GError **error)
   g_key_file_set_boolean (kf, "panes", "session-visible", gtk_widget_get_visible (GTK_WIDGET (self->session_box)));
   g_key_file_set_integer (kf, "panes", "trace", gtk_paned_get_position (self->trace_paned));
   g_key_file_set_integer (kf, "panes", "list", gtk_paned_get_position (self->list_paned));
+  {
+    g_auto (GStrv) hidden = etl_event_list_dup_hidden_columns (self->event_list);
+
+    g_key_file_set_string_list (kf, "list", "hidden-columns", (const char *const *) hidden, g_strv_length (hidden));
+  }
 
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
@@ -430,6 +492,57 @@ recent_traces (EtlWindow *self)
   return items;
 }
 
+#define RECENT_SET_TAG "etlscope-set\n"
+
+/* A merged set is one recent entry: its first file's URI, whose description
+ * is RECENT_SET_TAG followed by every URI of the set, one a line.  The other
+ * files of the set are not added on their own. */
+static char **
+recent_info_dup_uris (GtkRecentInfo *info)
+{
+  const char *description = gtk_recent_info_get_description (info);
+
+  if (description != NULL && g_str_has_prefix (description, RECENT_SET_TAG))
+    {
+      g_auto (GStrv) lines = g_strsplit (description + strlen (RECENT_SET_TAG), "\n", 64);
+      GPtrArray *uris = g_ptr_array_new ();
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        if (lines[i][0] != '\0')
+          g_ptr_array_add (uris, g_strdup (lines[i]));
+      g_ptr_array_add (uris, NULL);
+      return (char **) g_ptr_array_free (uris, FALSE);
+    }
+  return g_strdupv ((char *[]) { (char *) gtk_recent_info_get_uri (info), NULL });
+}
+
+/* A menu label shows a file name as it is: underscores are mnemonics in a
+ * GMenu label, so each is doubled. */
+static char *
+escape_mnemonics (const char *text)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  for (const char *c = text; *c != '\0'; c++)
+    {
+      if (*c == '_')
+        g_string_append_c (out, '_');
+      g_string_append_c (out, *c);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static char *
+recent_label (GtkRecentInfo *info, char **uris)
+{
+  g_autofree char *name = gtk_recent_info_get_short_name (info);
+  guint n = g_strv_length (uris);
+
+  if (n > 1)
+    return g_strdup_printf ("%s + %u more (merged)", name, n - 1);
+  return g_steal_pointer (&name);
+}
+
 static void
 rebuild_recent (EtlWindow *self)
 {
@@ -443,14 +556,14 @@ rebuild_recent (EtlWindow *self)
   for (guint i = 0; i < items->len; i++)
     {
       GtkRecentInfo *info = g_ptr_array_index (items, i);
-      const char *uri = gtk_recent_info_get_uri (info);
-      g_autofree char *name = gtk_recent_info_get_short_name (info);
+      g_auto (GStrv) uris = recent_info_dup_uris (info);
+      g_autofree char *name = recent_label (info, uris);
       g_autofree char *where = gtk_recent_info_get_uri_display (info);
-      g_autofree char *detailed = NULL;
+      g_autofree char *escaped = escape_mnemonics (name);
       GtkWidget *row, *box, *title, *subtitle;
 
       row = gtk_list_box_row_new ();
-      g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (uri), g_free);
+      g_object_set_data_full (G_OBJECT (row), "uris", g_strdupv (uris), (GDestroyNotify) g_strfreev);
       box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
       g_object_set (box, "margin", 8, NULL);
       title = gtk_label_new (name);
@@ -465,11 +578,11 @@ rebuild_recent (EtlWindow *self)
       gtk_widget_show_all (row);
       gtk_container_add (GTK_CONTAINER (self->recent_list), row);
 
-      detailed = g_strdup_printf ("%s", name);
       {
-        g_autoptr (GMenuItem) item = g_menu_item_new (detailed, NULL);
+        g_autoptr (GMenuItem) item = g_menu_item_new (escaped, NULL);
 
-        g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uri));
+        g_menu_item_set_action_and_target_value (item, "win.open-recent",
+                                                 g_variant_new_strv ((const char *const *) uris, -1));
         g_menu_append_item (self->recent_menu, item);
       }
     }
@@ -477,6 +590,35 @@ rebuild_recent (EtlWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->recent_list), items->len > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->recent_title), items->len > 0);
   gtk_widget_set_sensitive (GTK_WIDGET (self->recent_button), items->len > 0);
+}
+
+/* Adds the files of @trace to the recent list: one entry for one file, one
+ * entry for a merged set. */
+static void
+add_recent (EtlWindow *self, EtlTrace *trace)
+{
+  guint n_files = etl_trace_get_n_files (trace);
+  g_autoptr (GString) description = g_string_new (RECENT_SET_TAG);
+  g_autofree char *first = NULL;
+  GtkRecentData data = { 0 };
+
+  for (guint f = 0; f < n_files; f++)
+    {
+      g_autoptr (GFile) file = g_file_new_for_path (etl_trace_get_file_info (trace, f)->path);
+      g_autofree char *uri = g_file_get_uri (file);
+
+      g_string_append_printf (description, "%s\n", uri);
+      if (f == 0)
+        first = g_steal_pointer (&uri);
+    }
+  if (first == NULL)
+    return;
+  /* An empty description turns a former set entry back into one file. */
+  data.description = n_files > 1 ? description->str : (char *) "";
+  data.mime_type = (char *) "application/octet-stream";
+  data.app_name = (char *) "etlscope";
+  data.app_exec = (char *) "etlscope %u";
+  gtk_recent_manager_add_full (self->recent_manager, first, &data);
 }
 
 static void
@@ -494,10 +636,10 @@ open_uris (EtlWindow *self, const char *const *uris)
 static void
 on_recent_row_activated (GtkListBox *list, GtkListBoxRow *row, EtlWindow *self)
 {
-  const char *uri = g_object_get_data (G_OBJECT (row), "uri");
+  const char *const *uris = g_object_get_data (G_OBJECT (row), "uris");
 
-  if (uri != NULL)
-    open_uris (self, (const char *const[]) { uri, NULL });
+  if (uris != NULL)
+    open_uris (self, uris);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -610,6 +752,7 @@ show_trace (EtlWindow *self, LoadData *ld)
 {
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
+  g_ptr_array_set_size (self->conditions, 0);
   self->trace = etl_trace_ref (ld->trace);
 
   etl_zoom_manager_set_bounds (self->zoom_manager,
@@ -627,16 +770,10 @@ show_trace (EtlWindow *self, LoadData *ld)
                              etl_trace_get_n_records (ld->trace));
   gtk_stack_set_visible_child_name (self->stack, "trace");
 
-  /* Recent files: every file that went into the trace. */
-  for (guint f = 0; f < etl_trace_get_n_files (ld->trace); f++)
-    {
-      g_autoptr (GFile) file = g_file_new_for_path (etl_trace_get_file_info (ld->trace, f)->path);
-      g_autofree char *uri = g_file_get_uri (file);
+  /* Recent files: the file, or the merged set as one entry. */
+  add_recent (self, ld->trace);
 
-      gtk_recent_manager_add_item (self->recent_manager, uri);
-    }
-
-  if (!etl_filter_is_empty (self->filter))
+  if (!etl_filter_is_empty (self->filter) || self->conditions->len > 0)
     apply_filter (self);
   update_status (self);
   update_actions (self);
@@ -785,6 +922,7 @@ etl_window_close_trace (EtlWindow *self)
 
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
+  g_ptr_array_set_size (self->conditions, 0);
   etl_event_list_set_rows (self->event_list, NULL, NULL);
   etl_timeline_view_set_trace (self->timeline, NULL, NULL);
   etl_loss_plot_set_trace (self->loss_plot, NULL, NULL);
@@ -914,8 +1052,112 @@ show_rows (EtlWindow *self, EtlRowSet *rows)
 
       if (pos < etl_row_set_get_n (rows) && etl_row_set_get (rows, pos) == selected)
         etl_event_list_select_row (self->event_list, selected);
+      else
+        {
+          /* The filter hides the selected event: nothing stays selected. */
+          self->syncing = TRUE;
+          etl_timeline_view_select_row (self->timeline, ETL_TIMELINE_NO_ROW, FALSE);
+          etl_details_clear (self->details);
+          self->syncing = FALSE;
+        }
     }
   update_status (self);
+}
+
+static gboolean
+condition_matches (const Condition *c, EtlTrace *trace, guint64 row)
+{
+  if (g_str_equal (c->field, "provider"))
+    return etl_trace_get_provider_index (trace, row) == c->provider;
+  if (g_str_equal (c->field, "process"))
+    {
+      guint32 pid;
+
+      return etl_trace_get_pid (trace, row, &pid) && pid == c->value;
+    }
+  if (g_str_equal (c->field, "event") && etl_trace_get_provider_index (trace, row) != c->provider)
+    return FALSE;
+  {
+    EtlRecord record;
+    gboolean match = FALSE;
+
+    if (!etl_trace_get_record (trace, row, &record, NULL))
+      return FALSE;
+    if (g_str_equal (c->field, "thread"))
+      match = record.has_pid && record.tid == c->value;
+    else
+      {
+        g_autofree char *name = etl_record_dup_event_name (&record);
+
+        match = g_strcmp0 (name, c->name) == 0;
+      }
+    etl_record_clear (&record);
+    return match;
+  }
+}
+
+typedef struct
+{
+  EtlTrace *trace;
+  EtlFilter *filter;
+  GPtrArray *conditions;
+} FilterData;
+
+static void
+filter_data_free (gpointer data)
+{
+  FilterData *fd = data;
+
+  etl_trace_unref (fd->trace);
+  etl_filter_free (fd->filter);
+  g_ptr_array_unref (fd->conditions);
+  g_free (fd);
+}
+
+/* The filter bar's filter (etl_filter_apply()), then the context menu's
+ * conditions over the rows it keeps. */
+static void
+filter_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  FilterData *fd = task_data;
+  GError *error = NULL;
+  g_autoptr (EtlRowSet) rows = NULL;
+  g_autoptr (GArray) kept = NULL;
+  guint64 n;
+
+  if (etl_filter_is_empty (fd->filter))
+    rows = etl_row_set_new_all (etl_trace_get_n_records (fd->trace));
+  else if ((rows = etl_filter_apply (fd->trace, fd->filter, cancellable, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (fd->conditions->len == 0)
+    {
+      g_task_return_pointer (task, g_steal_pointer (&rows), (GDestroyNotify) etl_row_set_unref);
+      return;
+    }
+  n = etl_row_set_get_n (rows);
+  kept = g_array_new (FALSE, FALSE, sizeof (guint64));
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint64 row = etl_row_set_get (rows, i);
+      gboolean keep = TRUE;
+
+      if ((i & 0xFFFF) == 0 && g_task_return_error_if_cancelled (task))
+        return;
+      for (guint c = 0; c < fd->conditions->len && keep; c++)
+        {
+          const Condition *cond = g_ptr_array_index (fd->conditions, c);
+
+          keep = condition_matches (cond, fd->trace, row) != cond->exclude;
+        }
+      if (keep)
+        g_array_append_val (kept, row);
+    }
+  n = kept->len;
+  g_task_return_pointer (task, etl_row_set_new_take ((guint64 *) g_array_free (g_steal_pointer (&kept), FALSE), n),
+                         (GDestroyNotify) etl_row_set_unref);
 }
 
 static void
@@ -923,7 +1165,7 @@ on_filter_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (EtlWindow) self = user_data;
   g_autoptr (GError) error = NULL;
-  g_autoptr (EtlRowSet) rows = etl_filter_apply_finish (result, &error);
+  g_autoptr (EtlRowSet) rows = g_task_propagate_pointer (G_TASK (result), &error);
 
   if (rows == NULL)
     {
@@ -941,6 +1183,9 @@ on_filter_done (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 apply_filter (EtlWindow *self)
 {
+  g_autoptr (GTask) task = NULL;
+  FilterData *fd;
+
   if (self->filter_cancellable != NULL)
     g_cancellable_cancel (self->filter_cancellable);
   g_clear_object (&self->filter_cancellable);
@@ -948,7 +1193,7 @@ apply_filter (EtlWindow *self)
   if (self->trace == NULL)
     return;
 
-  if (etl_filter_is_empty (self->filter))
+  if (etl_filter_is_empty (self->filter) && self->conditions->len == 0)
     {
       g_autoptr (EtlRowSet) all = etl_row_set_new_all (etl_trace_get_n_records (self->trace));
 
@@ -959,7 +1204,87 @@ apply_filter (EtlWindow *self)
 
   self->filter_cancellable = g_cancellable_new ();
   etl_filter_bar_set_busy (self->filter_bar, TRUE);
-  etl_filter_apply_async (self->trace, self->filter, self->filter_cancellable, on_filter_done, g_object_ref (self));
+  fd = g_new0 (FilterData, 1);
+  fd->trace = etl_trace_ref (self->trace);
+  fd->filter = self->filter != NULL ? etl_filter_copy (self->filter) : etl_filter_new ();
+  fd->conditions = g_ptr_array_ref (self->conditions);
+  task = g_task_new (NULL, self->filter_cancellable, on_filter_done, g_object_ref (self));
+  g_task_set_source_tag (task, apply_filter);
+  g_task_set_task_data (task, fd, filter_data_free);
+  g_task_run_in_thread (task, filter_thread);
+}
+
+/**
+ * etl_window_filter_by_row:
+ * @self: a window
+ * @field: "provider", "process", "thread" or "event"
+ * @exclude: %TRUE to leave out the rows sharing @row's value, %FALSE to keep
+ *   only them
+ * @row: a row of the trace
+ *
+ * What the event list's context menu does: adds a condition on @row's
+ * provider (by provider index), process id, thread id or event (provider
+ * and event name) to the filter and applies it in a worker.  Clear Filter
+ * removes the conditions.  A row without a process or thread adds nothing.
+ */
+void
+etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, guint64 row)
+{
+  g_autoptr (GError) error = NULL;
+  EtlRecord record;
+  Condition *c;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  g_return_if_fail (field != NULL);
+  if (self->trace == NULL || row >= etl_trace_get_n_records (self->trace))
+    return;
+  if (!etl_trace_get_record (self->trace, row, &record, &error))
+    {
+      show_message (self, GTK_MESSAGE_ERROR, error->message);
+      return;
+    }
+  c = g_new0 (Condition, 1);
+  c->field = g_strdup (field);
+  c->exclude = exclude;
+  c->provider = etl_trace_get_provider_index (self->trace, row);
+  if (g_str_equal (field, "provider"))
+    c->name = etl_record_dup_provider_name (&record);
+  else if (g_str_equal (field, "process") && record.has_pid)
+    {
+      c->value = record.pid;
+      c->name = g_strdup_printf ("%u", record.pid);
+    }
+  else if (g_str_equal (field, "thread") && record.has_pid)
+    {
+      c->value = record.tid;
+      c->name = g_strdup_printf ("%u", record.tid);
+    }
+  else if (g_str_equal (field, "event"))
+    c->name = etl_record_dup_event_name (&record);
+  etl_record_clear (&record);
+  if (c->name == NULL)
+    {
+      condition_free (c);
+      return;
+    }
+  g_ptr_array_add (self->conditions, c);
+  apply_filter (self);
+  update_status (self);
+}
+
+static void
+on_list_filter_request (EtlEventList *list, const char *field, gboolean exclude, guint64 row, EtlWindow *self)
+{
+  etl_window_filter_by_row (self, field, exclude, row);
+}
+
+static void
+on_list_show_in_timeline (EtlEventList *list, guint64 row, EtlWindow *self)
+{
+  self->syncing = TRUE;
+  etl_timeline_view_select_row (self->timeline, row, TRUE);
+  self->syncing = FALSE;
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
 }
 
 static void
@@ -1346,7 +1671,9 @@ open_files_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 static void
 open_recent_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  open_uris (ETL_WINDOW (user_data), (const char *const[]) { g_variant_get_string (param, NULL), NULL });
+  g_autofree const char **uris = g_variant_get_strv (param, NULL);
+
+  open_uris (ETL_WINDOW (user_data), uris);
 }
 
 static void
@@ -1478,7 +1805,15 @@ find_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 static void
 clear_filter_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  etl_filter_bar_set_filter (ETL_WINDOW (user_data)->filter_bar, NULL);
+  EtlWindow *self = ETL_WINDOW (user_data);
+
+  if (self->conditions->len > 0)
+    {
+      g_ptr_array_set_size (self->conditions, 0);
+      apply_filter (self);
+      update_status (self);
+    }
+  etl_filter_bar_set_filter (self->filter_bar, NULL);
 }
 
 static void
@@ -1583,6 +1918,7 @@ etl_window_dispose (GObject *object)
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->filter, etl_filter_free);
+  g_clear_pointer (&self->conditions, g_ptr_array_unref);
 
   G_OBJECT_CLASS (etl_window_parent_class)->dispose (object);
 }
@@ -1594,6 +1930,7 @@ etl_window_finalize (GObject *object)
 
   g_clear_object (&self->zoom_manager);
   g_clear_object (&self->recent_menu);
+  g_free (self->progress_label);
 
   G_OBJECT_CLASS (etl_window_parent_class)->finalize (object);
 }
@@ -1651,7 +1988,7 @@ etl_window_init (EtlWindow *self)
   static const GActionEntry entries[] = {
     { "open", open_action },
     { "open-files", open_files_action, "as" },
-    { "open-recent", open_recent_action, "s" },
+    { "open-recent", open_recent_action, "as" },
     { "open-demo", open_demo_action },
     { "close-trace", close_trace_action },
     { "cancel", cancel_action },
@@ -1668,6 +2005,7 @@ etl_window_init (EtlWindow *self)
   GActionGroup *timeline_actions;
   GtkApplication *app;
 
+  self->conditions = g_ptr_array_new_with_free_func (condition_free);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
@@ -1700,6 +2038,8 @@ etl_window_init (EtlWindow *self)
   if (timeline_actions != NULL)
     gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", timeline_actions);
   g_signal_connect_object (self->timeline, "event-selected", G_CALLBACK (on_timeline_event_selected), self, 0);
+  g_signal_connect_object (self->event_list, "filter-request", G_CALLBACK (on_list_filter_request), self, 0);
+  g_signal_connect_object (self->event_list, "show-in-timeline", G_CALLBACK (on_list_show_in_timeline), self, 0);
 
   self->recent_menu = g_menu_new ();
   gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (self->recent_menu));
@@ -1759,13 +2099,15 @@ etl_window_get_loading (EtlWindow *self)
  * etl_window_get_busy:
  * @self: a window
  *
- * Returns: whether a load, a filter or an export is running
+ * Returns: whether a load, a filter, a sort of the list or an export is
+ *   running
  */
 gboolean
 etl_window_get_busy (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
-  return self->load_cancellable != NULL || self->filter_cancellable != NULL || self->export_cancellable != NULL;
+  return self->load_cancellable != NULL || self->filter_cancellable != NULL || self->export_cancellable != NULL
+         || etl_event_list_get_sorting (self->event_list);
 }
 
 /**
@@ -1966,6 +2308,20 @@ etl_window_get_info_message (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
   return gtk_label_get_text (self->info_label);
+}
+
+/**
+ * etl_window_get_recent_menu:
+ * @self: a window
+ *
+ * Returns: (transfer none): the Recent menu: each item's target is the
+ *   array of URIs it opens (one file, or a merged set)
+ */
+GMenuModel *
+etl_window_get_recent_menu (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return G_MENU_MODEL (self->recent_menu);
 }
 
 /**

@@ -25,6 +25,9 @@ void etl_window_open_demo (EtlWindow *self);
 void etl_window_cancel (EtlWindow *self);
 void etl_window_close_trace (EtlWindow *self);
 
+/* Filter */
+void etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, guint64 row);
+
 /* Export */
 void etl_window_get_export_range (EtlWindow *self, gint64 *begin, gint64 *end);
 void etl_window_export_selection (EtlWindow *self, const char *path);
@@ -53,5 +56,6 @@ void etl_window_get_visible_range (EtlWindow *self, gint64 *begin, gint64 *end);
 gboolean etl_window_get_info_bar_visible (EtlWindow *self);
 const char *etl_window_get_info_message (EtlWindow *self);
 const char *etl_window_get_status (EtlWindow *self);
+GMenuModel *etl_window_get_recent_menu (EtlWindow *self);
 
 G_END_DECLS

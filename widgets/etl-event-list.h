@@ -22,5 +22,20 @@ GtkTreeView *etl_event_list_get_tree_view (EtlEventList *self);
 guint64 etl_event_list_get_n_rows (EtlEventList *self);
 void etl_event_list_select_row (EtlEventList *self, guint64 row);
 guint64 etl_event_list_get_selected_row (EtlEventList *self);
+GArray *etl_event_list_get_selected_rows (EtlEventList *self);
+
+void etl_event_list_sort (EtlEventList *self, int column, gboolean descending);
+gboolean etl_event_list_get_sorting (EtlEventList *self);
+int etl_event_list_get_sort_column (EtlEventList *self, gboolean *descending);
+
+guint etl_event_list_get_n_columns (EtlEventList *self);
+const char *etl_event_list_get_column_id (EtlEventList *self, guint column);
+char **etl_event_list_dup_hidden_columns (EtlEventList *self);
+void etl_event_list_set_column_visible (EtlEventList *self, const char *id, gboolean visible);
+
+char *etl_event_list_dup_selection_text (EtlEventList *self);
+void etl_event_list_copy (EtlEventList *self);
+void etl_event_list_popup_menu (EtlEventList *self, guint64 row, const GdkEvent *event);
+GtkWidget *etl_event_list_get_popup (EtlEventList *self);
 
 G_END_DECLS

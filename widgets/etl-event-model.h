@@ -45,6 +45,8 @@ typedef enum
 G_DECLARE_FINAL_TYPE (EtlEventModel, etl_event_model, ETL, EVENT_MODEL, GObject)
 
 EtlEventModel *etl_event_model_new (EtlTrace *trace, EtlRowSet *rows);
+EtlEventModel *etl_event_model_new_sorted (EtlTrace *trace, EtlRowSet *rows, guint32 *order);
+gboolean etl_event_model_get_sorted (EtlEventModel *self);
 EtlTrace *etl_event_model_get_trace (EtlEventModel *self);
 EtlRowSet *etl_event_model_get_rows (EtlEventModel *self);
 guint64 etl_event_model_get_n_rows (EtlEventModel *self);

@@ -274,8 +274,9 @@ etl_time_ruler_render (EtlTimeRuler *self, cairo_t *cr, int width, int height)
       cairo_line_to (cr, x, height);
       cairo_stroke (cr);
 
-      /* A label cut by the right edge is left out. */
-      if (x + 4 + MAX (text_width (layout, rel), text_width (layout, wall)) > width)
+      /* A label cut by either edge is left out: one starting left of the
+       * axis would be clipped by the label column. */
+      if (x < ETL_LABEL_COLUMN_WIDTH || x + 4 + MAX (text_width (layout, rel), text_width (layout, wall)) > width)
         continue;
 
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha);

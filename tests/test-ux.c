@@ -1,0 +1,591 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* The first hour with etlscope (issue 13): window habits (recent sets,
+ * unescaped names, the window title, state saved on Quit, details cleared by
+ * a hiding filter) and the event list (sorting in a worker, copy, the
+ * context menu's filters, go to time, next of the same event, markers kept
+ * across a reopen).  Run under Xvfb; skipped without a display.  XDG
+ * directories point into a temporary folder. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "etl-application.h"
+#include "etl-filter.h"
+#include "etl-test-util.h"
+#include "etl-window.h"
+
+static gboolean have_display;
+
+typedef struct
+{
+  EtlWindow *window;
+} Fixture;
+
+static void
+fixture_setup (Fixture *fixture, gconstpointer data)
+{
+  if (!have_display)
+    return;
+  fixture->window = g_object_ref_sink (etl_window_new (NULL));
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
+  gtk_widget_show (GTK_WIDGET (fixture->window));
+}
+
+static void
+fixture_teardown (Fixture *fixture, gconstpointer data)
+{
+  if (fixture->window != NULL)
+    {
+      gtk_widget_destroy (GTK_WIDGET (fixture->window));
+      g_clear_object (&fixture->window);
+    }
+}
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+drain (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+wait_idle (EtlWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
+
+  while (etl_window_get_busy (window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  drain ();
+}
+
+static void
+open_and_wait (EtlWindow *window, const char *const *paths)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
+  etl_window_open_files (window, (GFile **) files->pdata, files->len);
+  g_assert_true (etl_window_get_loading (window));
+  wait_idle (window);
+}
+
+static gboolean
+skip_without_display (void)
+{
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Waits (main loop running) until @done returns TRUE, at most 10 s. */
+static void
+wait_for (gboolean (*done) (gpointer), gpointer data)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (10, on_timeout, &timed_out);
+
+  while (!done (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Window habits                                                            */
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+recent_has_items (gpointer data)
+{
+  return g_menu_model_get_n_items (etl_window_get_recent_menu (data)) > 0;
+}
+
+/* A merged set is one recent entry whose target opens the whole set; a file
+ * name with underscores keeps them in the menu label. */
+static void
+test_recent_set (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *net = NULL;
+  g_autofree char *amsi = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *label = NULL;
+  g_autoptr (GVariant) target = NULL;
+  g_autofree const char **uris = NULL;
+  GMenuModel *menu;
+  gsize length;
+
+  if (skip_without_display () || (net = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL
+      || (amsi = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
+    return;
+
+  /* A copy named with underscores. */
+  dir = g_dir_make_tmp ("etlscope-ux-XXXXXX", NULL);
+  copy = g_build_filename (dir, "my_amsi_trace.etl", NULL);
+  g_assert_true (g_file_get_contents (amsi, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, length, NULL));
+
+  open_and_wait (fixture->window, (const char *const[]) { net, copy, NULL });
+  g_assert_cmpuint (etl_trace_get_n_files (etl_window_get_trace (fixture->window)), ==, 2);
+  wait_for (recent_has_items, fixture->window);
+
+  menu = etl_window_get_recent_menu (fixture->window);
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);
+  g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+  g_assert_cmpstr (label, ==, "net.4.5.2.x64.etl + 1 more (merged)");
+  target = g_menu_model_get_item_attribute_value (menu, 0, G_MENU_ATTRIBUTE_TARGET, G_VARIANT_TYPE_STRING_ARRAY);
+  g_assert_nonnull (target);
+  uris = g_variant_get_strv (target, NULL);
+  g_assert_cmpuint (g_strv_length ((char **) uris), ==, 2);
+  g_assert_true (g_str_has_suffix (uris[1], "my_amsi_trace.etl"));
+
+  /* Reopening the entry opens the set. */
+  etl_window_close_trace (fixture->window);
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "open-recent", target);
+  g_assert_true (etl_window_get_loading (fixture->window));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_trace_get_n_files (etl_window_get_trace (fixture->window)), ==, 2);
+
+  /* One file alone: its name with underscores, doubled for the menu. */
+  open_and_wait (fixture->window, (const char *const[]) { copy, NULL });
+  {
+    gboolean found = FALSE;
+    gboolean timed_out = FALSE;
+    guint timeout = g_timeout_add_seconds (10, on_timeout, &timed_out);
+
+    while (!found && !timed_out)
+      {
+        for (int i = 0; i < g_menu_model_get_n_items (menu) && !found; i++)
+          {
+            g_autofree char *l = NULL;
+
+            if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &l))
+              found = g_strcmp0 (l, "my__amsi__trace.etl") == 0;
+          }
+        if (!found)
+          g_main_context_iteration (NULL, TRUE);
+      }
+    g_assert_false (timed_out);
+    g_source_remove (timeout);
+  }
+  g_unlink (copy);
+  g_rmdir (dir);
+}
+
+/* The X window title names the trace, as the header bar does. */
+static void
+test_window_title (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "etlscope");
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "net.4.5.2.x64.etl — etlscope");
+  etl_window_close_trace (fixture->window);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "etlscope");
+}
+
+/* app.quit (Ctrl+Q) writes state.ini before it quits. */
+static void
+test_quit_saves_state (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = etl_window_get_state_path ();
+  g_autoptr (EtlApplication) app = NULL;
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
+  EtlWindow *window;
+
+  if (skip_without_display ())
+    return;
+  app = etl_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  window = etl_window_new (GTK_APPLICATION (app));
+  gtk_window_resize (GTK_WINDOW (window), 1111, 777);
+  gtk_widget_show (GTK_WIDGET (window));
+  drain ();
+  g_unlink (path);
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_key_file_has_key (kf, "window", "maximized", NULL));
+  g_assert_true (g_key_file_has_key (kf, "panes", "list", NULL));
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
+/* A filter that hides the selected event clears the details pane. */
+static void
+test_details_cleared (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (EtlFilter) filter = etl_filter_new ();
+  EtlEventList *list;
+  EtlTrace *trace;
+  guint64 row = G_MAXUINT64;
+  guint32 pid = 0;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  trace = etl_window_get_trace (fixture->window);
+  list = etl_window_get_event_list (fixture->window);
+
+  /* A row with a process id; the filter keeps another process. */
+  for (guint64 i = 1000; i < etl_trace_get_n_records (trace); i++)
+    if (etl_trace_get_pid (trace, i, &pid) && pid == 3988)
+      {
+        row = i;
+        break;
+      }
+  g_assert_cmpuint (row, !=, G_MAXUINT64);
+  etl_event_list_select_row (list, row);
+  g_signal_emit_by_name (list, "row-selected", row);
+  text = etl_details_dup_text (etl_window_get_details (fixture->window));
+  g_assert_cmpstr (text, !=, "No event selected");
+  g_clear_pointer (&text, g_free);
+
+  filter->has_pid = TRUE;
+  filter->pid = 4;
+  etl_filter_bar_set_filter (etl_window_get_filter_bar (fixture->window), filter);
+  wait_idle (fixture->window);
+  text = etl_details_dup_text (etl_window_get_details (fixture->window));
+  g_assert_cmpstr (text, ==, "No event selected");
+  g_assert_cmpuint (etl_timeline_view_get_selected_row (etl_window_get_timeline (fixture->window)), ==,
+                    ETL_TIMELINE_NO_ROW);
+}
+
+
+/* ------------------------------------------------------------------------ */
+/* Event list                                                               */
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+list_sorted (gpointer data)
+{
+  return !etl_event_list_get_sorting (data);
+}
+
+/* Clicking the CPU header sorts by CPU in a worker; equal CPUs keep time
+ * order; clicking again reverses; the Event column sorts by name. */
+static void
+test_sort (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  EtlEventList *list;
+  EtlEventModel *model;
+  EtlTrace *trace;
+  GtkTreeViewColumn *cpu_column;
+  gboolean descending = TRUE;
+  guint64 n;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  trace = etl_window_get_trace (fixture->window);
+  list = etl_window_get_event_list (fixture->window);
+  n = etl_event_list_get_n_rows (list);
+
+  cpu_column = gtk_tree_view_get_column (etl_event_list_get_tree_view (list), 1);
+  g_assert_cmpstr (gtk_tree_view_column_get_title (cpu_column), ==, "CPU");
+  gtk_tree_view_column_clicked (cpu_column);
+  g_assert_true (etl_event_list_get_sorting (list));
+  g_assert_true (etl_window_get_busy (fixture->window));
+  wait_for (list_sorted, list);
+  g_assert_cmpint (etl_event_list_get_sort_column (list, &descending), ==, 1);
+  g_assert_false (descending);
+  g_assert_true (gtk_tree_view_column_get_sort_indicator (cpu_column));
+
+  model = etl_event_list_get_model (list);
+  g_assert_true (etl_event_model_get_sorted (model));
+  g_assert_cmpuint (etl_event_model_get_n_rows (model), ==, n);
+  for (guint64 i = 1; i < n; i++)
+    {
+      guint64 a = etl_event_model_get_row (model, i - 1), b = etl_event_model_get_row (model, i);
+      guint ca = etl_trace_get_cpu (trace, a), cb = etl_trace_get_cpu (trace, b);
+
+      g_assert_cmpuint (ca, <=, cb);
+      if (ca == cb)
+        g_assert_cmpuint (a, <, b);
+    }
+  g_assert_cmpuint (etl_trace_get_cpu (trace, etl_event_model_get_row (model, 0)), <,
+                    etl_trace_get_cpu (trace, etl_event_model_get_row (model, n - 1)));
+
+  /* Again: descending, equal CPUs still in time order. */
+  gtk_tree_view_column_clicked (cpu_column);
+  wait_for (list_sorted, list);
+  g_assert_cmpint (etl_event_list_get_sort_column (list, &descending), ==, 1);
+  g_assert_true (descending);
+  model = etl_event_list_get_model (list);
+  for (guint64 i = 1; i < n; i++)
+    {
+      guint64 a = etl_event_model_get_row (model, i - 1), b = etl_event_model_get_row (model, i);
+      guint ca = etl_trace_get_cpu (trace, a), cb = etl_trace_get_cpu (trace, b);
+
+      g_assert_cmpuint (ca, >=, cb);
+      if (ca == cb)
+        g_assert_cmpuint (a, <, b);
+    }
+
+  /* A selected row stays selected across a sort. */
+  etl_event_list_select_row (list, 5000);
+  etl_event_list_sort (list, 5, FALSE);
+  wait_for (list_sorted, list);
+  g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, 5000);
+  model = etl_event_list_get_model (list);
+  {
+    GtkTreeIter iter;
+    g_autofree char *prev = NULL;
+
+    for (int i = 0; i < 3000; i++)
+      {
+        g_autofree char *name = NULL;
+
+        g_assert_true (gtk_tree_model_iter_nth_child (GTK_TREE_MODEL (model), &iter, NULL, i * (int) (n / 3000)));
+        gtk_tree_model_get (GTK_TREE_MODEL (model), &iter, ETL_EVENT_MODEL_COLUMN_NAME, &name, -1);
+        if (prev != NULL)
+          g_assert_cmpint (g_utf8_collate (prev, name), <=, 0);
+        g_free (prev);
+        prev = g_steal_pointer (&name);
+      }
+  }
+
+  /* Time ascending is the merged order again. */
+  etl_event_list_sort (list, 0, FALSE);
+  wait_for (list_sorted, list);
+  g_assert_false (etl_event_model_get_sorted (etl_event_list_get_model (list)));
+}
+
+static gboolean
+clipboard_has_text (gpointer data)
+{
+  return gtk_clipboard_wait_is_text_available (data);
+}
+
+/* Ctrl+C copies the selected rows (multi-select) with a header line, over
+ * the visible columns; hidden columns are remembered in the state file. */
+static void
+test_copy_and_columns (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *state = etl_window_get_state_path ();
+  g_auto (GStrv) lines = NULL;
+  g_auto (GStrv) header = NULL;
+  g_auto (GStrv) hidden = NULL;
+  g_autoptr (GArray) selected = NULL;
+  GtkTreeSelection *selection;
+  GtkClipboard *clipboard;
+  EtlEventList *list;
+  GtkTreePath *from, *to;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  list = etl_window_get_event_list (fixture->window);
+  selection = gtk_tree_view_get_selection (etl_event_list_get_tree_view (list));
+  g_assert_cmpint (gtk_tree_selection_get_mode (selection), ==, GTK_SELECTION_MULTIPLE);
+
+  from = gtk_tree_path_new_from_indices (10, -1);
+  to = gtk_tree_path_new_from_indices (12, -1);
+  gtk_tree_selection_select_range (selection, from, to);
+  gtk_tree_path_free (from);
+  gtk_tree_path_free (to);
+  selected = etl_event_list_get_selected_rows (list);
+  g_assert_cmpuint (selected->len, ==, 3);
+  g_assert_cmpuint (g_array_index (selected, guint64, 0), ==, 10);
+
+  etl_event_list_set_column_visible (list, "size", FALSE);
+  clipboard = gtk_widget_get_clipboard (GTK_WIDGET (list), GDK_SELECTION_CLIPBOARD);
+  gtk_clipboard_clear (clipboard);
+  /* The accelerator's action, as Ctrl+C in the list runs it. */
+  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (list), "list"), "copy", NULL);
+  wait_for (clipboard_has_text, clipboard);
+  text = gtk_clipboard_wait_for_text (clipboard);
+  g_assert_nonnull (text);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5); /* header, 3 rows, "" */
+  g_assert_cmpstr (lines[0], ==, "Time\tCPU\tPID\tTID\tProvider\tEvent\tId / Opcode\tLevel");
+  header = g_strsplit (lines[1], "\t", -1);
+  g_assert_cmpuint (g_strv_length (header), ==, 8);
+  g_assert_cmpstr (lines[4], ==, "");
+
+  /* Remembered: a new window hides Size too. */
+  g_assert_true (etl_window_save_state (fixture->window, NULL));
+  gtk_widget_destroy (GTK_WIDGET (fixture->window));
+  g_clear_object (&fixture->window);
+  fixture->window = g_object_ref_sink (etl_window_new (NULL));
+  hidden = etl_event_list_dup_hidden_columns (etl_window_get_event_list (fixture->window));
+  g_assert_cmpuint (g_strv_length (hidden), ==, 1);
+  g_assert_cmpstr (hidden[0], ==, "size");
+  etl_event_list_set_column_visible (etl_window_get_event_list (fixture->window), "size", TRUE);
+  g_assert_true (etl_window_save_state (fixture->window, NULL));
+}
+
+static guint64
+count_pid (EtlTrace *trace, guint32 wanted)
+{
+  guint64 n = 0;
+
+  for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+    {
+      guint32 pid;
+
+      if (etl_trace_get_pid (trace, i, &pid) && pid == wanted)
+        n++;
+    }
+  return n;
+}
+
+/* The context menu filters to / excludes a row's process, provider and
+ * event; Clear Filter brings every row back. */
+static void
+test_context_filter (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  GActionGroup *actions;
+  EtlEventList *list;
+  EtlTrace *trace;
+  guint64 row = G_MAXUINT64, n, expected;
+  guint32 pid = 0;
+  guint provider;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  trace = etl_window_get_trace (fixture->window);
+  list = etl_window_get_event_list (fixture->window);
+  n = etl_trace_get_n_records (trace);
+  for (guint64 i = 0; i < n; i++)
+    if (etl_trace_get_pid (trace, i, &pid) && pid == 3988)
+      {
+        row = i;
+        break;
+      }
+  g_assert_cmpuint (row, !=, G_MAXUINT64);
+  expected = count_pid (trace, 3988);
+
+  etl_event_list_select_row (list, row);
+  actions = gtk_widget_get_action_group (GTK_WIDGET (list), "list");
+  g_assert_nonnull (actions);
+  g_assert_nonnull (etl_event_list_get_popup (list));
+
+  g_action_group_activate_action (actions, "filter-to", g_variant_new_string ("process"));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), ==, expected);
+  g_assert_nonnull (strstr (etl_window_get_status (fixture->window), "only process 3988"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "clear-filter", NULL);
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), ==, n);
+
+  etl_event_list_select_row (list, row);
+  g_action_group_activate_action (actions, "exclude", g_variant_new_string ("process"));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), ==, n - expected);
+
+  /* Excluding a provider too leaves out its rows as well. */
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "clear-filter", NULL);
+  wait_idle (fixture->window);
+  provider = etl_trace_get_provider_index (trace, row);
+  expected = 0;
+  for (guint64 i = 0; i < n; i++)
+    if (etl_trace_get_provider_index (trace, i) == provider)
+      expected++;
+  etl_event_list_select_row (list, row);
+  g_action_group_activate_action (actions, "filter-to", g_variant_new_string ("provider"));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), ==, expected);
+  for (guint64 i = 0; i < etl_event_list_get_n_rows (list); i += 97)
+    g_assert_cmpuint (etl_trace_get_provider_index (trace, etl_event_model_get_row (etl_event_list_get_model (list), i)),
+                      ==, provider);
+
+  /* And to the event: fewer rows, all of that event's name. */
+  etl_event_list_select_row (list, row);
+  g_action_group_activate_action (actions, "filter-to", g_variant_new_string ("event"));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), >, 0);
+  g_assert_cmpuint (etl_event_list_get_n_rows (list), <=, expected);
+}
+
+static void
+rm_rf (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+
+  if (dir != NULL)
+    {
+      const char *name;
+
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          rm_rf (child);
+        }
+      g_dir_close (dir);
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autofree char *xdg = g_dir_make_tmp ("etlscope-ux-XXXXXX", NULL);
+  g_autofree char *config = g_build_filename (xdg, "config", NULL);
+  g_autofree char *data = g_build_filename (xdg, "data", NULL);
+  g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
+  int status;
+
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  have_display = gtk_init_check (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/etl/gui/ux/recent-set", Fixture, NULL, fixture_setup, test_recent_set, fixture_teardown);
+  g_test_add ("/etl/gui/ux/window-title", Fixture, NULL, fixture_setup, test_window_title, fixture_teardown);
+  g_test_add ("/etl/gui/ux/quit-saves-state", Fixture, NULL, fixture_setup, test_quit_saves_state,
+              fixture_teardown);
+  g_test_add ("/etl/gui/ux/details-cleared", Fixture, NULL, fixture_setup, test_details_cleared, fixture_teardown);
+
+  g_test_add ("/etl/gui/ux/list/sort", Fixture, NULL, fixture_setup, test_sort, fixture_teardown);
+  g_test_add ("/etl/gui/ux/list/copy-columns", Fixture, NULL, fixture_setup, test_copy_and_columns,
+              fixture_teardown);
+  g_test_add ("/etl/gui/ux/list/context-filter", Fixture, NULL, fixture_setup, test_context_filter,
+              fixture_teardown);
+
+  status = g_test_run ();
+  if (xdg != NULL)
+    rm_rf (xdg);
+  return status;
+}

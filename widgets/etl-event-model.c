@@ -11,7 +11,18 @@
  * etl_trace_get_record() (the way Wireshark's packet list re-reads a packet
  * from its offset, `wiretap/wtap.h`).  The last #CACHE_SIZE formatted rows are
  * kept in a small direct-mapped cache, because a #GtkTreeView asks for every
- * column of a row in turn.  Provider names are cached per provider index.
+ * column of a row in turn.  Provider names are cached per provider index,
+ * process names ("Test.x64.exe (3676)") per process of the trace's process
+ * table.
+ *
+ * Each row formatted also decodes its record once (etl_trace_decode_record()):
+ * the Event column shows the schema's name ("GC/Start"), the Process column
+ * the process the record belongs to (a kernel record may name it in its
+ * payload), the Payload column the first %ETL_EVENT_MODEL_PAYLOAD_CHARS
+ * characters of the fields (etl_decoded_format_payload()).  Only the rows
+ * a view asks for are formatted.  After a manifest is loaded,
+ * etl_event_model_invalidate() drops the formatted rows so the new names
+ * show.
  *
  * The model is immutable: a new filter makes a new model, which the view
  * swaps in.  Pair it with a #GtkTreeView in fixed-height mode, which then
@@ -30,14 +41,15 @@
 #define CACHE_SIZE 512
 
 /* One formatted row: the short columns live in @buf (no allocation per
- * column); the provider points into the per-provider cache; only the event
- * name and error texts are allocated (@owned). */
+ * column); the provider and process point into the per-provider and
+ * per-process caches; only the event name, the payload and error texts are
+ * allocated (@owned). */
 typedef struct
 {
   guint64 row;
   gboolean valid;
   const char *text[ETL_EVENT_MODEL_N_TEXT_COLUMNS];
-  char *owned[2];
+  char *owned[3];
   char buf[160];
 } CachedRow;
 
@@ -52,6 +64,9 @@ struct _EtlEventModel
   CachedRow *cache;        /* CACHE_SIZE rows */
   char **provider_names;  /* per provider index, filled lazily */
   guint n_providers;
+  EtlProcessTable *processes;
+  char **process_names;   /* per EtlProcess.index, filled lazily */
+  guint n_processes;
   guint n_reads;
 };
 
@@ -102,11 +117,34 @@ provider_name (EtlEventModel *self, guint64 row, const EtlRecord *record)
   return self->provider_names[p];
 }
 
-/* Formats row @row into @c: one record read. */
+/* "name (PID)" of the process @record belongs to, from the cache; NULL when
+ * the record names no process. */
+static const char *
+process_name (EtlEventModel *self, CachedRow *c, gsize *used, const EtlRecord *record, const EtlDecoded *decoded)
+{
+  const EtlProcess *process;
+  guint32 pid;
+
+  if (self->processes == NULL || !etl_process_table_resolve_record (self->processes, record, decoded, &pid, NULL))
+    {
+      if (!record->has_pid || record->pid == G_MAXUINT32)
+        return NULL;
+      pid = record->pid;
+    }
+  process = self->processes != NULL ? etl_process_table_lookup (self->processes, pid, record->filetime) : NULL;
+  if (process == NULL || process->image_name == NULL || process->index >= self->n_processes)
+    return row_printf (c, used, "Process(%u)", pid);
+  if (self->process_names[process->index] == NULL)
+    self->process_names[process->index] = etl_process_format_name (process, pid);
+  return self->process_names[process->index];
+}
+
+/* Formats row @row into @c: one record read, one decode. */
 static void
 format_row (EtlEventModel *self, guint64 row, CachedRow *c)
 {
   g_autoptr (GError) error = NULL;
+  g_autoptr (EtlDecoded) decoded = NULL;
   EtlRecord r;
   const char *level;
   gsize used = 0;
@@ -138,7 +176,17 @@ format_row (EtlEventModel *self, guint64 row, CachedRow *c)
       name = c->owned[1] = etl_record_dup_provider_name (&r);
     c->text[ETL_EVENT_MODEL_COLUMN_PROVIDER] = name;
   }
-  c->text[ETL_EVENT_MODEL_COLUMN_NAME] = c->owned[0] = etl_record_dup_event_name (&r);
+  decoded = etl_trace_decode_record (self->trace, &r);
+  /* The schema's name ("GC/Start"); TraceLogging records carry their own. */
+  if (decoded->schema != NULL && r.kind != ETL_RECORD_KIND_TRACELOGGING)
+    c->owned[0] = etl_schema_dup_display_name (decoded->schema);
+  else
+    c->owned[0] = etl_record_dup_event_name (&r);
+  c->text[ETL_EVENT_MODEL_COLUMN_NAME] = c->owned[0];
+  c->text[ETL_EVENT_MODEL_COLUMN_PROCESS] = process_name (self, c, &used, &r, decoded);
+  if (decoded->fields->len > 0)
+    c->text[ETL_EVENT_MODEL_COLUMN_PAYLOAD] = c->owned[2] =
+        etl_decoded_format_payload (decoded, ETL_EVENT_MODEL_PAYLOAD_CHARS);
   switch (r.kind)
     {
     case ETL_RECORD_KIND_KERNEL:
@@ -358,6 +406,10 @@ etl_event_model_finalize (GObject *object)
   for (guint i = 0; i < self->n_providers; i++)
     g_free (self->provider_names[i]);
   g_free (self->provider_names);
+  for (guint i = 0; i < self->n_processes; i++)
+    g_free (self->process_names[i]);
+  g_free (self->process_names);
+  g_clear_pointer (&self->processes, etl_process_table_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_free (self->order);
@@ -397,6 +449,13 @@ etl_event_model_new (EtlTrace *trace, EtlRowSet *rows)
       self->trace = etl_trace_ref (trace);
       self->n_providers = etl_trace_get_n_providers (trace);
       self->provider_names = g_new0 (char *, self->n_providers + 1);
+      self->processes = etl_trace_get_process_table (trace);
+      if (self->processes != NULL)
+        {
+          etl_process_table_ref (self->processes);
+          etl_process_table_get_processes (self->processes, &self->n_processes);
+        }
+      self->process_names = g_new0 (char *, self->n_processes + 1);
     }
   if (rows != NULL && trace != NULL)
     self->rows = etl_row_set_ref (rows);
@@ -531,4 +590,20 @@ etl_event_model_get_n_reads (EtlEventModel *self)
 {
   g_return_val_if_fail (ETL_IS_EVENT_MODEL (self), 0);
   return self->n_reads;
+}
+
+/**
+ * etl_event_model_invalidate:
+ * @self: a model
+ *
+ * Drops every formatted row, so the next read formats it again: after a
+ * manifest was loaded (etl_trace_load_manifest()), event names and payloads
+ * change.  The view must redraw (gtk_widget_queue_draw()) to ask again.
+ */
+void
+etl_event_model_invalidate (EtlEventModel *self)
+{
+  g_return_if_fail (ETL_IS_EVENT_MODEL (self));
+  for (guint i = 0; i < CACHE_SIZE; i++)
+    cached_row_clear (&self->cache[i]);
 }

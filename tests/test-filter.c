@@ -84,23 +84,39 @@ check_tid (EtlTrace *trace, guint64 row, gconstpointer data)
   return match;
 }
 
+/* The text filter's rule, written out the slow way: provider name, decoded
+ * event name, the process as the list shows it, or the whole payload. */
 static gboolean
 check_text (EtlTrace *trace, guint64 row, gconstpointer data)
 {
-  g_autofree char *provider = NULL;
-  g_autofree char *event = NULL;
-  g_autofree char *folded_provider = NULL;
-  g_autofree char *folded_event = NULL;
   g_autofree char *needle = g_utf8_casefold (data, -1);
+  g_autoptr (EtlDecoded) decoded = NULL;
+  const EtlProcess *process;
+  char *texts[4] = { NULL };
+  gboolean match = FALSE;
+  guint32 pid = 0;
   EtlRecord r;
 
   g_assert_true (etl_trace_get_record (trace, row, &r, NULL));
-  provider = etl_record_dup_provider_name (&r);
-  event = etl_record_dup_event_name (&r);
+  decoded = etl_trace_decode_record (trace, &r);
+  texts[0] = etl_record_dup_provider_name (&r);
+  texts[1] = etl_decode_dup_event_name (etl_trace_get_schema_registry (trace), &r);
+  if (etl_process_table_resolve_record (etl_trace_get_process_table (trace), &r, decoded, &pid, NULL)
+      || (r.has_pid && (pid = r.pid) != G_MAXUINT32))
+    {
+      process = etl_process_table_lookup (etl_trace_get_process_table (trace), pid, r.filetime);
+      texts[2] = etl_process_format_name (process, pid);
+    }
+  texts[3] = etl_decoded_format_payload (decoded, 0);
   etl_record_clear (&r);
-  folded_provider = g_utf8_casefold (provider, -1);
-  folded_event = g_utf8_casefold (event, -1);
-  return strstr (folded_provider, needle) != NULL || strstr (folded_event, needle) != NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autofree char *folded = texts[i] != NULL ? g_utf8_casefold (texts[i], -1) : NULL;
+
+      match = match || (folded != NULL && strstr (folded, needle) != NULL);
+      g_free (texts[i]);
+    }
+  return match;
 }
 
 static void
@@ -231,7 +247,8 @@ test_tid (Fixture *fixture, gconstpointer data)
 static void
 test_text (Fixture *fixture, gconstpointer data)
 {
-  static const char *const needles[] = { "event(1", "DCStart", "dotnetruntime", "Image/" };
+  static const char *const needles[] = { "event(1", "DCStart", "dotnetruntime", "Image/", "reason=allocsmall",
+                                         "Test.x64.exe (3676)" };
   g_autoptr (GError) error = NULL;
 
   if (fixture->trace == NULL)

@@ -472,7 +472,7 @@ etl_process_table_add_record (EtlProcessTable *table, const EtlRecord *record)
   if (!classify (record, &is_thread, &event) || table->registry == NULL)
     return FALSE;
   decoded = etl_decode_record (table->registry, NULL, record);
-  if (decoded == NULL || decoded->fields == NULL)
+  if (decoded == NULL || decoded->schema == NULL || decoded->fields == NULL)
     return FALSE;
 
   if (!field_number (decoded, pid_names, &pid))

@@ -14,7 +14,9 @@
  * first property that cannot be decoded ends the walk with the fields so
  * far kept (#EtlDecoded.complete is then %FALSE).
  *
- * Values are formatted as TraceEvent shows them: integers in decimal,
+ * Values are formatted as TraceEvent shows them: integers in decimal
+ * (UInt64 as a signed 64-bit number unless its out-type says unsigned, as
+ * TraceEvent does),
  * pointers and hex out-types as 0x with at least 8 hex digits, value maps and
  * bitmaps by name, booleans as True/False, GUIDs without braces, SIDs as
  * S-1-5-…, FILETIME and SYSTEMTIME as ISO 8601, IPv4/IPv6 addresses, ports
@@ -645,7 +647,9 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
       INTEGER (8, etl_read_u64 (p), TRUE, FALSE);
       break;
     case ETL_IN_UINT64:
-      INTEGER (8, etl_read_u64 (p), FALSE, FALSE);
+      /* TraceEvent reads UInt64 as a C# long: values from 2^63 up show
+       * negative (primitive-types.etl's int64_type=-204 is a UInt64). */
+      INTEGER (8, etl_read_u64 (p), out == ETL_OUT_NULL || out == ETL_OUT_LONG, FALSE);
       break;
     case ETL_IN_HEXINT32:
       INTEGER (4, etl_read_u32 (p), FALSE, TRUE);

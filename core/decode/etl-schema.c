@@ -28,6 +28,7 @@
 
 #include "etl-names.h"
 #include "etl-schema.h"
+#include "etl-schema-private.h"
 
 /**
  * etl_schema_source_name:
@@ -189,27 +190,40 @@ map_find (const EtlMap *map, guint64 value)
 char *
 etl_map_format (const EtlMap *map, guint64 value)
 {
-  const EtlMapEntry *e;
   GString *s;
-  guint64 rest;
 
   g_return_val_if_fail (map != NULL, NULL);
+
+  s = g_string_sized_new (16);
+  etl_map_append (map, value, s);
+  return g_string_free (s, FALSE);
+}
+
+/* etl_map_format() appending to @out: the decoder's path, no allocation. */
+void
+etl_map_append (const EtlMap *map, guint64 value, GString *out)
+{
+  const EtlMapEntry *e;
+  gsize start = out->len;
+  guint64 rest;
 
   if (!map->is_bitmap)
     {
       e = map_find (map, value);
       if (e != NULL)
-        return g_strdup (e->name);
-      return g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+        g_string_append (out, e->name);
+      else
+        g_string_append_printf (out, "%" G_GUINT64_FORMAT, value);
+      return;
     }
 
   if (value == 0)
     {
       e = map_find (map, 0);
-      return g_strdup (e != NULL ? e->name : "0");
+      g_string_append (out, e != NULL ? e->name : "0");
+      return;
     }
 
-  s = g_string_new (NULL);
   rest = value;
   for (guint i = 0; i < map->n_entries; i++)
     {
@@ -217,18 +231,17 @@ etl_map_format (const EtlMap *map, guint64 value)
 
       if (v == 0 || (value & v) != v)
         continue;
-      if (s->len > 0)
-        g_string_append_c (s, '|');
-      g_string_append (s, map->entries[i].name);
+      if (out->len > start)
+        g_string_append_c (out, '|');
+      g_string_append (out, map->entries[i].name);
       rest &= ~v;
     }
   if (rest != 0)
     {
-      if (s->len > 0)
-        g_string_append_c (s, '|');
-      g_string_append_printf (s, "0x%" G_GINT64_MODIFIER "x", rest);
+      if (out->len > start)
+        g_string_append_c (out, '|');
+      g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", rest);
     }
-  return g_string_free (s, FALSE);
 }
 
 /* ---- EtlSchema -------------------------------------------------------- */
@@ -321,9 +334,8 @@ etl_schema_add_property (EtlSchema *schema, const char *name, guint16 in_type, g
 
   g_return_val_if_fail (schema != NULL, 0);
 
-  if ((schema->n_properties & (schema->n_properties - 1)) == 0)
-    schema->properties
-        = g_renew (EtlProperty, schema->properties, MAX (4, schema->n_properties * 2));
+  /* Sources may have sized the array themselves: grow it by one. */
+  schema->properties = g_renew (EtlProperty, schema->properties, schema->n_properties + 1);
   p = &schema->properties[schema->n_properties];
   memset (p, 0, sizeof *p);
   p->name = g_strdup (name != NULL ? name : "");
@@ -341,8 +353,8 @@ etl_schema_add_property (EtlSchema *schema, const char *name, guint16 in_type, g
  *
  * The event's name as TraceEvent prints it after the provider: "Task/Opcode"
  * when the schema has a task name and an opcode name (the opcode left out
- * when it is 0, win:Info), the task name alone, else the event name, else
- * "Opcode(N)" / "EventID(N)".
+ * when it is 0, win:Info; a "win:" prefix dropped), the task name alone,
+ * else the event name, else "Opcode(N)" / "EventID(N)".
  *
  * Returns: (transfer full): the name
  */
@@ -354,7 +366,13 @@ etl_schema_dup_display_name (const EtlSchema *schema)
   if (schema->task_name != NULL && schema->task_name[0] != '\0')
     {
       if (schema->opcode_name != NULL && schema->opcode_name[0] != '\0' && schema->opcode != 0)
-        return g_strdup_printf ("%s/%s", schema->task_name, schema->opcode_name);
+        {
+          const char *op = schema->opcode_name;
+
+          if (g_str_has_prefix (op, "win:") && op[4] != '\0')
+            op += 4;
+          return g_strdup_printf ("%s/%s", schema->task_name, op);
+        }
       return g_strdup (schema->task_name);
     }
   if (schema->event_name != NULL && schema->event_name[0] != '\0')
@@ -485,6 +503,7 @@ struct _EtlSchemaRegistry
   GHashTable *schemas; /* EtlSchemaKey* (owned by the schema) → EtlSchema* */
   GHashTable *scoped;  /* ScopedKey* → EtlSchema* */
   GHashTable *maps;    /* MapKey* → EtlMap* */
+  GHashTable *blobs;   /* GBytes* (TraceLogging metadata) → EtlSchema* */
   guint n_by_source[ETL_N_SCHEMA_SOURCES];
 };
 
@@ -565,6 +584,8 @@ etl_schema_registry_new (void)
                                      (GDestroyNotify) etl_schema_unref);
   r->maps = g_hash_table_new_full (map_key_hash, map_key_equal, map_key_free,
                                    (GDestroyNotify) etl_map_unref);
+  r->blobs = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                    (GDestroyNotify) etl_schema_unref);
   return r;
 }
 
@@ -597,6 +618,7 @@ etl_schema_registry_unref (EtlSchemaRegistry *registry)
   g_hash_table_unref (registry->scoped);
   g_hash_table_unref (registry->schemas);
   g_hash_table_unref (registry->maps);
+  g_hash_table_unref (registry->blobs);
   g_rw_lock_clear (&registry->lock);
   g_free (registry);
 }
@@ -865,4 +887,50 @@ etl_schema_registry_get_n_schemas (EtlSchemaRegistry *registry, EtlSchemaSource 
       n += registry->n_by_source[i];
   g_rw_lock_reader_unlock (&registry->lock);
   return n;
+}
+
+/* TraceLogging schemas are described by the record itself: the registry
+ * caches one schema per distinct EVENT_SCHEMA_TL blob, at most this many. */
+#define MAX_BLOB_SCHEMAS 65536
+
+/* Returns: (transfer full) (nullable): the schema cached for @blob. */
+EtlSchema *
+etl_schema_registry_lookup_blob (EtlSchemaRegistry *registry, const guint8 *blob, gsize blob_len)
+{
+  g_autoptr (GBytes) key = g_bytes_new_static (blob, blob_len);
+  EtlSchema *found;
+
+  g_rw_lock_reader_lock (&registry->lock);
+  found = g_hash_table_lookup (registry->blobs, key);
+  if (found != NULL)
+    etl_schema_ref (found);
+  g_rw_lock_reader_unlock (&registry->lock);
+  return found;
+}
+
+/* Caches @schema for @blob unless one is there already (a race between two
+ * workers) or the cache is full.  Returns: (transfer full): the schema in
+ * effect for @blob. */
+EtlSchema *
+etl_schema_registry_add_blob (EtlSchemaRegistry *registry, const guint8 *blob, gsize blob_len,
+                              EtlSchema *schema)
+{
+  g_autoptr (GBytes) probe = g_bytes_new_static (blob, blob_len);
+  EtlSchema *found;
+
+  g_rw_lock_writer_lock (&registry->lock);
+  found = g_hash_table_lookup (registry->blobs, probe);
+  if (found == NULL)
+    {
+      found = schema;
+      if (g_hash_table_size (registry->blobs) < MAX_BLOB_SCHEMAS)
+        {
+          g_hash_table_insert (registry->blobs, g_bytes_new (blob, blob_len),
+                               etl_schema_ref (schema));
+          registry->n_by_source[schema->source]++;
+        }
+    }
+  etl_schema_ref (found);
+  g_rw_lock_writer_unlock (&registry->lock);
+  return found;
 }

@@ -57,6 +57,8 @@ typedef enum
   ETL_IN_SIZET = 30, /* pointer-sized */
   ETL_IN_HEXDUMP = 31, /* u32 length, then bytes */
   ETL_IN_WBEMSID = 32, /* TOKEN_USER (two pointers), then a SID (kernel Process events) */
+  /* Not in tdh.h: TraceLogging's binary (u16 byte count, then the bytes). */
+  ETL_IN_COUNTEDBINARY = 0x100,
 } EtlInType;
 
 /* TDH_OUT_TYPE (tdh.h). */
@@ -114,6 +116,9 @@ typedef enum
   ETL_PROPERTY_WBEM_XML = 0x8,
   ETL_PROPERTY_PARAM_FIXED_LENGTH = 0x10,
   ETL_PROPERTY_PARAM_FIXED_COUNT = 0x20, /* an array even when count is 1 */
+  /* Not in tdh.h: a u16 element count precedes the elements in the payload
+   * (TraceLogging's variable-count arrays); @count is then ignored. */
+  ETL_PROPERTY_INLINE_COUNT = 0x8000,
 } EtlPropertyFlags;
 
 /* Where a schema came from, most trusted first (issue 9's order). */

@@ -8,8 +8,10 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
+#include "etl-decode.h"
 #include "etl-error.h"
 #include "etl-manifest.h"
 #include "etl-schema.h"
@@ -1153,6 +1155,275 @@ test_eventsource_corpus (void)
   g_assert_null (etl_schema_registry_lookup (registry, &key, 0, 4000));
 }
 
+
+/* ---- decoding gcevents / gcrundownevents with ClrEtwAll.man -------- */
+
+/* An integer as TraceEvent prints it (decimal with commas, or 0x hex). */
+static gboolean
+parse_number (const char *text, guint64 *value)
+{
+  GString *plain = g_string_new (NULL);
+  gboolean ok;
+
+  for (const char *c = text; *c; c++)
+    if (*c != ',')
+      g_string_append_c (plain, *c);
+  if (g_str_has_prefix (plain->str, "0x"))
+    ok = plain->len > 2 && g_ascii_string_to_unsigned (plain->str + 2, 16, 0, G_MAXUINT64, value, NULL);
+  else
+    ok = g_ascii_string_to_unsigned (plain->str, 10, 0, G_MAXUINT64, value, NULL);
+  g_string_free (plain, TRUE);
+  return ok;
+}
+
+/* A baseline value against the decoded text: equal as text, as a number
+ * (TraceEvent groups digits with commas and shows some hex out-types in
+ * decimal), as a bitmap (TraceEvent joins names with ", ", etlscope with
+ * "|"), or as a string TraceEvent cut after 20 characters with "...". */
+static gboolean
+baseline_value_equal (const char *expected, const char *actual)
+{
+  gsize n = strlen (expected);
+  guint64 a, b;
+  g_autofree char *joined = NULL;
+
+  if (g_strcmp0 (expected, actual) == 0)
+    return TRUE;
+  if (n > 3 && g_str_has_suffix (expected, "..."))
+    return strncmp (expected, actual, n - 3) == 0;
+  if (parse_number (expected, &a) && parse_number (actual, &b))
+    return a == b;
+  if (strstr (expected, ", ") != NULL)
+    {
+      g_auto (GStrv) names = g_strsplit (expected, ", ", -1);
+
+      joined = g_strjoinv ("|", names);
+      return strcmp (joined, actual) == 0;
+    }
+  return FALSE;
+}
+
+typedef struct
+{
+  guint n_events;
+  guint n_no_schema;
+  guint n_names_equal;
+  guint n_fields; /* of events the manifest describes */
+  guint n_fields_equal;
+  guint n_fields_unknown; /* of events newer than the manifest */
+} DecodeTally;
+
+/* Pairs each CLR EVENT line of the baseline with its record (CPU, DataLen,
+ * time within 0.0015 ms, PID/TID) and compares the decoded event name and
+ * each Name=value field. */
+static void
+compare_with_baseline (const char *name, DecodeTally *tally, GHashTable *checked)
+{
+  g_autofree char *etl_name = g_strconcat (name, ".etl", NULL);
+  g_autofree char *base_name = g_strconcat (name, ".baseline.txt", NULL);
+  g_autofree char *path = etl_test_corpus_path (etl_name);
+  g_autofree char *base = NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (EtlSchemaRegistry) registry = NULL;
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree guint8 *used = NULL;
+  const char *paths[2] = { NULL, NULL };
+
+  if (path == NULL || (base = etl_test_corpus_path (base_name)) == NULL)
+    return;
+  registry = load_clr ();
+  if (registry == NULL)
+    return;
+  paths[0] = path;
+  trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  used = g_malloc0 (etl_trace_get_n_records (trace));
+  g_assert_true (g_file_get_contents (base, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      const char *colon, *space;
+      g_autofree char *event_name = NULL;
+      g_auto (GStrv) parts = NULL;
+      double ms;
+      guint cpu = 0;
+      guint64 data_len = 0;
+      guint32 pid = 0, tid = 0;
+      gboolean found = FALSE;
+
+      if (!g_str_has_prefix (line, "EVENT ") || strstr (line, ": Microsoft-Windows-DotNETRuntime") == NULL)
+        continue;
+      colon = strstr (line, ": ");
+      {
+        g_autofree char *num = g_strndup (line + 6, colon - (line + 6));
+        GString *plain = g_string_new (NULL);
+
+        for (const char *c = num; *c; c++)
+          if (*c != ',')
+            g_string_append_c (plain, *c);
+        ms = g_ascii_strtod (plain->str, NULL);
+        g_string_free (plain, TRUE);
+      }
+      space = strchr (colon + 2, ' ');
+      event_name = g_strndup (colon + 2, space - (colon + 2));
+      parts = g_strsplit (space + 1, "; ", -1);
+      for (guint k = 0; parts[k] != NULL; k++)
+        {
+          if (g_str_has_prefix (parts[k], "PID="))
+            pid = (guint32) g_ascii_strtoull (parts[k] + 4, NULL, 10);
+          else if (g_str_has_prefix (parts[k], "TID="))
+            tid = (guint32) g_ascii_strtoull (parts[k] + 4, NULL, 10);
+          else if (g_str_has_prefix (parts[k], "ProceNum="))
+            cpu = (guint) g_ascii_strtoull (parts[k] + 9, NULL, 10);
+          else if (g_str_has_prefix (parts[k], "DataLen="))
+            data_len = g_ascii_strtoull (parts[k] + 8, NULL, 10);
+        }
+
+      for (guint64 r = etl_trace_lower_bound (trace, etl_trace_get_origin (trace) + (gint64) floor ((ms - 0.0015) * 10000.0));
+           r < etl_trace_get_n_records (trace) && !found; r++)
+        {
+          EtlRecord rec;
+          double rms = etl_trace_filetime_to_ms (trace, etl_trace_get_filetime (trace, r));
+          g_autoptr (EtlDecoded) decoded = NULL;
+          g_autofree char *display = NULL;
+          g_autofree char *full_name = NULL;
+
+          if (rms > ms + 0.0015)
+            break;
+          g_assert_true (etl_trace_get_record (trace, r, &rec, NULL));
+          if (used[r] || rec.cpu != cpu || rec.user_data_len != data_len || rec.pid != pid || rec.tid != tid
+              || fabs (rms - ms) > 0.0015)
+            {
+              etl_record_clear (&rec);
+              continue;
+            }
+          found = TRUE;
+          used[r] = 1;
+          decoded = etl_decode_record (registry, NULL, &rec);
+          g_assert_nonnull (decoded);
+          tally->n_events++;
+          if (decoded->schema == NULL)
+            {
+              /* An event newer than the manifest (dotnet/coreclr, 2019). */
+              g_test_message ("%s %.3f: no schema for %s (event %u v%u)", name, ms, event_name, rec.event_id,
+                              rec.version);
+              tally->n_no_schema++;
+              for (guint k = 0; parts[k] != NULL; k++)
+                if (strchr (parts[k], '=') != NULL && !g_str_has_prefix (parts[k], "PID=")
+                    && !g_str_has_prefix (parts[k], "TID=") && !g_str_has_prefix (parts[k], "PName=")
+                    && !g_str_has_prefix (parts[k], "ProceNum=") && !g_str_has_prefix (parts[k], "DataLen="))
+                  tally->n_fields_unknown++;
+              etl_record_clear (&rec);
+              continue;
+            }
+          g_assert_cmpint (decoded->schema->source, ==, ETL_SCHEMA_SOURCE_MANIFEST);
+          display = etl_schema_dup_display_name (decoded->schema);
+          full_name = g_strconcat (decoded->schema->provider_name, "/", display, NULL);
+          if (strcmp (full_name, event_name) == 0)
+            tally->n_names_equal++;
+          else
+            g_test_message ("%s %.3f: name %s, baseline %s", name, ms, full_name, event_name);
+
+          for (guint k = 0; parts[k] != NULL; k++)
+            {
+              const char *eq = strchr (parts[k], '=');
+              g_autofree char *field = NULL;
+              const EtlField *f;
+
+              if (eq == NULL || g_str_has_prefix (parts[k], "PID=") || g_str_has_prefix (parts[k], "TID=")
+                  || g_str_has_prefix (parts[k], "PName=") || g_str_has_prefix (parts[k], "ProceNum=")
+                  || g_str_has_prefix (parts[k], "DataLen="))
+                continue;
+              field = g_strndup (parts[k], eq - parts[k]);
+              g_strchomp ((char *) eq);
+              f = etl_decoded_find (decoded, field);
+              tally->n_fields++;
+              if (f != NULL && baseline_value_equal (eq + 1, f->value))
+                {
+                  tally->n_fields_equal++;
+                  if (checked != NULL)
+                    {
+                      g_autofree char *key = g_strdup_printf ("%s %s=%s", event_name, field, eq + 1);
+
+                      g_hash_table_add (checked, g_steal_pointer (&key));
+                    }
+                }
+              else
+                g_test_message ("%s %.3f %s: %s=%s, decoded %s", name, ms, event_name, field, eq + 1,
+                                f != NULL ? f->value : "(missing)");
+            }
+          etl_record_clear (&rec);
+        }
+      g_assert_true (found);
+    }
+}
+
+static void
+test_decode_gcevents (void)
+{
+  DecodeTally t = { 0 };
+  g_autoptr (GHashTable) checked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const char *expected[] = {
+    "Microsoft-Windows-DotNETRuntime/GC/Start Count=1",
+    "Microsoft-Windows-DotNETRuntime/GC/Start Reason=Induced",
+    "Microsoft-Windows-DotNETRuntime/GC/Start Depth=1",
+    "Microsoft-Windows-DotNETRuntime/GC/Start Type=NonConcurrentGC",
+    "Microsoft-Windows-DotNETRuntime/GC/Start ClientSequenceNumber=0",
+    "Microsoft-Windows-DotNETRuntime/GC/CreateSegment Type=SmallObjectHeap",
+    "Microsoft-Windows-DotNETRuntime/GC/SuspendEEStart Reason=SuspendForGC",
+    "Microsoft-Windows-DotNETRuntime/GC/PinObjectAtGCTime TypeName=System.Object",
+  };
+
+  compare_with_baseline ("gcevents", &t, checked);
+  if (t.n_events == 0)
+    return;
+  g_test_message ("gcevents: %u CLR events, %u without a schema, %u names equal; %u of %u fields equal "
+                  "(%u more in events without a schema)",
+                  t.n_events, t.n_no_schema, t.n_names_equal, t.n_fields_equal, t.n_fields, t.n_fields_unknown);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    if (!g_hash_table_contains (checked, expected[i]))
+      g_error ("gcevents: %s not decoded as the baseline says", expected[i]);
+  /* ClrEtwAll.man is from 2019; the trace is from .NET 8: AllocationTick
+   * v4, HeapStats v2, GlobalHeapHistory v4, FitBucketInfo and LOHCompact
+   * are newer than it, and it names opcode GCMarkWithType "Mark". */
+  g_assert_cmpuint (t.n_events, ==, 51);
+  g_assert_cmpuint (t.n_no_schema, ==, 11);
+  g_assert_cmpuint (t.n_names_equal, ==, t.n_events - t.n_no_schema - 5);
+  g_assert_cmpuint (t.n_fields_equal * 100, >=, t.n_fields * 84);
+}
+
+static void
+test_decode_gcrundown (void)
+{
+  DecodeTally t = { 0 };
+  g_autoptr (GHashTable) checked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const char *expected[] = {
+    "Microsoft-Windows-DotNETRuntimeRundown/Runtime/Start Sku=CoreClr",
+    "Microsoft-Windows-DotNETRuntimeRundown/Loader/AppDomainDCStop AppDomainFlags=Default, Executable",
+    "Microsoft-Windows-DotNETRuntimeRundown/Method/DCStopComplete ClrInstanceID=8",
+  };
+
+  compare_with_baseline ("gcrundownevents", &t, checked);
+  if (t.n_events == 0)
+    return;
+  g_test_message ("gcrundownevents: %u CLR events, %u without a schema, %u names equal; %u of %u fields equal "
+                  "(%u more in events without a schema)",
+                  t.n_events, t.n_no_schema, t.n_names_equal, t.n_fields_equal, t.n_fields, t.n_fields_unknown);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    if (!g_hash_table_contains (checked, expected[i]))
+      g_error ("gcrundownevents: %s not decoded as the baseline says", expected[i]);
+  /* SettingsRundown and TieredCompilation SettingsDCStart are newer than
+   * the manifest, and so are ModuleILFileName and the ReadyToRun flags. */
+  g_assert_cmpuint (t.n_events, ==, 24);
+  g_assert_cmpuint (t.n_no_schema, ==, 2);
+  g_assert_cmpuint (t.n_names_equal, ==, t.n_events - t.n_no_schema);
+  g_assert_cmpuint (t.n_fields_equal * 100, >=, t.n_fields * 85);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1178,5 +1449,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/eventsource/chunks", test_eventsource_chunks);
   g_test_add_func ("/etl/eventsource/bad", test_eventsource_bad);
   g_test_add_func ("/etl/eventsource/corpus", test_eventsource_corpus);
+  g_test_add_func ("/etl/manifest/decode/gcevents", test_decode_gcevents);
+  g_test_add_func ("/etl/manifest/decode/gcrundownevents", test_decode_gcrundown);
   return g_test_run ();
 }

@@ -241,31 +241,76 @@ iso_to_traceevent (const char *v)
   return NULL;
 }
 
-static gboolean
-values_equal (const char *base_in, const char *ours_in)
+/* "-1234567" as TraceEvent prints integers: "-1,234,567". */
+static char *
+group_thousands (const char *digits)
 {
+  GString *s = g_string_new (NULL);
+  gboolean negative = digits[0] == '-';
+  const char *d = digits + negative;
+  gsize n = strlen (d);
+
+  if (negative)
+    g_string_append_c (s, '-');
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (s, ',');
+      g_string_append_c (s, d[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+text_matches (const char *base, gboolean truncated, const char *ours)
+{
+  return truncated ? g_str_has_prefix (ours, base) : strcmp (ours, base) == 0;
+}
+
+/*
+ * Whether TraceEvent's text @base_in shows the same value as our field.
+ * Normalised: TraceEvent's cut (20 characters + "..."), thousands
+ * separators, dates (yy/MM/dd HH:mm:ss.ff, UTC), bitmap separators (", "
+ * against "|"); an integer printed in another base or signedness; a mapped
+ * value TraceEvent printed as its number, or 0 printed as "None".
+ */
+static gboolean
+values_equal (const char *base_in, const EtlField *field)
+{
+  const char *ours_in = field->value;
   g_autofree char *base = g_strdup (base_in);
-  g_autofree char *ours = NULL;
   g_autofree char *date = iso_to_traceevent (ours_in);
+  g_autofree char *bitmap = NULL;
   gboolean truncated = FALSE;
   gboolean bn, on;
   guint64 bv, ov;
 
-  if (g_str_has_suffix (base, "...") && strlen (base) == 23)
+  if (g_str_has_suffix (base, "...") && g_utf8_strlen (base, -1) == 23)
     {
       truncated = TRUE;
-      base[20] = '\0';
+      *g_utf8_offset_to_pointer (base, 20) = '\0';
     }
-  if (date != NULL)
-    ours = g_steal_pointer (&date);
-  else
-    {
-      /* Bitmaps: "A|B" here, "A, B" there. */
-      g_auto (GStrv) parts = g_strsplit (ours_in, "|", -1);
+  if (text_matches (base, truncated, ours_in))
+    return TRUE;
+  if (date != NULL && text_matches (base, truncated, date))
+    return TRUE;
+  {
+    g_auto (GStrv) parts = g_strsplit (ours_in, "|", -1);
 
-      ours = g_strjoinv (", ", parts);
+    bitmap = g_strjoinv (", ", parts);
+    if (text_matches (base, truncated, bitmap))
+      return TRUE;
+  }
+  if (is_number_text (ours_in, FALSE) && strchr (ours_in, '.') == NULL)
+    {
+      g_autofree char *grouped = group_thousands (ours_in);
+
+      if (text_matches (base, truncated, grouped))
+        return TRUE;
     }
-  if (!truncated && is_number_text (base, TRUE) && strchr (base, ',') != NULL)
+  if (truncated)
+    return FALSE;
+  if (is_number_text (base, TRUE) && strchr (base, ',') != NULL)
     {
       GString *s = g_string_new (NULL);
 
@@ -275,21 +320,27 @@ values_equal (const char *base_in, const char *ours_in)
       g_free (base);
       base = g_string_free (s, FALSE);
     }
-  if (truncated ? g_str_has_prefix (ours, base) : strcmp (ours, base) == 0)
+  if (strcmp (base, "None") == 0 && field->has_number && field->number == 0)
     return TRUE;
-  /* The same number in another base (hex against decimal) or width (0x0018 against 0x18). */
-  if (!truncated && parse_integer (base, &bn, &bv) && parse_integer (ours, &on, &ov))
+  if (parse_integer (base, &bn, &bv))
     {
-      if (bn == on && bv == ov)
+      /* A value map or bitmap TraceEvent left as a number. */
+      if (field->has_number && !bn && bv == field->number)
         return TRUE;
-      /* A signed value shown unsigned, or the reverse (-1 against 4294967295). */
-      if (bn != on)
+      /* The same number in another base (hex against decimal) or width (0x0018 against 0x18). */
+      if (parse_integer (ours_in, &on, &ov))
         {
-          guint64 neg = bn ? bv : ov, pos = bn ? ov : bv;
-
-          if (pos == (guint64) (-(gint64) neg) || pos == (guint32) (-(gint32) neg)
-              || pos == (guint16) (-(gint16) neg) || pos == (guint8) (-(gint8) neg))
+          if (bn == on && bv == ov)
             return TRUE;
+          /* A signed value shown unsigned, or the reverse (-1 against 4294967295). */
+          if (bn != on)
+            {
+              guint64 neg = bn ? bv : ov, pos = bn ? ov : bv;
+
+              if (pos == (guint64) (-(gint64) neg) || pos == (guint32) (-(gint32) neg)
+                  || pos == (guint16) (-(gint16) neg) || pos == (guint8) (-(gint8) neg))
+                return TRUE;
+            }
         }
     }
   return FALSE;
@@ -322,6 +373,8 @@ is_fallback_name (const char *name)
   return g_str_has_prefix (name, "EventID(") || g_str_has_prefix (name, "Opcode(") || g_str_has_prefix (name, "Event(")
          || strstr (name, "Type(") != NULL;
 }
+
+static const EtlField *find_field (const EtlDecoded *decoded, const char *name);
 
 static void
 check_event (EtlTrace *trace, const BaselineEvent *e, const EtlRecord *r, gboolean with_manifest, Score *score)
@@ -358,15 +411,30 @@ check_event (EtlTrace *trace, const BaselineEvent *e, const EtlRecord *r, gboole
   for (guint i = 0; i < e->fields->len; i++)
     {
       const BaseField *bf = &g_array_index (e->fields, BaseField, i);
-      const EtlField *f = etl_decoded_find (decoded, bf->name);
+      const EtlField *f = find_field (decoded, bf->name);
 
       score->fields++;
-      if (f != NULL && values_equal (bf->value, f->value))
+      if (f != NULL && values_equal (bf->value, f))
         score->fields_equal++;
       else
         g_string_append_printf (score->report, "  field: %s/%s %s=%s, ours %s\n", e->provider, e->event, bf->name,
                                 bf->value, f != NULL ? f->value : "(missing)");
     }
+}
+
+/* TraceEvent spells some MOF names its own way (ProcessID for the MOF
+ * page's ProcessId): names compare without case. */
+static const EtlField *
+find_field (const EtlDecoded *decoded, const char *name)
+{
+  for (guint i = 0; i < decoded->fields->len; i++)
+    {
+      const EtlField *f = &g_array_index (decoded->fields, EtlField, i);
+
+      if (g_ascii_strcasecmp (f->name, name) == 0)
+        return f;
+    }
+  return NULL;
 }
 
 typedef struct

@@ -102,6 +102,8 @@ etl_volume_map_free (EtlVolumeMap *map)
   g_free (map);
 }
 
+/* "C:\Windows\" → "C:\Windows"; a path of backslashes only ("\\", the
+ * UNC root that \Device\Mup maps to) is kept whole. */
 static char *
 strip_trailing_backslash (const char *s)
 {
@@ -109,6 +111,8 @@ strip_trailing_backslash (const char *s)
 
   while (n > 0 && s[n - 1] == '\\')
     n--;
+  if (n == 0)
+    return g_strdup (s);
   return g_strndup (s, n);
 }
 
@@ -173,7 +177,8 @@ volume_find (const EtlVolumeMap *map, const char *path, gsize len)
  *
  * Replaces the longest mapped NT prefix of @nt_path by its DOS path
  * ("C:\Windows\x.dll"); the prefix must end at a path separator.  Compared
- * ASCII case-insensitively, as the object manager does.
+ * ASCII case-insensitively, as the object manager does.  A path with no
+ * device ("\Windows\x.dll") is put on the drive of \SystemRoot's mapping.
  *
  * Returns: (transfer full) (nullable): the DOS path, or %NULL when no
  *   mapping applies
@@ -182,6 +187,7 @@ char *
 etl_volume_map_to_dos (const EtlVolumeMap *map, const char *nt_path)
 {
   const Volume *v;
+  const char *rest;
   gsize len;
 
   g_return_val_if_fail (map != NULL && nt_path != NULL, NULL);
@@ -189,10 +195,39 @@ etl_volume_map_to_dos (const EtlVolumeMap *map, const char *nt_path)
   len = strlen (nt_path);
   v = volume_find (map, nt_path, len);
   if (v == NULL)
-    return NULL;
+    {
+      /* A path without a device ("\Windows\System32\x.dll", as Image
+       * Load logs some) lies on the system drive: the drive of
+       * \SystemRoot's mapping, as TraceEvent shows it. */
+      if (nt_path[0] == '\\' && nt_path[1] != '\\' && g_ascii_strncasecmp (nt_path, "\\Device\\", 8) != 0
+          && strncmp (nt_path, "\\??\\", 4) != 0)
+        {
+          const Volume *root = volume_find (map, "\\SystemRoot", strlen ("\\SystemRoot"));
+
+          if (root != NULL && g_ascii_isalpha (root->dos[0]) && root->dos[1] == ':')
+            return g_strdup_printf ("%.2s%s", root->dos, nt_path);
+        }
+      return NULL;
+    }
+  rest = nt_path + strlen (v->nt);
   if (v->dos[0] == '\0')
-    return g_strdup (nt_path + strlen (v->nt) + (nt_path[strlen (v->nt)] == '\\' ? 1 : 0));
-  return g_strconcat (v->dos, nt_path + strlen (v->nt), NULL);
+    return g_strdup (rest + (rest[0] == '\\' ? 1 : 0));
+  /* "\\" (UNC) + "\DfsClient\…": one separator. */
+  if (v->dos[strlen (v->dos) - 1] == '\\' && rest[0] == '\\')
+    rest++;
+  return g_strconcat (v->dos, rest, NULL);
+}
+
+/* Whether a string value is a kernel file name the volume map translates
+ * although its metadata declares a plain string: a "FileName" property
+ * holding a device path (Microsoft-Windows-Kernel-File's events), as
+ * TraceEvent shows them.  Other strings (command lines, image names,
+ * VolumeMapping's own NtPath) stay as logged. */
+static gboolean
+looks_like_nt_path (const EtlProperty *prop, const char *s)
+{
+  return prop->name != NULL && strcmp (prop->name, "FileName") == 0
+         && (g_ascii_strncasecmp (s, "\\Device\\", 8) == 0 || g_ascii_strncasecmp (s, "\\SystemRoot\\", 12) == 0);
 }
 
 /* ---- the walk --------------------------------------------------------- */
@@ -762,17 +797,20 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
           }
         else
           units = utf16_strlen (p, avail, &need);
-        if (out == ETL_OUT_NT_PATH && w->volumes != NULL)
+        if (w->volumes != NULL && (out == ETL_OUT_NT_PATH || out == ETL_OUT_NULL || out == ETL_OUT_STRING))
           {
             gsize start = s->len;
-            g_autofree char *dos = NULL;
 
             append_utf16 (s, p, units);
-            dos = etl_volume_map_to_dos (w->volumes, s->str + start);
-            if (dos != NULL)
+            if (out == ETL_OUT_NT_PATH || looks_like_nt_path (prop, s->str + start))
               {
-                g_string_truncate (s, start);
-                g_string_append (s, dos);
+                g_autofree char *dos = etl_volume_map_to_dos (w->volumes, s->str + start);
+
+                if (dos != NULL)
+                  {
+                    g_string_truncate (s, start);
+                    g_string_append (s, dos);
+                  }
               }
           }
         else

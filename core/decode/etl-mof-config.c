@@ -30,8 +30,8 @@ static const EtlMofField config_cpu_v2[] = {
   F ("MemSize", UINT32, NULL),
   F ("PageSize", UINT32, NULL),
   F ("AllocationGranularity", UINT32, NULL),
-  FIXED ("ComputerName", UNICODESTRING, NULL, 512),
-  FIXED ("DomainName", UNICODESTRING, NULL, 268),
+  FIXED ("ComputerName", UNICODESTRING, NULL, 256),
+  FIXED ("DomainName", UNICODESTRING, NULL, 134),
   F ("HyperThreadingFlag", POINTER, NULL),
 };
 /* SystemConfig_V3_CPU, version 3, type 10. */
@@ -41,8 +41,8 @@ static const EtlMofField config_cpu_v3[] = {
   F ("MemSize", UINT32, NULL),
   F ("PageSize", UINT32, NULL),
   F ("AllocationGranularity", UINT32, NULL),
-  FIXED ("ComputerName", UNICODESTRING, NULL, 512),
-  FIXED ("DomainName", UNICODESTRING, NULL, 268),
+  FIXED ("ComputerName", UNICODESTRING, NULL, 256),
+  FIXED ("DomainName", UNICODESTRING, NULL, 134),
   F ("HyperThreadingFlag", POINTER, NULL),
   F ("HighestUserAddress", POINTER, NULL),
   F ("ProcessorArchitecture", UINT16, NULL),
@@ -64,12 +64,12 @@ static const EtlMofField config_phydisk[] = {
   F ("SCSIPath", UINT32, NULL),
   F ("SCSITarget", UINT32, NULL),
   F ("SCSILun", UINT32, NULL),
-  FIXED ("Manufacturer", UNICODESTRING, NULL, 512),
+  FIXED ("Manufacturer", UNICODESTRING, NULL, 256),
   F ("PartitionCount", UINT32, NULL),
   F ("WriteCacheEnabled", UINT8, NULL),
   F ("Pad", UINT8, NULL),
-  FIXED ("BootDriveLetter", UNICODESTRING, NULL, 6),
-  FIXED ("Spare", UNICODESTRING, NULL, 4),
+  FIXED ("BootDriveLetter", UNICODESTRING, NULL, 3),
+  FIXED ("Spare", UNICODESTRING, NULL, 2),
 };
 
 /* SystemConfig_LogDisk, version 2, type 12. */
@@ -79,7 +79,7 @@ static const EtlMofField config_logdisk[] = {
   F ("DiskNumber", UINT32, NULL),
   F ("Size", UINT32, NULL),
   F ("DriveType", UINT32, NULL),
-  FIXED ("DriveLetterString", UNICODESTRING, NULL, 8),
+  FIXED ("DriveLetterString", UNICODESTRING, NULL, 4),
   F ("Pad1", UINT32, NULL),
   F ("PartitionNumber", UINT32, NULL),
   F ("SectorsPerCluster", UINT32, NULL),
@@ -87,7 +87,7 @@ static const EtlMofField config_logdisk[] = {
   F ("Pad2", UINT32, NULL),
   F ("NumberOfFreeClusters", INT64, NULL),
   F ("TotalNumberOfClusters", INT64, NULL),
-  FIXED ("FileSystem", UNICODESTRING, NULL, 32),
+  FIXED ("FileSystem", UNICODESTRING, NULL, 16),
   F ("VolumeExt", UINT32, NULL),
   F ("Pad3", UINT32, NULL),
 };
@@ -110,11 +110,11 @@ static const EtlMofField config_video[] = {
   F ("YResolution", UINT32, NULL),
   F ("BitsPerPixel", UINT32, NULL),
   F ("VRefresh", UINT32, NULL),
-  FIXED ("ChipType", UNICODESTRING, NULL, 512),
-  FIXED ("DACType", UNICODESTRING, NULL, 512),
-  FIXED ("AdapterString", UNICODESTRING, NULL, 512),
-  FIXED ("BiosString", UNICODESTRING, NULL, 512),
-  FIXED ("DeviceId", UNICODESTRING, NULL, 512),
+  FIXED ("ChipType", UNICODESTRING, NULL, 256),
+  FIXED ("DACType", UNICODESTRING, NULL, 256),
+  FIXED ("AdapterString", UNICODESTRING, NULL, 256),
+  FIXED ("BiosString", UNICODESTRING, NULL, 256),
+  FIXED ("DeviceId", UNICODESTRING, NULL, 256),
   F ("StateFlags", UINT32, HEXINT32),
 };
 

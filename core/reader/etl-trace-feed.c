@@ -204,7 +204,7 @@ add_volume (EtlTraceFeed *feed, const EtlRecord *record)
     return;
   nt = field_value (decoded, "NtPath");
   dos = field_value (decoded, "DosPath");
-  if (nt != NULL && dos != NULL && *nt != '\0' && *dos != '\0')
+  if (nt != NULL && dos != NULL && *nt != '\0')
     etl_volume_map_add (feed->volumes, nt, dos);
 }
 

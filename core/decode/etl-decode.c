@@ -144,7 +144,10 @@ etl_volume_map_add (EtlVolumeMap *map, const char *nt_path, const char *dos_path
         g_free (v.nt);
         return;
       }
-  v.dos = strip_trailing_backslash (dos_path);
+  /* One separator only: a UNC root maps to "\\" (\Device\Mup\ in
+   * VolumeMapping records) and must keep its first backslash. */
+  v.dos = g_str_has_suffix (dos_path, "\\") ? g_strndup (dos_path, strlen (dos_path) - 1)
+                                             : g_strdup (dos_path);
   g_array_append_val (map->volumes, v);
 }
 
@@ -196,18 +199,18 @@ etl_volume_map_to_dos (const EtlVolumeMap *map, const char *nt_path)
   v = volume_find (map, nt_path, len);
   if (v == NULL)
     {
-      /* A path without a device ("\Windows\System32\x.dll", as Image
-       * Load logs some) lies on the system drive: the drive of
-       * \SystemRoot's mapping, as TraceEvent shows it. */
-      if (nt_path[0] == '\\' && nt_path[1] != '\\' && g_ascii_strncasecmp (nt_path, "\\Device\\", 8) != 0
-          && strncmp (nt_path, "\\??\\", 4) != 0)
-        {
-          const Volume *root = volume_find (map, "\\SystemRoot", strlen ("\\SystemRoot"));
+      /* A rooted path with no device ("\Windows\System32\x.dll", as image
+       * loads of Windows 8 give it) lies on the system volume: the drive of
+       * \SystemRoot's mapping, as TraceEvent resolves it. */
+      const Volume *root;
 
-          if (root != NULL && g_ascii_isalpha (root->dos[0]) && root->dos[1] == ':')
-            return g_strdup_printf ("%.2s%s", root->dos, nt_path);
-        }
-      return NULL;
+      if (nt_path[0] != '\\' || nt_path[1] == '\\' || g_str_has_prefix (nt_path, "\\Device\\")
+          || g_str_has_prefix (nt_path, "\\??\\"))
+        return NULL;
+      root = volume_find (map, "\\SystemRoot", strlen ("\\SystemRoot"));
+      if (root == NULL || strlen (root->dos) < 2 || root->dos[1] != ':')
+        return NULL;
+      return g_strdup_printf ("%.2s%s", root->dos, nt_path);
     }
   rest = nt_path + strlen (v->nt);
   if (v->dos[0] == '\0')
@@ -944,10 +947,59 @@ begin_field (Walk *w, const EtlProperty *prop, gboolean is_array, guint k)
   return f;
 }
 
+/* The byte size of one element of a fixed-size in-type, 0 for the others. */
+static gsize
+element_size (const Walk *w, guint in_type)
+{
+  switch (in_type)
+    {
+    case ETL_IN_INT8:
+    case ETL_IN_UINT8:
+    case ETL_IN_ANSICHAR:
+      return 1;
+    case ETL_IN_INT16:
+    case ETL_IN_UINT16:
+    case ETL_IN_UNICODECHAR:
+      return 2;
+    case ETL_IN_INT32:
+    case ETL_IN_UINT32:
+    case ETL_IN_FLOAT:
+    case ETL_IN_BOOLEAN:
+    case ETL_IN_HEXINT32:
+      return 4;
+    case ETL_IN_INT64:
+    case ETL_IN_UINT64:
+    case ETL_IN_DOUBLE:
+    case ETL_IN_FILETIME:
+    case ETL_IN_HEXINT64:
+      return 8;
+    case ETL_IN_GUID:
+    case ETL_IN_SYSTEMTIME:
+      return 16;
+    case ETL_IN_POINTER:
+    case ETL_IN_SIZET:
+      return w->pointer_size;
+    default:
+      return 0;
+    }
+}
+
 /* The element count of @prop, FALSE when it cannot be known. */
 static gboolean
 property_count (Walk *w, guint index, const EtlProperty *prop, guint64 *count, gboolean *is_array)
 {
+  if (prop->flags & ETL_PROPERTY_TO_END)
+    {
+      /* MOF StackWalk: as many elements as the rest of the data holds; a
+       * partial element is left over (complete is then FALSE). */
+      gsize size = element_size (w, prop->in_type);
+
+      if (size == 0)
+        return FALSE;
+      *count = (w->len - w->pos) / size;
+      *is_array = TRUE;
+      return TRUE;
+    }
   if (prop->flags & ETL_PROPERTY_INLINE_COUNT)
     {
       if (w->len - w->pos < 2)

@@ -6,7 +6,8 @@
  * VolumeMapping) and KernelTraceControl's ImageID/DbgID events that
  * PerfView and xperf merges add.  One row per field; see etl-mof-kernel.c
  * for the naming rules and registration.  Fixed arrays of char16 have a
- * byte length (char16 ComputerName[256] is 512 bytes).
+ * length in characters, as TDH counts
+ * them (char16 ComputerName[256] is 256).
  */
 
 #include "config.h"

@@ -24,8 +24,8 @@ enum
  *   TraceEvent prints another word (the row's comment gives the MOF name)
  * @in_type: an #EtlInType
  * @out_type: an #EtlOutType (%ETL_OUT_NULL: the in-type's default)
- * @length: byte length of a fixed-length string or binary (char16 X[256]
- *   is 512), else 0
+ * @length: the fixed length of a string (in characters, as TDH counts:
+ *   char16 X[256] is 256) or of binary (in bytes), else 0
  * @flags: ETL_MOF_* flags
  * @map: (nullable): the name of a value map or bitmap (etl-mof-kernel.c)
  * @count_from: (nullable): name of an earlier field that holds this

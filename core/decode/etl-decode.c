@@ -47,7 +47,7 @@
 /* Caps against hostile counts: elements of one array property, fields of
  * one record, struct nesting, bytes of one string or binary value shown. */
 #define MAX_ELEMENTS 4096
-#define MAX_FIELDS 8192
+#define MAX_FIELDS 65536
 #define MAX_DEPTH 8
 #define MAX_BINARY_SHOWN 256
 #define MAX_SID_SUBAUTHORITIES 15
@@ -1166,7 +1166,8 @@ etl_decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const Et
   memset (&w, 0, sizeof w);
   w.schema = schema;
   w.volumes = volumes;
-  w.data = record->user_data;
+  /* An empty payload still gets a valid pointer (no arithmetic on NULL). */
+  w.data = record->user_data != NULL ? record->user_data : (const guint8 *) "";
   w.len = record->user_data != NULL ? record->user_data_len : 0;
   w.pointer_size = record_pointer_size (record);
   w.fields = decoded->fields;

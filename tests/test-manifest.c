@@ -855,7 +855,7 @@ test_files (void)
   g_autoptr (EtlSchema) e1 = NULL;
   g_autoptr (EtlSchema) e2 = NULL;
 
-  /* G_TEST_OPTION_ISOLATE_DIRS: $XDG_DATA_HOME is a fresh folder. */
+  /* main() points $XDG_DATA_HOME at a fresh temporary folder. */
   g_assert_true (g_str_has_suffix (dir, "etlscope" G_DIR_SEPARATOR_S "manifests"));
   g_assert_cmpuint (etl_manifest_load_user_dir (registry, errors, warnings), ==, 0);
   g_assert_cmpuint (errors->len, ==, 0);
@@ -1427,7 +1427,16 @@ test_decode_gcrundown (void)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_autofree char *data_home = g_dir_make_tmp ("etlscope-manifest-XXXXXX", NULL);
+  g_autofree char *etlscope_dir = NULL;
+  g_autofree char *manifest_dir = NULL;
+  int status;
+
+  /* Before anything asks g_get_user_data_dir(), which caches it (GLib's
+   * G_TEST_OPTION_ISOLATE_DIRS does the same but leaks under LSan). */
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/etl/manifest/clr/load", test_clr_load);
   g_test_add_func ("/etl/manifest/clr/gc-start", test_clr_gc_start);
@@ -1451,5 +1460,12 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/eventsource/corpus", test_eventsource_corpus);
   g_test_add_func ("/etl/manifest/decode/gcevents", test_decode_gcevents);
   g_test_add_func ("/etl/manifest/decode/gcrundownevents", test_decode_gcrundown);
-  return g_test_run ();
+  status = g_test_run ();
+
+  etlscope_dir = g_build_filename (data_home, "etlscope", NULL);
+  manifest_dir = g_build_filename (etlscope_dir, "manifests", NULL);
+  g_rmdir (manifest_dir);
+  g_rmdir (etlscope_dir);
+  g_rmdir (data_home);
+  return status;
 }

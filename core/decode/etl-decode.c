@@ -14,7 +14,9 @@
  * first property that cannot be decoded ends the walk with the fields so
  * far kept (#EtlDecoded.complete is then %FALSE).
  *
- * Values are formatted as TraceEvent shows them: integers in decimal,
+ * Values are formatted as TraceEvent shows them: integers in decimal
+ * (UInt64 as a signed 64-bit number unless its out-type says unsigned, as
+ * TraceEvent does),
  * pointers and hex out-types as 0x with at least 8 hex digits, value maps and
  * bitmaps by name, booleans as True/False, GUIDs without braces, SIDs as
  * S-1-5-…, FILETIME and SYSTEMTIME as ISO 8601, IPv4/IPv6 addresses, ports
@@ -45,7 +47,7 @@
 /* Caps against hostile counts: elements of one array property, fields of
  * one record, struct nesting, bytes of one string or binary value shown. */
 #define MAX_ELEMENTS 4096
-#define MAX_FIELDS 8192
+#define MAX_FIELDS 65536
 #define MAX_DEPTH 8
 #define MAX_BINARY_SHOWN 256
 #define MAX_SID_SUBAUTHORITIES 15
@@ -100,6 +102,8 @@ etl_volume_map_free (EtlVolumeMap *map)
   g_free (map);
 }
 
+/* "C:\Windows\" → "C:\Windows"; a path of backslashes only ("\\", the
+ * UNC root that \Device\Mup maps to) is kept whole. */
 static char *
 strip_trailing_backslash (const char *s)
 {
@@ -107,6 +111,8 @@ strip_trailing_backslash (const char *s)
 
   while (n > 0 && s[n - 1] == '\\')
     n--;
+  if (n == 0)
+    return g_strdup (s);
   return g_strndup (s, n);
 }
 
@@ -138,7 +144,10 @@ etl_volume_map_add (EtlVolumeMap *map, const char *nt_path, const char *dos_path
         g_free (v.nt);
         return;
       }
-  v.dos = strip_trailing_backslash (dos_path);
+  /* One separator only: a UNC root maps to "\\" (\Device\Mup\ in
+   * VolumeMapping records) and must keep its first backslash. */
+  v.dos = g_str_has_suffix (dos_path, "\\") ? g_strndup (dos_path, strlen (dos_path) - 1)
+                                             : g_strdup (dos_path);
   g_array_append_val (map->volumes, v);
 }
 
@@ -171,7 +180,8 @@ volume_find (const EtlVolumeMap *map, const char *path, gsize len)
  *
  * Replaces the longest mapped NT prefix of @nt_path by its DOS path
  * ("C:\Windows\x.dll"); the prefix must end at a path separator.  Compared
- * ASCII case-insensitively, as the object manager does.
+ * ASCII case-insensitively, as the object manager does.  A path with no
+ * device ("\Windows\x.dll") is put on the drive of \SystemRoot's mapping.
  *
  * Returns: (transfer full) (nullable): the DOS path, or %NULL when no
  *   mapping applies
@@ -180,6 +190,7 @@ char *
 etl_volume_map_to_dos (const EtlVolumeMap *map, const char *nt_path)
 {
   const Volume *v;
+  const char *rest;
   gsize len;
 
   g_return_val_if_fail (map != NULL && nt_path != NULL, NULL);
@@ -187,10 +198,39 @@ etl_volume_map_to_dos (const EtlVolumeMap *map, const char *nt_path)
   len = strlen (nt_path);
   v = volume_find (map, nt_path, len);
   if (v == NULL)
-    return NULL;
+    {
+      /* A rooted path with no device ("\Windows\System32\x.dll", as image
+       * loads of Windows 8 give it) lies on the system volume: the drive of
+       * \SystemRoot's mapping, as TraceEvent resolves it. */
+      const Volume *root;
+
+      if (nt_path[0] != '\\' || nt_path[1] == '\\' || g_str_has_prefix (nt_path, "\\Device\\")
+          || g_str_has_prefix (nt_path, "\\??\\"))
+        return NULL;
+      root = volume_find (map, "\\SystemRoot", strlen ("\\SystemRoot"));
+      if (root == NULL || strlen (root->dos) < 2 || root->dos[1] != ':')
+        return NULL;
+      return g_strdup_printf ("%.2s%s", root->dos, nt_path);
+    }
+  rest = nt_path + strlen (v->nt);
   if (v->dos[0] == '\0')
-    return g_strdup (nt_path + strlen (v->nt) + (nt_path[strlen (v->nt)] == '\\' ? 1 : 0));
-  return g_strconcat (v->dos, nt_path + strlen (v->nt), NULL);
+    return g_strdup (rest + (rest[0] == '\\' ? 1 : 0));
+  /* "\\" (UNC) + "\DfsClient\…": one separator. */
+  if (v->dos[strlen (v->dos) - 1] == '\\' && rest[0] == '\\')
+    rest++;
+  return g_strconcat (v->dos, rest, NULL);
+}
+
+/* Whether a string value is a kernel file name the volume map translates
+ * although its metadata declares a plain string: a "FileName" property
+ * holding a device path (Microsoft-Windows-Kernel-File's events), as
+ * TraceEvent shows them.  Other strings (command lines, image names,
+ * VolumeMapping's own NtPath) stay as logged. */
+static gboolean
+looks_like_nt_path (const EtlProperty *prop, const char *s)
+{
+  return prop->name != NULL && strcmp (prop->name, "FileName") == 0
+         && (g_ascii_strncasecmp (s, "\\Device\\", 8) == 0 || g_ascii_strncasecmp (s, "\\SystemRoot\\", 12) == 0);
 }
 
 /* ---- the walk --------------------------------------------------------- */
@@ -645,7 +685,9 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
       INTEGER (8, etl_read_u64 (p), TRUE, FALSE);
       break;
     case ETL_IN_UINT64:
-      INTEGER (8, etl_read_u64 (p), FALSE, FALSE);
+      /* TraceEvent reads UInt64 as a C# long: values from 2^63 up show
+       * negative (primitive-types.etl's int64_type=-204 is a UInt64). */
+      INTEGER (8, etl_read_u64 (p), out == ETL_OUT_NULL || out == ETL_OUT_LONG, FALSE);
       break;
     case ETL_IN_HEXINT32:
       INTEGER (4, etl_read_u32 (p), FALSE, TRUE);
@@ -758,17 +800,20 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
           }
         else
           units = utf16_strlen (p, avail, &need);
-        if (out == ETL_OUT_NT_PATH && w->volumes != NULL)
+        if (w->volumes != NULL && (out == ETL_OUT_NT_PATH || out == ETL_OUT_NULL || out == ETL_OUT_STRING))
           {
             gsize start = s->len;
-            g_autofree char *dos = NULL;
 
             append_utf16 (s, p, units);
-            dos = etl_volume_map_to_dos (w->volumes, s->str + start);
-            if (dos != NULL)
+            if (out == ETL_OUT_NT_PATH || looks_like_nt_path (prop, s->str + start))
               {
-                g_string_truncate (s, start);
-                g_string_append (s, dos);
+                g_autofree char *dos = etl_volume_map_to_dos (w->volumes, s->str + start);
+
+                if (dos != NULL)
+                  {
+                    g_string_truncate (s, start);
+                    g_string_append (s, dos);
+                  }
               }
           }
         else
@@ -902,10 +947,59 @@ begin_field (Walk *w, const EtlProperty *prop, gboolean is_array, guint k)
   return f;
 }
 
+/* The byte size of one element of a fixed-size in-type, 0 for the others. */
+static gsize
+element_size (const Walk *w, guint in_type)
+{
+  switch (in_type)
+    {
+    case ETL_IN_INT8:
+    case ETL_IN_UINT8:
+    case ETL_IN_ANSICHAR:
+      return 1;
+    case ETL_IN_INT16:
+    case ETL_IN_UINT16:
+    case ETL_IN_UNICODECHAR:
+      return 2;
+    case ETL_IN_INT32:
+    case ETL_IN_UINT32:
+    case ETL_IN_FLOAT:
+    case ETL_IN_BOOLEAN:
+    case ETL_IN_HEXINT32:
+      return 4;
+    case ETL_IN_INT64:
+    case ETL_IN_UINT64:
+    case ETL_IN_DOUBLE:
+    case ETL_IN_FILETIME:
+    case ETL_IN_HEXINT64:
+      return 8;
+    case ETL_IN_GUID:
+    case ETL_IN_SYSTEMTIME:
+      return 16;
+    case ETL_IN_POINTER:
+    case ETL_IN_SIZET:
+      return w->pointer_size;
+    default:
+      return 0;
+    }
+}
+
 /* The element count of @prop, FALSE when it cannot be known. */
 static gboolean
 property_count (Walk *w, guint index, const EtlProperty *prop, guint64 *count, gboolean *is_array)
 {
+  if (prop->flags & ETL_PROPERTY_TO_END)
+    {
+      /* MOF StackWalk: as many elements as the rest of the data holds; a
+       * partial element is left over (complete is then FALSE). */
+      gsize size = element_size (w, prop->in_type);
+
+      if (size == 0)
+        return FALSE;
+      *count = (w->len - w->pos) / size;
+      *is_array = TRUE;
+      return TRUE;
+    }
   if (prop->flags & ETL_PROPERTY_INLINE_COUNT)
     {
       if (w->len - w->pos < 2)
@@ -1072,7 +1166,8 @@ etl_decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const Et
   memset (&w, 0, sizeof w);
   w.schema = schema;
   w.volumes = volumes;
-  w.data = record->user_data;
+  /* An empty payload still gets a valid pointer (no arithmetic on NULL). */
+  w.data = record->user_data != NULL ? record->user_data : (const guint8 *) "";
   w.len = record->user_data != NULL ? record->user_data_len : 0;
   w.pointer_size = record_pointer_size (record);
   w.fields = decoded->fields;

@@ -321,9 +321,10 @@ etl_schema_unref (EtlSchema *schema)
  *
  * Appends a scalar property (count 1, length 0, no flags, no map).  Set its
  * other members through @schema->properties[index]; a property that refers
- * to another (count, length, struct members) uses that one's index.  Adding
- * top-level properties updates @schema->n_top_level unless a struct member
- * has been added (set it yourself when you add members).
+ * to another (count, length, struct members) uses that one's index.  While
+ * @schema->n_top_level equals @schema->n_properties it counts the new
+ * property as top-level: after adding struct members (which follow the
+ * top-level properties) set @schema->n_top_level yourself.
  *
  * Returns: the new property's index
  */
@@ -334,9 +335,8 @@ etl_schema_add_property (EtlSchema *schema, const char *name, guint16 in_type, g
 
   g_return_val_if_fail (schema != NULL, 0);
 
-  if ((schema->n_properties & (schema->n_properties - 1)) == 0)
-    schema->properties
-        = g_renew (EtlProperty, schema->properties, MAX (4, schema->n_properties * 2));
+  /* Sources may have sized the array themselves: grow it by one. */
+  schema->properties = g_renew (EtlProperty, schema->properties, schema->n_properties + 1);
   p = &schema->properties[schema->n_properties];
   memset (p, 0, sizeof *p);
   p->name = g_strdup (name != NULL ? name : "");
@@ -354,8 +354,8 @@ etl_schema_add_property (EtlSchema *schema, const char *name, guint16 in_type, g
  *
  * The event's name as TraceEvent prints it after the provider: "Task/Opcode"
  * when the schema has a task name and an opcode name (the opcode left out
- * when it is 0, win:Info), the task name alone, else the event name, else
- * "Opcode(N)" / "EventID(N)".
+ * when it is 0, win:Info; a "win:" prefix dropped), the task name alone,
+ * else the event name, else "Opcode(N)" / "EventID(N)".
  *
  * Returns: (transfer full): the name
  */
@@ -367,7 +367,13 @@ etl_schema_dup_display_name (const EtlSchema *schema)
   if (schema->task_name != NULL && schema->task_name[0] != '\0')
     {
       if (schema->opcode_name != NULL && schema->opcode_name[0] != '\0' && schema->opcode != 0)
-        return g_strdup_printf ("%s/%s", schema->task_name, schema->opcode_name);
+        {
+          const char *op = schema->opcode_name;
+
+          if (g_str_has_prefix (op, "win:") && op[4] != '\0')
+            op += 4;
+          return g_strdup_printf ("%s/%s", schema->task_name, op);
+        }
       return g_strdup (schema->task_name);
     }
   if (schema->event_name != NULL && schema->event_name[0] != '\0')

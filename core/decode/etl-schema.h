@@ -116,6 +116,9 @@ typedef enum
   ETL_PROPERTY_WBEM_XML = 0x8,
   ETL_PROPERTY_PARAM_FIXED_LENGTH = 0x10,
   ETL_PROPERTY_PARAM_FIXED_COUNT = 0x20, /* an array even when count is 1 */
+  /* Not in tdh.h: an array of @in_type elements that runs to the end of the
+   * user data (MOF StackWalk_Event's Stack1…Stack192); count is ignored. */
+  ETL_PROPERTY_TO_END = 0x1000,
   /* Not in tdh.h: a u16 element count precedes the elements in the payload
    * (TraceLogging's variable-count arrays); @count is then ignored. */
   ETL_PROPERTY_INLINE_COUNT = 0x8000,

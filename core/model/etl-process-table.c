@@ -472,7 +472,7 @@ etl_process_table_add_record (EtlProcessTable *table, const EtlRecord *record)
   if (!classify (record, &is_thread, &event) || table->registry == NULL)
     return FALSE;
   decoded = etl_decode_record (table->registry, NULL, record);
-  if (decoded == NULL || decoded->fields == NULL)
+  if (decoded == NULL || decoded->schema == NULL || decoded->fields == NULL)
     return FALSE;
 
   if (!field_number (decoded, pid_names, &pid))
@@ -593,7 +593,11 @@ new_lifetime (GHashTable *by_id, GPtrArray *all, guint32 id, gint64 start, gint6
   if (start != 0)
     b->from = start;
   else if (prev != NULL)
-    b->from = prev->p.end_time != 0 ? prev->p.end_time : seen;
+    {
+      gint64 prev_end = MAX (prev->p.end_time, prev->t.end_time); /* one of them is set */
+
+      b->from = prev_end != 0 ? prev_end : seen;
+    }
   else
     b->from = G_MININT64;
   b->p.first_seen = b->p.last_seen = seen;
@@ -1005,10 +1009,11 @@ static const char *const subject_tid_names[] = {
  *
  * The process and thread a record belongs to.  Kernel records (SYSTEM,
  * COMPACT, PERFINFO headers) name their subject in the payload: ProcessId
- * (Process, Image, TcpIp/UdpIp "PID"), else a thread id (Thread TThreadId,
- * SampledProfile ThreadId, DiskIo IssuingThreadId, CSwitch NewThreadId,
- * FileIo TTID, StackWalk StackThread) resolved through the thread table; the
- * header's ids (G_MAXUINT32 in many kernel records) come last.  Other
+ * (Process, Image, TcpIp/UdpIp "PID", StackWalk StackProcess); else the
+ * header's process id; else, when the header has none (PERFINFO) or -1, a
+ * thread id in the payload (Thread TThreadId, SampledProfile ThreadId,
+ * DiskIo IssuingThreadId, CSwitch NewThreadId, FileIo TTID, StackWalk
+ * StackThread) or the header's, resolved through the thread table.  Other
  * records use their header.
  *
  * Returns: %TRUE when a process id was found
@@ -1032,7 +1037,8 @@ etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *recor
         decoded = own = etl_decode_record (table->registry, NULL, record);
       if (decoded != NULL && decoded->fields != NULL)
         {
-          if (field_number (decoded, subject_tid_names, &v) && v != NO_ID)
+          if ((!record->has_pid || record->pid == NO_ID) && field_number (decoded, subject_tid_names, &v)
+              && v != NO_ID)
             out_tid = (guint32) v;
           if (field_number (decoded, subject_pid_names, &v) && v != NO_ID)
             {
@@ -1041,7 +1047,11 @@ etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *recor
                 *tid = out_tid;
               return TRUE;
             }
-          if (field_number (decoded, subject_tid_names, &v) && v != NO_ID && table->finished)
+          /* A thread named in the payload only stands in for a header
+           * without a process (PERFINFO, or -1): DiskIo's IssuingThreadId
+           * is not the thread that logged the request. */
+          if ((!record->has_pid || record->pid == NO_ID) && field_number (decoded, subject_tid_names, &v)
+              && v != NO_ID && table->finished)
             {
               const EtlThread *t = etl_process_table_lookup_thread (table, (guint32) v, record->filetime);
 

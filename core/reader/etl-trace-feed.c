@@ -26,19 +26,12 @@
 
 #include "etl-format-private.h"
 #include "etl-record-private.h"
-#if __has_include ("etl-tdh.h")
 #include "etl-tdh.h"
-#define HAVE_TDH 1
-#endif
 
 /* Caps on what a hostile trace can make the feed keep. */
 #define MAX_LIFETIME_RECORDS (2u * 1024 * 1024)
 #define MAX_LIFETIME_BYTES   (256u * 1024 * 1024)
 
-/* KernelTraceControl MetaData (EventInfo = 32, EventMapInfo = 33). */
-static const EtlGuid metadata_class = { 0xbbccf6c1, 0x6cd1, 0x48c4, { 0x80, 0xff, 0x83, 0x94, 0x82, 0xe3, 0x76, 0x71 } };
-/* KernelTraceControl ImageID's class, under which some tools file MetaData too. */
-static const EtlGuid ktc_imageid_class = { 0xb3e675d7, 0x2554, 0x4f18, { 0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde } };
 /* xperf's SysConfig rundown (VolumeMapping = 35). */
 static const EtlGuid sysconfig_class = { 0x9b79ee91, 0xb5fd, 0x41c0, { 0xa2, 0x43, 0x42, 0x48, 0xe2, 0x66, 0xe9, 0xd0 } };
 /* The kernel's Process and Thread classes, for records relogged with a full header. */
@@ -49,8 +42,6 @@ static const EtlGuid kernel_process_provider = {
   0x22fb2cd6, 0x0e7b, 0x422b, { 0xa0, 0xc7, 0x2f, 0xad, 0x1f, 0xd0, 0xe7, 0x16 }
 };
 
-#define METADATA_EVENT_INFO     32
-#define METADATA_EVENT_MAP_INFO 33
 #define SYSCONFIG_VOLUME_MAPPING 35
 #define THREAD_SET_NAME         72
 
@@ -83,7 +74,7 @@ struct _EtlTraceFeed
 EtlFeedClass
 etl_trace_feed_classify_provider (const EtlGuid *provider)
 {
-  if (etl_guid_equal (provider, &metadata_class) || etl_guid_equal (provider, &ktc_imageid_class))
+  if (etl_guid_equal (provider, &etl_tdh_metadata_guid))
     return ETL_FEED_CLASS_METADATA;
   if (etl_guid_equal (provider, &sysconfig_class))
     return ETL_FEED_CLASS_SYSCONFIG;
@@ -102,7 +93,7 @@ classify_opcode (guint cls, guint opcode)
   switch (cls)
     {
     case ETL_FEED_CLASS_METADATA:
-      return opcode == METADATA_EVENT_INFO || opcode == METADATA_EVENT_MAP_INFO ? ETL_FEED_TDH : ETL_FEED_NONE;
+      return opcode == ETL_TDH_OPCODE_EVENT_INFO || opcode == ETL_TDH_OPCODE_EVENT_MAP_INFO ? ETL_FEED_TDH : ETL_FEED_NONE;
     case ETL_FEED_CLASS_SYSCONFIG:
       return opcode == SYSCONFIG_VOLUME_MAPPING ? ETL_FEED_VOLUME : ETL_FEED_NONE;
     case ETL_FEED_CLASS_PROCESS:
@@ -213,7 +204,7 @@ add_volume (EtlTraceFeed *feed, const EtlRecord *record)
     return;
   nt = field_value (decoded, "NtPath");
   dos = field_value (decoded, "DosPath");
-  if (nt != NULL && dos != NULL && *nt != '\0' && *dos != '\0')
+  if (nt != NULL && dos != NULL && *nt != '\0')
     etl_volume_map_add (feed->volumes, nt, dos);
 }
 
@@ -235,9 +226,7 @@ etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *recor
   switch (kind)
     {
     case ETL_FEED_TDH:
-#ifdef HAVE_TDH
-      etl_tdh_add_record (feed->registry, record, NULL);
-#endif
+      etl_tdh_register_record (feed->registry, record, NULL);
       break;
     case ETL_FEED_VOLUME:
       add_volume (feed, record);

@@ -31,10 +31,7 @@
 
 #include "etl-format-private.h"
 #include "etl-manifest.h"
-#if __has_include ("etl-mof-kernel.h")
 #include "etl-mof-kernel.h"
-#define HAVE_MOF 1
-#endif
 #include "etl-names.h"
 #include "etl-record-private.h"
 #include "etl-trace-feed-private.h"
@@ -1328,9 +1325,7 @@ etl_file_open (const char *path, GError **error)
 static void
 trace_register_schemas (EtlTrace *trace)
 {
-#ifdef HAVE_MOF
   etl_mof_register_kernel (trace->registry);
-#endif
   etl_manifest_load_user_dir (trace->registry, NULL, NULL);
 }
 

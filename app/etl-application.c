@@ -118,6 +118,11 @@ etl_application_startup (GApplication *application)
     { "win.show-session", { "F9", NULL } },
     { "win.show-menu", { "F10", NULL } },
     { "list.copy", { "<Primary>c", NULL } },
+    { "win.go-to-time", { "<Primary>g", NULL } },
+    { "win.find-next", { "F3", NULL } },
+    { "win.find-previous", { "<Shift>F3", NULL } },
+    { "win.add-marker", { "<Primary>m", NULL } },
+    { "win.zoom-to-data", { "<Primary>9", NULL } },
   };
   g_autoptr (GtkCssProvider) css = NULL;
 

@@ -39,6 +39,7 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include <cairo-pdf.h>
@@ -103,6 +104,12 @@ struct _EtlWindow
   EtlRowSet *rows;       /* the filter's rows; NULL = all */
   EtlFilter *filter;     /* the filter bar's last filter */
   GPtrArray *conditions; /* Condition*: the list's context menu filters */
+  GArray *markers;       /* WindowMarker, by time: this trace's markers */
+  GtkMenuButton *markers_button;
+  GtkListBox *markers_list;
+  GtkBox *legend_box;
+  GtkWidget *legend_scroller;
+  GCancellable *find_cancellable;
 
   /* Jobs: loading (or generating the demo), filtering, exporting. */
   GCancellable *load_cancellable;
@@ -658,7 +665,81 @@ typedef struct
   EtlSummary *summary;
   EtlLossSummary *loss_summary;
   GPtrArray *errors;
+  GArray *legend;       /* LegendEntry: the most frequent providers */
 } LoadData;
+
+/* One provider in the colour legend. */
+typedef struct
+{
+  guint provider;      /* provider index: picks the colour */
+  guint64 count;
+  char *name;
+} LegendEntry;
+
+#define MAX_LEGEND 12
+
+static void
+legend_entry_clear (gpointer data)
+{
+  g_free (((LegendEntry *) data)->name);
+}
+
+static gint
+compare_legend (gconstpointer a, gconstpointer b)
+{
+  guint64 ca = ((const LegendEntry *) a)->count, cb = ((const LegendEntry *) b)->count;
+
+  return ca > cb ? -1 : ca < cb;
+}
+
+/* Counts records per provider index (from the index: no record read) and
+ * names the MAX_LEGEND most frequent from their first record. */
+static GArray *
+build_legend (EtlTrace *trace, GCancellable *cancellable)
+{
+  guint n_providers = etl_trace_get_n_providers (trace);
+  guint64 n = etl_trace_get_n_records (trace);
+  g_autofree guint64 *counts = g_new0 (guint64, n_providers + 1);
+  g_autofree guint64 *first = g_new0 (guint64, n_providers + 1);
+  GArray *legend = g_array_new (FALSE, TRUE, sizeof (LegendEntry));
+
+  g_array_set_clear_func (legend, legend_entry_clear);
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint p = etl_trace_get_provider_index (trace, i);
+
+      if ((i & 0xFFFFF) == 0 && g_cancellable_is_cancelled (cancellable))
+        return legend;
+      if (p >= n_providers)
+        continue;
+      if (counts[p]++ == 0)
+        first[p] = i;
+    }
+  for (guint p = 0; p < n_providers; p++)
+    if (counts[p] > 0)
+      {
+        LegendEntry e = { p, counts[p], NULL };
+
+        g_array_append_val (legend, e);
+      }
+  g_array_sort (legend, compare_legend);
+  if (legend->len > MAX_LEGEND)
+    g_array_set_size (legend, MAX_LEGEND);
+  for (guint i = 0; i < legend->len; i++)
+    {
+      LegendEntry *e = &g_array_index (legend, LegendEntry, i);
+      EtlRecord record;
+
+      if (etl_trace_get_record (trace, first[e->provider], &record, NULL))
+        {
+          e->name = etl_record_dup_provider_name (&record);
+          etl_record_clear (&record);
+        }
+      else
+        e->name = g_strdup ("?");
+    }
+  return legend;
+}
 
 static void
 load_data_free (gpointer data)
@@ -672,6 +753,7 @@ load_data_free (gpointer data)
   g_clear_pointer (&ld->summary, etl_summary_unref);
   g_clear_pointer (&ld->loss_summary, etl_loss_summary_unref);
   g_clear_pointer (&ld->errors, g_ptr_array_unref);
+  g_clear_pointer (&ld->legend, g_array_unref);
   g_free (ld);
 }
 
@@ -746,12 +828,62 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
           return;
         }
       ld->loss_summary = etl_loss_summary_new (ld->trace, 14);
+      ld->legend = build_legend (ld->trace, cancellable);
     }
 
   g_task_return_boolean (task, TRUE);
 }
 
+
+/* The provider colour legend under the timeline ------------------------- */
+
+static gboolean
+draw_swatch (GtkWidget *widget, cairo_t *cr, gpointer user_data)
+{
+  GdkRGBA rgba;
+
+  etl_timeline_view_get_provider_color (GPOINTER_TO_UINT (user_data), &rgba);
+  gdk_cairo_set_source_rgba (cr, &rgba);
+  cairo_rectangle (cr, 0, 2, gtk_widget_get_allocated_width (widget), gtk_widget_get_allocated_height (widget) - 4);
+  cairo_fill (cr);
+  return FALSE;
+}
+
+static void
+show_legend (EtlWindow *self, GArray *legend)
+{
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->legend_box));
+
+  for (GList *l = children; l != NULL; l = l->next)
+    gtk_widget_destroy (l->data);
+  for (guint i = 0; legend != NULL && i < legend->len; i++)
+    {
+      const LegendEntry *e = &g_array_index (legend, LegendEntry, i);
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+      GtkWidget *swatch = gtk_drawing_area_new ();
+      /* Provider names differ at their end: keep it, whole in the tooltip. */
+      g_autofree char *shown = g_utf8_strlen (e->name, -1) > 24
+                                   ? g_strconcat ("…", g_utf8_offset_to_pointer (e->name, g_utf8_strlen (e->name, -1) - 22),
+                                                  NULL)
+                                   : g_strdup (e->name);
+      GtkWidget *label = gtk_label_new (shown);
+      g_autofree char *tip = g_strdup_printf ("%s: %'" G_GUINT64_FORMAT " events", e->name, e->count);
+
+      gtk_widget_set_size_request (swatch, 12, 14);
+      g_signal_connect (swatch, "draw", G_CALLBACK (draw_swatch), GUINT_TO_POINTER (e->provider));
+      gtk_style_context_add_class (gtk_widget_get_style_context (label), "dim-label");
+      gtk_widget_set_tooltip_text (box, tip);
+      gtk_container_add (GTK_CONTAINER (box), swatch);
+      gtk_container_add (GTK_CONTAINER (box), label);
+      gtk_widget_show_all (box);
+      gtk_container_add (GTK_CONTAINER (self->legend_box), box);
+    }
+  gtk_widget_set_visible (self->legend_scroller, legend != NULL && legend->len > 0);
+}
+
 static void apply_filter (EtlWindow *self);
+static void load_markers (EtlWindow *self);
+static void show_markers (EtlWindow *self);
 
 static void
 show_trace (EtlWindow *self, LoadData *ld)
@@ -771,6 +903,17 @@ show_trace (EtlWindow *self, LoadData *ld)
     etl_timeline_view_set_trace (self->timeline, ld->trace, NULL);
   etl_loss_plot_set_trace (self->loss_plot, ld->trace, ld->loss_summary);
   etl_event_list_set_rows (self->event_list, ld->trace, NULL);
+  etl_zoom_manager_set_focus (self->zoom_manager, G_MININT64);
+  load_markers (self);
+  show_legend (self, ld->legend);
+  /* A few records far from the rest (a header hours before the data) would
+   * squeeze the data into a pixel: start on the range of 99.9 % of them. */
+  {
+    gint64 begin, end, full = etl_trace_get_last_filetime (ld->trace) + 1 - etl_trace_get_first_filetime (ld->trace);
+
+    if (etl_window_get_data_range (self, &begin, &end) && (end - begin) < full / 20)
+      etl_window_zoom_to_data (self);
+  }
   etl_details_clear (self->details);
   etl_filter_bar_set_counts (self->filter_bar, etl_trace_get_n_records (ld->trace),
                              etl_trace_get_n_records (ld->trace));
@@ -933,6 +1076,9 @@ etl_window_close_trace (EtlWindow *self)
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_ptr_array_set_size (self->conditions, 0);
   etl_event_list_set_rows (self->event_list, NULL, NULL);
+  g_array_set_size (self->markers, 0);
+  show_markers (self);
+  show_legend (self, NULL);
   etl_timeline_view_set_trace (self->timeline, NULL, NULL);
   etl_loss_plot_set_trace (self->loss_plot, NULL, NULL);
   etl_details_clear (self->details);
@@ -1312,6 +1458,7 @@ on_list_row_selected (EtlEventList *list, guint64 row, EtlWindow *self)
   self->syncing = TRUE;
   etl_timeline_view_select_row (self->timeline, row, TRUE);
   etl_details_show_row (self->details, self->trace, row);
+  etl_zoom_manager_set_focus (self->zoom_manager, etl_trace_get_filetime (self->trace, row));
   self->syncing = FALSE;
 }
 
@@ -1322,14 +1469,752 @@ on_timeline_event_selected (EtlTimelineView *view, guint64 row, EtlWindow *self)
     return;
   self->syncing = TRUE;
   if (row == ETL_TIMELINE_NO_ROW)
-    etl_details_clear (self->details);
+    {
+      etl_details_clear (self->details);
+      etl_zoom_manager_set_focus (self->zoom_manager, G_MININT64);
+    }
   else
     {
       etl_event_list_select_row (self->event_list, row);
       etl_details_show_row (self->details, self->trace, row);
+      etl_zoom_manager_set_focus (self->zoom_manager, etl_trace_get_filetime (self->trace, row));
     }
   self->syncing = FALSE;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Navigation: the selected event, go to time, next of the same event        */
+/* ------------------------------------------------------------------------ */
+
+/* Selects @row everywhere: list (the nearest following row the filter
+ * keeps), timeline (centred), details; the keyboard zoom centres on it. */
+static void
+select_everywhere (EtlWindow *self, guint64 row)
+{
+  guint64 shown;
+
+  if (self->trace == NULL || row >= etl_trace_get_n_records (self->trace))
+    return;
+  self->syncing = TRUE;
+  etl_event_list_select_row (self->event_list, row);
+  shown = etl_event_list_get_selected_row (self->event_list);
+  if (shown == ETL_EVENT_LIST_NO_ROW)
+    shown = row;
+  etl_timeline_view_select_row (self->timeline, shown, TRUE);
+  etl_details_show_row (self->details, self->trace, shown);
+  etl_zoom_manager_set_focus (self->zoom_manager, etl_trace_get_filetime (self->trace, shown));
+  self->syncing = FALSE;
+}
+
+static guint64
+selected_row (EtlWindow *self)
+{
+  guint64 row = etl_event_list_get_selected_row (self->event_list);
+
+  if (row == ETL_EVENT_LIST_NO_ROW)
+    row = etl_timeline_view_get_selected_row (self->timeline);
+  return row;
+}
+
+/* "1500", "1.5 s", "250 µs", "2 min", "1 h": a time since the start
+ * (default unit ms), 100-ns ticks. */
+static gboolean
+parse_relative (const char *text, gint64 *ticks)
+{
+  static const struct
+  {
+    const char *unit;
+    double ticks;
+  } units[] = {
+    { "", 1e4 }, { "ms", 1e4 }, { "s", 1e7 }, { "sec", 1e7 }, { "us", 10 }, { "µs", 10 }, { "ns", 0.01 },
+    { "min", 6e8 }, { "m", 6e8 }, { "h", 3.6e10 },
+  };
+  char *end = NULL;
+  double value = g_ascii_strtod (text, &end);
+
+  if (end == text || !isfinite (value))
+    return FALSE;
+  while (g_ascii_isspace (*end))
+    end++;
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_ascii_strcasecmp (end, units[i].unit) == 0 || g_str_equal (end, units[i].unit))
+      {
+        double t = value * units[i].ticks;
+
+        if (fabs (t) > 9e18)
+          return FALSE;
+        *ticks = (gint64) llround (t);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* "14:03:22.125" (on the day of the trace's first event) or
+ * "2016-03-01 14:03:22.125": a FILETIME, in UTC or the viewer's zone. */
+static gboolean
+parse_wall_clock (EtlWindow *self, const char *text, gint64 *filetime)
+{
+  g_autoptr (GTimeZone) tz = etl_time_ruler_get_utc (self->time_ruler) ? g_time_zone_new_utc ()
+                                                                         : g_time_zone_new_local ();
+  g_autoptr (GDateTime) dt = NULL;
+  g_autofree char *iso = NULL;
+  const gint64 epoch = G_GINT64_CONSTANT (116444736000000000);
+  int hour, minute;
+  double seconds = 0;
+  char *end;
+
+  if (strlen (text) >= 10 && text[4] == '-' && text[7] == '-')
+    {
+      iso = g_strdup (text);
+      if (iso[10] == ' ')
+        iso[10] = 'T';
+      dt = g_date_time_new_from_iso8601 (iso, tz);
+      if (dt == NULL)
+        return FALSE;
+      *filetime = epoch + g_date_time_to_unix (dt) * G_GINT64_CONSTANT (10000000)
+                  + g_date_time_get_microsecond (dt) * 10;
+      return TRUE;
+    }
+
+  hour = (int) g_ascii_strtoll (text, &end, 10);
+  if (end == text || *end != ':')
+    return FALSE;
+  text = end + 1;
+  minute = (int) g_ascii_strtoll (text, &end, 10);
+  if (end == text)
+    return FALSE;
+  if (*end == ':')
+    {
+      text = end + 1;
+      seconds = g_ascii_strtod (text, &end);
+      if (end == text)
+        return FALSE;
+    }
+  if (*end != '\0' || hour < 0 || hour > 23 || minute < 0 || minute > 59 || seconds < 0 || seconds >= 61)
+    return FALSE;
+  {
+    gint64 first = etl_trace_get_first_filetime (self->trace);
+    g_autoptr (GDateTime) day = g_date_time_new (tz, 1970, 1, 1, 0, 0, 0);
+    g_autoptr (GDateTime) first_dt = NULL;
+    gint64 candidate;
+
+    first_dt = g_date_time_add_seconds (day, (double) ((first - epoch) / 10000000));
+    dt = g_date_time_new (tz, g_date_time_get_year (first_dt), g_date_time_get_month (first_dt),
+                          g_date_time_get_day_of_month (first_dt), hour, minute, seconds);
+    if (dt == NULL)
+      return FALSE;
+    candidate = epoch + g_date_time_to_unix (dt) * G_GINT64_CONSTANT (10000000)
+                + (gint64) llround (fmod (seconds, 1.0) * 1e7);
+    /* A time before the first event on its day is the next day's. */
+    if (candidate < first - G_GINT64_CONSTANT (10000000))
+      candidate += G_GINT64_CONSTANT (864000000000);
+    *filetime = candidate;
+  }
+  return TRUE;
+}
+
+/**
+ * etl_window_go_to_time:
+ * @self: a window
+ * @text: a time since the start ("1500" ms, "1.5 s", "250 µs", "2 min",
+ *   "1 h") or a wall-clock time ("14:03:22.125" on the day of the trace's
+ *   first event, or "2016-03-01 14:03:22"), in UTC when the ruler shows UTC,
+ *   else the viewer's time zone
+ * @error: return location for a #GError (%G_IO_ERROR_INVALID_ARGUMENT)
+ *
+ * Selects the first event at or after @text (the nearest following one the
+ * filter keeps) in the list, the timeline (centred) and the details: what
+ * Go to Time (Ctrl+G) does.
+ *
+ * Returns: %TRUE when @text was understood and a trace is shown
+ */
+gboolean
+etl_window_go_to_time (EtlWindow *self, const char *text, GError **error)
+{
+  g_autofree char *stripped = NULL;
+  gint64 filetime, ticks;
+  guint64 n, row;
+
+  g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  if (self->trace == NULL || (n = etl_trace_get_n_records (self->trace)) == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "No trace is shown");
+      return FALSE;
+    }
+  stripped = g_strstrip (g_strdup (text));
+  if (strchr (stripped, ':') != NULL)
+    {
+      if (!parse_wall_clock (self, stripped, &filetime))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       "“%s” is not a wall-clock time (HH:MM:SS.fff or YYYY-MM-DD HH:MM:SS)", stripped);
+          return FALSE;
+        }
+    }
+  else if (parse_relative (stripped, &ticks))
+    filetime = etl_trace_get_origin (self->trace) + ticks;
+  else
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "“%s” is not a time since the start (ms, or a number with µs, ms, s, min, h)", stripped);
+      return FALSE;
+    }
+  row = MIN (etl_trace_lower_bound (self->trace, filetime), n - 1);
+  select_everywhere (self, row);
+  return TRUE;
+}
+
+static void
+on_go_to_response (GtkDialog *dialog, int response, EtlWindow *self)
+{
+  if (response == GTK_RESPONSE_OK)
+    {
+      GtkEntry *entry = g_object_get_data (G_OBJECT (dialog), "entry");
+      g_autoptr (GError) error = NULL;
+
+      if (!etl_window_go_to_time (self, gtk_entry_get_text (entry), &error))
+        {
+          gtk_entry_set_icon_from_icon_name (entry, GTK_ENTRY_ICON_SECONDARY, "dialog-error-symbolic");
+          gtk_entry_set_icon_tooltip_text (entry, GTK_ENTRY_ICON_SECONDARY, error->message);
+          gtk_widget_set_tooltip_text (GTK_WIDGET (entry), error->message);
+          return;
+        }
+    }
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+}
+
+/* A small dialog with one entry; @response handles it. */
+static GtkWidget *
+entry_dialog (EtlWindow *self, const char *title, const char *label, const char *text, const char *accept,
+              GCallback response)
+{
+  GtkWidget *dialog, *box, *caption, *entry;
+
+  dialog = gtk_dialog_new_with_buttons (title, GTK_WINDOW (self),
+                                        GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT | GTK_DIALOG_USE_HEADER_BAR,
+                                        "_Cancel", GTK_RESPONSE_CANCEL, accept, GTK_RESPONSE_OK, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
+  box = gtk_dialog_get_content_area (GTK_DIALOG (dialog));
+  g_object_set (box, "margin", 12, "spacing", 6, NULL);
+  caption = gtk_label_new (label);
+  gtk_label_set_xalign (GTK_LABEL (caption), 0);
+  gtk_label_set_line_wrap (GTK_LABEL (caption), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (caption), 48);
+  entry = gtk_entry_new ();
+  gtk_entry_set_text (GTK_ENTRY (entry), text);
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_entry_set_width_chars (GTK_ENTRY (entry), 32);
+  gtk_container_add (GTK_CONTAINER (box), caption);
+  gtk_container_add (GTK_CONTAINER (box), entry);
+  g_object_set_data (G_OBJECT (dialog), "entry", entry);
+  g_signal_connect_object (dialog, "response", response, self, 0);
+  gtk_widget_show_all (dialog);
+  return dialog;
+}
+
+static void
+go_to_time_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  EtlWindow *self = ETL_WINDOW (user_data);
+
+  if (self->trace == NULL)
+    return;
+  entry_dialog (self, "Go to Time",
+                "A time since the start — 1500 (ms), 1.5 s, 250 µs, 2 min — or a wall-clock time: 14:03:22.125 "
+                "or 2016-03-01 14:03:22.",
+                "", "_Go", G_CALLBACK (on_go_to_response));
+}
+
+/* Next / previous event of the same provider and event ------------------ */
+
+typedef struct
+{
+  EtlTrace *trace;
+  EtlRowSet *rows;
+  guint64 from;      /* trace row */
+  gboolean forward;
+} FindData;
+
+static void
+find_data_free (gpointer data)
+{
+  FindData *fd = data;
+
+  etl_trace_unref (fd->trace);
+  etl_row_set_unref (fd->rows);
+  g_free (fd);
+}
+
+static gboolean
+same_event (const EtlRecord *a, const char *a_name, const EtlRecord *b)
+{
+  if (a->kind != b->kind || a->hook_id != b->hook_id || a->event_id != b->event_id || a->opcode != b->opcode)
+    return FALSE;
+  if (a->kind == ETL_RECORD_KIND_TRACELOGGING)
+    {
+      g_autofree char *name = etl_record_dup_event_name (b);
+
+      return g_strcmp0 (a_name, name) == 0;
+    }
+  return TRUE;
+}
+
+/* Walks the shown rows from @from, provider index first (from the index),
+ * the record header only for rows of the same provider. */
+static void
+find_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  FindData *fd = task_data;
+  guint64 n = etl_row_set_get_n (fd->rows);
+  guint64 pos = etl_row_set_find (fd->rows, fd->from);
+  guint provider = etl_trace_get_provider_index (fd->trace, fd->from);
+  g_autofree char *name = NULL;
+  EtlRecord ref;
+  GError *error = NULL;
+
+  if (!etl_trace_get_record (fd->trace, fd->from, &ref, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (ref.kind == ETL_RECORD_KIND_TRACELOGGING)
+    name = etl_record_dup_event_name (&ref);
+  /* Forward: from the first shown row after @from; backward: from the
+   * last shown row before it. */
+  if (fd->forward && pos < n && etl_row_set_get (fd->rows, pos) == fd->from)
+    pos++;
+  for (guint64 step = 0; fd->forward ? pos < n : pos > 0; step++)
+    {
+      guint64 row;
+      EtlRecord rec;
+      gboolean match;
+
+      if (!fd->forward)
+        pos--;
+      row = etl_row_set_get (fd->rows, pos);
+      if (fd->forward)
+        pos++;
+      if ((step & 0xFFFF) == 0 && g_cancellable_is_cancelled (cancellable))
+        {
+          etl_record_clear (&ref);
+          g_task_return_error_if_cancelled (task);
+          return;
+        }
+      if (row == fd->from || etl_trace_get_provider_index (fd->trace, row) != provider)
+        continue;
+      if (!etl_trace_get_record (fd->trace, row, &rec, NULL))
+        continue;
+      match = same_event (&ref, name, &rec);
+      etl_record_clear (&rec);
+      if (match)
+        {
+          etl_record_clear (&ref);
+          g_task_return_int (task, (gssize) MIN (row, (guint64) G_MAXSSIZE));
+          return;
+        }
+    }
+  etl_record_clear (&ref);
+  g_task_return_int (task, -1);
+}
+
+static void
+on_find_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (EtlWindow) self = user_data;
+  g_autoptr (GError) error = NULL;
+  gssize row = g_task_propagate_int (G_TASK (result), &error);
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->find_cancellable)
+    return;
+  g_clear_object (&self->find_cancellable);
+  if (error != NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_message (self, GTK_MESSAGE_ERROR, error->message);
+      return;
+    }
+  if (row < 0)
+    {
+      gtk_label_set_text (self->status_label, "No other event of this provider and event in that direction");
+      return;
+    }
+  select_everywhere (self, (guint64) row);
+}
+
+/**
+ * etl_window_find_same_event:
+ * @self: a window
+ * @forward: %TRUE for the next event (F3), %FALSE for the previous one
+ *   (Shift+F3)
+ *
+ * Searches, in a worker, the rows the filter keeps for the next (or
+ * previous) event of the selected event's provider and event (kind,
+ * HookId or event id, opcode; the name for TraceLogging) and selects it.
+ * The status line says so when there is none.
+ */
+void
+etl_window_find_same_event (EtlWindow *self, gboolean forward)
+{
+  g_autoptr (GTask) task = NULL;
+  guint64 row;
+  FindData *fd;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  row = selected_row (self);
+  if (self->trace == NULL || row == ETL_EVENT_LIST_NO_ROW || row >= etl_trace_get_n_records (self->trace))
+    return;
+  if (self->find_cancellable != NULL)
+    g_cancellable_cancel (self->find_cancellable);
+  g_clear_object (&self->find_cancellable);
+  self->find_cancellable = g_cancellable_new ();
+
+  fd = g_new0 (FindData, 1);
+  fd->trace = etl_trace_ref (self->trace);
+  fd->rows = self->rows != NULL ? etl_row_set_ref (self->rows) : etl_row_set_new_all (etl_trace_get_n_records (self->trace));
+  fd->from = row;
+  fd->forward = forward;
+  task = g_task_new (NULL, self->find_cancellable, on_find_done, g_object_ref (self));
+  g_task_set_source_tag (task, etl_window_find_same_event);
+  g_task_set_task_data (task, fd, find_data_free);
+  g_task_run_in_thread (task, find_thread);
+}
+
+static void
+find_next_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  etl_window_find_same_event (ETL_WINDOW (user_data), TRUE);
+}
+
+static void
+find_previous_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  etl_window_find_same_event (ETL_WINDOW (user_data), FALSE);
+}
+
+/* Markers ------------------------------------------------------------------ */
+
+/* Markers are kept per trace in g_get_user_config_dir()/etlscope/markers.ini
+ * (#GKeyFile, written atomically), never beside or inside the trace: one
+ * group per trace, named by the SHA-256 of its files' paths and sizes, with
+ * the paths for a reader, and two lists: FILETIMEs and names. */
+
+typedef struct
+{
+  gint64 filetime;
+  char *name;
+} WindowMarker;
+
+static void
+window_marker_clear (gpointer data)
+{
+  g_free (((WindowMarker *) data)->name);
+}
+
+static char *
+markers_path (void)
+{
+  return g_build_filename (g_get_user_config_dir (), "etlscope", "markers.ini", NULL);
+}
+
+/* The group naming @trace: its files and their sizes. */
+static char *
+markers_group (EtlTrace *trace)
+{
+  g_autoptr (GString) key = g_string_new (NULL);
+
+  for (guint f = 0; f < etl_trace_get_n_files (trace); f++)
+    {
+      const EtlFileInfo *info = etl_trace_get_file_info (trace, f);
+
+      g_string_append_printf (key, "%s\n%" G_GUINT64_FORMAT "\n", info->path, info->file_size);
+    }
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA256, key->str, -1);
+}
+
+static gint
+compare_markers (gconstpointer a, gconstpointer b)
+{
+  gint64 ta = ((const WindowMarker *) a)->filetime, tb = ((const WindowMarker *) b)->filetime;
+
+  return ta < tb ? -1 : ta > tb;
+}
+
+static void
+on_marker_row_activated (GtkListBox *list, GtkListBoxRow *row, EtlWindow *self)
+{
+  int i = gtk_list_box_row_get_index (row);
+
+  if (i >= 0 && (guint) i < self->markers->len && self->trace != NULL)
+    {
+      const WindowMarker *m = &g_array_index (self->markers, WindowMarker, i);
+
+      select_everywhere (self, MIN (etl_trace_lower_bound (self->trace, m->filetime),
+                                    etl_trace_get_n_records (self->trace) - 1));
+      gtk_widget_hide (GTK_WIDGET (gtk_menu_button_get_popover (self->markers_button)));
+    }
+}
+
+/* Shows the markers on the ruler and in the Markers list. */
+static void
+show_markers (EtlWindow *self)
+{
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->markers_list));
+  g_autofree gint64 *times = g_new (gint64, self->markers->len + 1);
+  g_autofree const char **names = g_new (const char *, self->markers->len + 1);
+
+  for (GList *l = children; l != NULL; l = l->next)
+    gtk_widget_destroy (l->data);
+  for (guint i = 0; i < self->markers->len; i++)
+    {
+      const WindowMarker *m = &g_array_index (self->markers, WindowMarker, i);
+      g_autofree char *when = self->trace != NULL ? etl_time_format_span (m->filetime - etl_trace_get_origin (self->trace))
+                                                  : g_strdup ("");
+      g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>  <span alpha=\"60%%\">%s</span>", m->name, when);
+      GtkWidget *label = gtk_label_new (NULL);
+
+      gtk_label_set_markup (GTK_LABEL (label), markup);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      g_object_set (label, "margin", 6, NULL);
+      gtk_widget_show (label);
+      gtk_container_add (GTK_CONTAINER (self->markers_list), label);
+      times[i] = m->filetime;
+      names[i] = m->name;
+    }
+  if (self->markers->len == 0)
+    {
+      GtkWidget *label = gtk_label_new ("No markers yet: select an event and press Ctrl+M.");
+
+      g_object_set (label, "margin", 8, NULL);
+      gtk_widget_show (label);
+      gtk_container_add (GTK_CONTAINER (self->markers_list), label);
+    }
+  etl_time_ruler_set_markers (self->time_ruler, times, names, self->markers->len);
+}
+
+static void
+load_markers (EtlWindow *self)
+{
+  g_autofree char *path = markers_path ();
+  g_autofree char *group = NULL;
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_auto (GStrv) times = NULL;
+  g_auto (GStrv) names = NULL;
+  gsize n_times = 0, n_names = 0;
+
+  g_array_set_size (self->markers, 0);
+  if (self->trace != NULL && g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
+    {
+      group = markers_group (self->trace);
+      times = g_key_file_get_string_list (kf, group, "filetimes", &n_times, NULL);
+      names = g_key_file_get_string_list (kf, group, "names", &n_names, NULL);
+      for (gsize i = 0; i < MIN (n_times, n_names) && i < 10000; i++)
+        {
+          WindowMarker m = { g_ascii_strtoll (times[i], NULL, 10), g_strdup (names[i]) };
+
+          g_array_append_val (self->markers, m);
+        }
+      g_array_sort (self->markers, compare_markers);
+    }
+  show_markers (self);
+}
+
+static gboolean
+save_markers (EtlWindow *self, GError **error)
+{
+  g_autofree char *path = markers_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *group = NULL;
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GPtrArray) times = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GString) files = g_string_new (NULL);
+
+  if (self->trace == NULL)
+    return TRUE;
+  g_key_file_load_from_file (kf, path, G_KEY_FILE_KEEP_COMMENTS, NULL);
+  group = markers_group (self->trace);
+  g_key_file_remove_group (kf, group, NULL);
+  if (self->markers->len > 0)
+    {
+      for (guint i = 0; i < self->markers->len; i++)
+        {
+          const WindowMarker *m = &g_array_index (self->markers, WindowMarker, i);
+
+          g_ptr_array_add (times, g_strdup_printf ("%" G_GINT64_FORMAT, m->filetime));
+          g_ptr_array_add (names, m->name);
+        }
+      for (guint f = 0; f < etl_trace_get_n_files (self->trace); f++)
+        g_string_append_printf (files, "%s%s", f > 0 ? " | " : "", etl_trace_get_file_info (self->trace, f)->path);
+      g_key_file_set_string (kf, group, "files", files->str);
+      g_key_file_set_string_list (kf, group, "filetimes", (const char *const *) times->pdata, times->len);
+      g_key_file_set_string_list (kf, group, "names", (const char *const *) names->pdata, names->len);
+    }
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", dir, g_strerror (saved));
+      return FALSE;
+    }
+  return g_key_file_save_to_file (kf, path, error);
+}
+
+/**
+ * etl_window_add_marker:
+ * @self: a window
+ * @filetime: where, FILETIME
+ * @name: the marker's name
+ *
+ * Adds a named marker, shows it on the ruler and in the Markers list, and
+ * keeps it for this trace (g_get_user_config_dir()/etlscope/markers.ini).
+ */
+void
+etl_window_add_marker (EtlWindow *self, gint64 filetime, const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  WindowMarker m;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  g_return_if_fail (name != NULL);
+  if (self->trace == NULL)
+    return;
+  m.filetime = filetime;
+  m.name = g_strdup (name);
+  g_array_append_val (self->markers, m);
+  g_array_sort (self->markers, compare_markers);
+  show_markers (self);
+  if (!save_markers (self, &error))
+    show_message (self, GTK_MESSAGE_WARNING, error->message);
+}
+
+/**
+ * etl_window_get_n_markers:
+ * @self: a window
+ *
+ * Returns: markers of the trace shown
+ */
+guint
+etl_window_get_n_markers (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), 0);
+  return self->markers->len;
+}
+
+/**
+ * etl_window_get_marker:
+ * @self: a window
+ * @i: a marker, in time order
+ * @filetime: (out) (optional): where it is
+ *
+ * Returns: (transfer none) (nullable): its name
+ */
+const char *
+etl_window_get_marker (EtlWindow *self, guint i, gint64 *filetime)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  if (i >= self->markers->len)
+    return NULL;
+  if (filetime != NULL)
+    *filetime = g_array_index (self->markers, WindowMarker, i).filetime;
+  return g_array_index (self->markers, WindowMarker, i).name;
+}
+
+static void
+on_marker_response (GtkDialog *dialog, int response, EtlWindow *self)
+{
+  if (response == GTK_RESPONSE_OK)
+    {
+      GtkEntry *entry = g_object_get_data (G_OBJECT (dialog), "entry");
+      gint64 *at = g_object_get_data (G_OBJECT (dialog), "filetime");
+      const char *name = gtk_entry_get_text (entry);
+
+      etl_window_add_marker (self, *at, name[0] != '\0' ? name : "Marker");
+    }
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+}
+
+static void
+add_marker_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  EtlWindow *self = ETL_WINDOW (user_data);
+  g_autofree char *name = NULL;
+  guint64 row;
+  gint64 *at;
+  GtkWidget *dialog;
+
+  if (self->trace == NULL)
+    return;
+  at = g_new (gint64, 1);
+  row = selected_row (self);
+  if (row != ETL_EVENT_LIST_NO_ROW && row < etl_trace_get_n_records (self->trace))
+    *at = etl_trace_get_filetime (self->trace, row);
+  else
+    {
+      gint64 b, e;
+
+      etl_zoom_manager_get_visible (self->zoom_manager, &b, &e);
+      *at = b + (e - b) / 2;
+    }
+  name = g_strdup_printf ("Marker %u", self->markers->len + 1);
+  dialog = entry_dialog (self, "Add a Marker", "A name for the marker at the selected event:", name, "_Add",
+                         G_CALLBACK (on_marker_response));
+  g_object_set_data_full (G_OBJECT (dialog), "filetime", at, g_free);
+}
+
+/* Zoom to data ------------------------------------------------------------ */
+
+/**
+ * etl_window_get_data_range:
+ * @self: a window
+ * @begin: (out): FILETIME of the record at the 0.05 % quantile
+ * @end: (out): just past the FILETIME of the record at the 99.95 % quantile
+ *
+ * The range that holds 99.9 % of the records.  Records are in time order,
+ * so the quantiles are two index look-ups.
+ *
+ * Returns: %FALSE when no trace is shown
+ */
+gboolean
+etl_window_get_data_range (EtlWindow *self, gint64 *begin, gint64 *end)
+{
+  guint64 n, lo, hi;
+
+  g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
+  if (self->trace == NULL || (n = etl_trace_get_n_records (self->trace)) == 0)
+    return FALSE;
+  lo = n / 2000;
+  hi = n - 1 - n / 2000;
+  *begin = etl_trace_get_filetime (self->trace, lo);
+  *end = MAX (etl_trace_get_filetime (self->trace, hi) + 1, *begin + 1);
+  return TRUE;
+}
+
+/**
+ * etl_window_zoom_to_data:
+ * @self: a window
+ *
+ * Shows the range of etl_window_get_data_range(): the few records far
+ * from the rest (a header hours before the data) no longer squeeze the
+ * data into one pixel.
+ */
+void
+etl_window_zoom_to_data (EtlWindow *self)
+{
+  gint64 begin, end;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  if (etl_window_get_data_range (self, &begin, &end))
+    etl_zoom_manager_set_visible (self->zoom_manager, begin, end);
+}
+
+static void
+zoom_to_data_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  etl_window_zoom_to_data (ETL_WINDOW (user_data));
+}
+
 
 /* ------------------------------------------------------------------------ */
 /* Export                                                                   */
@@ -2005,7 +2890,8 @@ static void
 update_actions (EtlWindow *self)
 {
   static const char *const need_trace[] = { "close-trace", "export-selection", "export-image", "find",
-                                            "clear-filter", "load-manifest" };
+                                            "clear-filter", "go-to-time", "find-next", "find-previous",
+                                            "add-marker", "zoom-to-data", "load-manifest" };
   gboolean busy = self->load_cancellable != NULL || self->export_cancellable != NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (need_trace); i++)
@@ -2089,6 +2975,9 @@ etl_window_dispose (GObject *object)
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->filter, etl_filter_free);
   g_clear_pointer (&self->conditions, g_ptr_array_unref);
+  if (self->find_cancellable != NULL)
+    g_cancellable_cancel (self->find_cancellable);
+  g_clear_object (&self->find_cancellable);
 
   G_OBJECT_CLASS (etl_window_parent_class)->dispose (object);
 }
@@ -2102,6 +2991,7 @@ etl_window_finalize (GObject *object)
   g_clear_object (&self->recent_menu);
   g_free (self->progress_label);
   g_clear_pointer (&self->manifests, g_ptr_array_unref);
+  g_clear_pointer (&self->markers, g_array_unref);
 
   G_OBJECT_CLASS (etl_window_parent_class)->finalize (object);
 }
@@ -2170,6 +3060,12 @@ etl_window_init (EtlWindow *self)
     { "show-session", NULL, NULL, "true", show_session_change_state },
     { "show-menu", show_menu_action },
 
+    { "go-to-time", go_to_time_action },
+    { "find-next", find_next_action },
+    { "find-previous", find_previous_action },
+    { "add-marker", add_marker_action },
+    { "zoom-to-data", zoom_to_data_action },
+
     { "export-selection", export_selection_action },
     { "export-image", export_image_action },
   };
@@ -2179,7 +3075,61 @@ etl_window_init (EtlWindow *self)
 
   self->conditions = g_ptr_array_new_with_free_func (condition_free);
   self->manifests = g_ptr_array_new_with_free_func (g_free);
+  self->markers = g_array_new (FALSE, FALSE, sizeof (WindowMarker));
+  g_array_set_clear_func (self->markers, window_marker_clear);
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The provider colour legend, under the timeline. */
+  {
+    GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self->timeline));
+
+    /* One line, most frequent first; scrolls sideways when narrow. */
+    self->legend_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 14));
+    g_object_set (self->legend_box, "margin-start", 8, "margin-end", 8, "margin-top", 2, "margin-bottom", 2, NULL);
+    gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->legend_box)), "provider-legend");
+    gtk_widget_show (GTK_WIDGET (self->legend_box));
+    self->legend_scroller = gtk_scrolled_window_new (NULL, NULL);
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->legend_scroller), GTK_POLICY_AUTOMATIC,
+                                    GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->legend_scroller), TRUE);
+    gtk_container_add (GTK_CONTAINER (self->legend_scroller), GTK_WIDGET (self->legend_box));
+    if (GTK_IS_BOX (parent))
+      {
+        gtk_box_pack_start (GTK_BOX (parent), self->legend_scroller, FALSE, FALSE, 0);
+        gtk_box_reorder_child (GTK_BOX (parent), self->legend_scroller, 2);
+      }
+  }
+
+  /* Markers: a header bar button with the list in a popover. */
+  {
+    GtkWidget *popover, *scroller, *box, *title;
+
+    self->markers_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
+    gtk_button_set_image (GTK_BUTTON (self->markers_button),
+                          gtk_image_new_from_icon_name ("user-bookmarks-symbolic", GTK_ICON_SIZE_BUTTON));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->markers_button), "Markers (Ctrl+M adds one at the selected event)");
+    popover = gtk_popover_new (GTK_WIDGET (self->markers_button));
+    box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+    g_object_set (box, "margin", 8, NULL);
+    title = gtk_label_new (NULL);
+    gtk_label_set_markup (GTK_LABEL (title), "<b>Markers</b>");
+    gtk_label_set_xalign (GTK_LABEL (title), 0);
+    scroller = gtk_scrolled_window_new (NULL, NULL);
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+    gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 360);
+    gtk_widget_set_size_request (scroller, 280, -1);
+    self->markers_list = GTK_LIST_BOX (gtk_list_box_new ());
+    g_signal_connect_object (self->markers_list, "row-activated", G_CALLBACK (on_marker_row_activated), self, 0);
+    gtk_container_add (GTK_CONTAINER (scroller), GTK_WIDGET (self->markers_list));
+    gtk_container_add (GTK_CONTAINER (box), title);
+    gtk_container_add (GTK_CONTAINER (box), scroller);
+    gtk_widget_show_all (box);
+    gtk_container_add (GTK_CONTAINER (popover), box);
+    gtk_menu_button_set_popover (self->markers_button, popover);
+    gtk_widget_show (GTK_WIDGET (self->markers_button));
+    gtk_header_bar_pack_end (self->header_bar, GTK_WIDGET (self->markers_button));
+  }
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   utc = g_property_action_new ("utc", self->time_ruler, "utc");
@@ -2280,7 +3230,8 @@ etl_window_get_busy (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
   return self->load_cancellable != NULL || self->filter_cancellable != NULL || self->export_cancellable != NULL
-         || self->manifest_cancellable != NULL || etl_event_list_get_sorting (self->event_list);
+         || self->manifest_cancellable != NULL || self->find_cancellable != NULL
+         || etl_event_list_get_sorting (self->event_list);
 }
 
 /**

@@ -29,6 +29,15 @@ void etl_window_load_manifest (EtlWindow *self, const char *path);
 /* Filter */
 void etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, guint64 row);
 
+/* Navigation */
+gboolean etl_window_go_to_time (EtlWindow *self, const char *text, GError **error);
+void etl_window_find_same_event (EtlWindow *self, gboolean forward);
+gboolean etl_window_get_data_range (EtlWindow *self, gint64 *begin, gint64 *end);
+void etl_window_zoom_to_data (EtlWindow *self);
+void etl_window_add_marker (EtlWindow *self, gint64 filetime, const char *name);
+guint etl_window_get_n_markers (EtlWindow *self);
+const char *etl_window_get_marker (EtlWindow *self, guint i, gint64 *filetime);
+
 /* Export */
 void etl_window_get_export_range (EtlWindow *self, gint64 *begin, gint64 *end);
 void etl_window_export_selection (EtlWindow *self, const char *path);

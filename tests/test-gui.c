@@ -336,7 +336,7 @@ test_open_action_list (Fixture *fixture, gconstpointer data)
   g_assert_true (gtk_tree_model_get_iter_first (model, &iter));
   gtk_tree_model_get (model, &iter, ETL_EVENT_MODEL_COLUMN_TIME, &time, ETL_EVENT_MODEL_COLUMN_PROVIDER, &provider,
                       ETL_EVENT_MODEL_COLUMN_ROW, &row, -1);
-  g_assert_cmpstr (time, ==, "0.0000");
+  g_assert_cmpstr (time, ==, "0.0 µs");
   g_assert_cmpstr (provider, ==, "EventTrace");
   g_assert_cmpuint (row, ==, 0);
   g_clear_pointer (&time, g_free);

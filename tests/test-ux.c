@@ -17,6 +17,7 @@
 #include "etl-application.h"
 #include "etl-filter.h"
 #include "etl-test-util.h"
+#include "etl-time-ruler.h"
 #include "etl-window.h"
 
 static gboolean have_display;
@@ -535,6 +536,219 @@ test_context_filter (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (etl_event_list_get_n_rows (list), <=, expected);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Navigation                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Go to time: ms since the start, other units, a wall-clock time, and
+ * text that is neither. */
+static void
+test_go_to_time (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *wall = NULL;
+  g_autoptr (GError) error = NULL;
+  EtlTrace *trace;
+  EtlEventList *list;
+  gint64 origin, t;
+  guint64 row;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  trace = etl_window_get_trace (fixture->window);
+  list = etl_window_get_event_list (fixture->window);
+  origin = etl_trace_get_origin (trace);
+
+  g_assert_true (etl_window_go_to_time (fixture->window, "1500", &error));
+  g_assert_no_error (error);
+  row = etl_event_list_get_selected_row (list);
+  g_assert_cmpuint (row, ==, etl_trace_lower_bound (trace, origin + 1500 * 10000));
+  g_assert_cmpint (etl_trace_get_filetime (trace, row), >=, origin + 1500 * 10000);
+  g_assert_cmpint (etl_trace_get_filetime (trace, row - 1), <, origin + 1500 * 10000);
+  g_assert_cmpuint (etl_timeline_view_get_selected_row (etl_window_get_timeline (fixture->window)), ==, row);
+
+  g_assert_true (etl_window_go_to_time (fixture->window, " 2.5 s ", &error));
+  g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, etl_trace_lower_bound (trace, origin + 25000000));
+
+  /* Wall clock: the time of a row, as the ruler shows it (local). */
+  t = etl_trace_get_filetime (trace, 100000);
+  wall = etl_time_format_wall_clock (t, 1, FALSE, TRUE);
+  g_assert_true (etl_window_go_to_time (fixture->window, wall, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, etl_trace_lower_bound (trace, t));
+  g_assert_true (etl_window_go_to_time (fixture->window, wall + 11, &error)); /* "HH:MM:SS.fffffff" */
+  g_assert_no_error (error);
+  g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, etl_trace_lower_bound (trace, t));
+
+  g_assert_false (etl_window_go_to_time (fixture->window, "soon", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (etl_window_go_to_time (fixture->window, "25:99", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+}
+
+/* F3 / Shift+F3: the next and previous event of the same provider and
+ * event. */
+static void
+test_find_same (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  EtlTrace *trace;
+  EtlEventList *list;
+  EtlRecord ref, rec;
+  guint64 start = 50000, expected = G_MAXUINT64, found;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  trace = etl_window_get_trace (fixture->window);
+  list = etl_window_get_event_list (fixture->window);
+
+  g_assert_true (etl_trace_get_record (trace, start, &ref, NULL));
+  for (guint64 i = start + 1; i < etl_trace_get_n_records (trace) && expected == G_MAXUINT64; i++)
+    {
+      g_assert_true (etl_trace_get_record (trace, i, &rec, NULL));
+      if (etl_trace_get_provider_index (trace, i) == etl_trace_get_provider_index (trace, start)
+          && rec.kind == ref.kind && rec.hook_id == ref.hook_id && rec.event_id == ref.event_id
+          && rec.opcode == ref.opcode)
+        expected = i;
+      etl_record_clear (&rec);
+    }
+  etl_record_clear (&ref);
+  g_assert_cmpuint (expected, !=, G_MAXUINT64);
+
+  etl_event_list_select_row (list, start);
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "find-next", NULL);
+  g_assert_true (etl_window_get_busy (fixture->window));
+  wait_idle (fixture->window);
+  found = etl_event_list_get_selected_row (list);
+  g_assert_cmpuint (found, ==, expected);
+  g_assert_nonnull (strstr (etl_details_dup_text (etl_window_get_details (fixture->window)), "of 179474"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "find-previous", NULL);
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, start);
+}
+
+/* Ctrl+M's markers show on the ruler and come back when the trace is
+ * opened again; they are kept in the user's config folder only. */
+static void
+test_markers (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *markers = g_build_filename (g_get_user_config_dir (), "etlscope", "markers.ini", NULL);
+  g_autofree char *dir = NULL;
+  EtlTrace *trace;
+  gint64 t, at = 0;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  trace = etl_window_get_trace (fixture->window);
+  g_assert_cmpuint (etl_window_get_n_markers (fixture->window), ==, 0);
+
+  t = etl_trace_get_filetime (trace, 90000);
+  etl_window_add_marker (fixture->window, t, "GC starts");
+  etl_window_add_marker (fixture->window, etl_trace_get_filetime (trace, 10), "early");
+  g_assert_cmpuint (etl_window_get_n_markers (fixture->window), ==, 2);
+  g_assert_cmpstr (etl_window_get_marker (fixture->window, 0, NULL), ==, "early");
+  g_assert_true (g_file_test (markers, G_FILE_TEST_IS_REGULAR));
+
+  etl_window_close_trace (fixture->window);
+  g_assert_cmpuint (etl_window_get_n_markers (fixture->window), ==, 0);
+  gtk_widget_destroy (GTK_WIDGET (fixture->window));
+  g_clear_object (&fixture->window);
+  fixture_setup (fixture, NULL);
+
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  g_assert_cmpuint (etl_window_get_n_markers (fixture->window), ==, 2);
+  g_assert_cmpstr (etl_window_get_marker (fixture->window, 1, &at), ==, "GC starts");
+  g_assert_cmpint (at, ==, t);
+
+  /* Nothing written beside the trace. */
+  dir = g_path_get_dirname (path);
+  {
+    g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (d)) != NULL)
+      g_assert_null (strstr (name, "markers"));
+  }
+}
+
+/* Keyboard zoom centres on the selected event; Zoom to Data fits 99.9 %
+ * of the records. */
+static void
+test_zoom (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  GActionGroup *zoom;
+  EtlTrace *trace;
+  gint64 b, e, t, lo, hi;
+  guint64 n, inside = 0;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, (const char *const[]) { path, NULL });
+  trace = etl_window_get_trace (fixture->window);
+  zoom = gtk_widget_get_action_group (GTK_WIDGET (fixture->window), "zoom");
+
+  /* An event mid-trace, so the zoomed range is not clamped at an end. */
+  {
+    gint64 mid = etl_trace_get_filetime (trace, etl_trace_get_n_records (trace) / 2);
+    g_autofree char *ms = g_strdup_printf ("%.4f", (mid - etl_trace_get_origin (trace)) / 1e4);
+
+    g_assert_true (etl_window_go_to_time (fixture->window, ms, NULL));
+  }
+  t = etl_trace_get_filetime (trace, etl_event_list_get_selected_row (etl_window_get_event_list (fixture->window)));
+  g_action_group_activate_action (zoom, "zoom-in", NULL);
+  g_action_group_activate_action (zoom, "zoom-in", NULL);
+  etl_window_get_visible_range (fixture->window, &b, &e);
+  g_assert_cmpint (llabs (b + (e - b) / 2 - t), <=, 1);
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "zoom-to-data", NULL);
+  etl_window_get_visible_range (fixture->window, &b, &e);
+  g_assert_true (etl_window_get_data_range (fixture->window, &lo, &hi));
+  g_assert_cmpint (b, <=, lo);
+  g_assert_cmpint (e, >=, hi);
+  n = etl_trace_get_n_records (trace);
+  for (guint64 i = 0; i < n; i++)
+    {
+      gint64 ft = etl_trace_get_filetime (trace, i);
+
+      inside += ft >= lo && ft < hi;
+    }
+  g_assert_cmpfloat ((double) inside / n, >=, 0.999);
+  g_assert_cmpfloat ((double) inside / n, <, 1.0);
+}
+
+/* Times in the unit that suits them. */
+static void
+test_time_format (void)
+{
+  static const struct
+  {
+    gint64 ticks;
+    const char *text;
+  } cases[] = {
+    { 0, "0.0 µs" },
+    { 352, "35.2 µs" },
+    { 1205000, "120.5000 ms" },
+    { 123456780, "12.3456780 s" },
+    { 2452500000, "4 min 05.2500000 s" },
+    { G_GINT64_CONSTANT (295196680115), "8 h 11 min 59.6680115 s" },
+    { -20000, "−2.0000 ms" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = etl_time_format_span (cases[i].ticks);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
 static void
 rm_rf (const char *path)
 {
@@ -583,6 +797,12 @@ main (int argc, char *argv[])
               fixture_teardown);
   g_test_add ("/etl/gui/ux/list/context-filter", Fixture, NULL, fixture_setup, test_context_filter,
               fixture_teardown);
+
+  g_test_add ("/etl/gui/ux/go-to-time", Fixture, NULL, fixture_setup, test_go_to_time, fixture_teardown);
+  g_test_add ("/etl/gui/ux/find-same", Fixture, NULL, fixture_setup, test_find_same, fixture_teardown);
+  g_test_add ("/etl/gui/ux/markers", Fixture, NULL, fixture_setup, test_markers, fixture_teardown);
+  g_test_add ("/etl/gui/ux/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
+  g_test_add_func ("/etl/gui/ux/time-format", test_time_format);
 
   status = g_test_run ();
   if (xdg != NULL)

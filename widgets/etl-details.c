@@ -33,6 +33,7 @@
 #include "etl-details.h"
 #include "etl-names.h"
 #include "etl-payload.h"
+#include "etl-time-ruler.h"
 
 #define MAX_DUMP_BYTES (64 * 1024)
 #define MAX_FIELDS_SHOWN 2000
@@ -555,7 +556,11 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
   out_field (out, "Time (UTC)", "%s", iso);
   out_field (out, "Local time (viewer)", "%s", local);
   out_field (out, "Local time (trace)", "%s", trace_local);
-  out_field (out, "Relative", "%.4f ms", etl_trace_filetime_to_ms (trace, r.filetime));
+  {
+    g_autofree char *relative = etl_time_format_span (r.filetime - etl_trace_get_origin (trace));
+
+    out_field (out, "Relative", "%s", relative);
+  }
   out_field (out, "FILETIME", "%" G_GINT64_FORMAT, r.filetime);
   out_field (out, "Raw timestamp", "%" G_GINT64_FORMAT, r.ts_raw);
 

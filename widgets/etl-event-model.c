@@ -37,6 +37,7 @@
 
 #include <string.h>
 #include "etl-names.h"
+#include "etl-time-ruler.h"
 
 #define CACHE_SIZE 512
 
@@ -154,8 +155,12 @@ format_row (EtlEventModel *self, guint64 row, CachedRow *c)
   c->valid = TRUE;
   self->n_reads++;
 
-  c->text[ETL_EVENT_MODEL_COLUMN_TIME] =
-      row_printf (c, &used, "%.4f", etl_trace_filetime_to_ms (self->trace, etl_trace_get_filetime (self->trace, row)));
+  {
+    g_autofree char *time = etl_time_format_span (etl_trace_get_filetime (self->trace, row)
+                                                  - etl_trace_get_origin (self->trace));
+
+    c->text[ETL_EVENT_MODEL_COLUMN_TIME] = row_printf (c, &used, "%s", time);
+  }
   c->text[ETL_EVENT_MODEL_COLUMN_CPU] = row_printf (c, &used, "%u", etl_trace_get_cpu (self->trace, row));
 
   if (!etl_trace_get_record (self->trace, row, &r, &error))

@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 /**
  * EtlEventModelColumn:
- * @ETL_EVENT_MODEL_COLUMN_TIME: milliseconds since the trace's origin, 4 decimals (string)
+ * @ETL_EVENT_MODEL_COLUMN_TIME: time since the trace's origin, in the unit that suits it (etl_time_format_span()) (string)
  * @ETL_EVENT_MODEL_COLUMN_CPU: processor index (string)
  * @ETL_EVENT_MODEL_COLUMN_PID: process id, empty when the record has none (string)
  * @ETL_EVENT_MODEL_COLUMN_TID: thread id, empty when the record has none (string)

@@ -38,7 +38,20 @@ struct _EtlTimeRuler
   gulong changed_handler;
   gint64 origin;
   guint utc : 1;
+  GArray *markers; /* Marker, by time */
 };
+
+typedef struct
+{
+  gint64 filetime;
+  char *name;
+} Marker;
+
+static void
+marker_clear (gpointer data)
+{
+  g_free (((Marker *) data)->name);
+}
 
 enum {
   PROP_0,
@@ -106,6 +119,44 @@ etl_time_format_relative (gint64 ticks, gint64 step)
   if (step >= TICKS_PER_MS / 10)
     return g_strdup_printf ("%.*f ms", decimals_for (step, TICKS_PER_MS), ticks / 1e4);
   return g_strdup_printf ("%.*f µs", decimals_for (step, 10), ticks / 10.0);
+}
+
+/**
+ * etl_time_format_span:
+ * @ticks: a time since the origin or a duration, 100-ns ticks (may be
+ *   negative)
+ *
+ * Formats @ticks in the unit that suits its size, to the 100-ns tick:
+ * "35.2 µs", "120.5000 ms", "12.3456780 s", "4 min 05.2500000 s",
+ * "8 h 11 min 59.6680115 s".  Used wherever the views show a time or a
+ * duration, so "29519668.0115 ms" reads as hours.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+etl_time_format_span (gint64 ticks)
+{
+  const char *sign = ticks < 0 ? "−" : "";
+  guint64 t = ticks < 0 ? (guint64) (-(ticks + 1)) + 1 : (guint64) ticks;
+  guint64 hours, minutes, seconds, fraction;
+
+  if (t < (guint64) TICKS_PER_MS)
+    return g_strdup_printf ("%s%.1f µs", sign, t / 10.0);
+  if (t < (guint64) TICKS_PER_SECOND)
+    return g_strdup_printf ("%s%.4f ms", sign, t / 1e4);
+  /* Integer arithmetic: every digit down to the 100-ns tick is exact. */
+  hours = t / (3600 * (guint64) TICKS_PER_SECOND);
+  minutes = t / (60 * (guint64) TICKS_PER_SECOND) % 60;
+  seconds = t / (guint64) TICKS_PER_SECOND % 60;
+  fraction = t % (guint64) TICKS_PER_SECOND;
+  if (t < 60 * (guint64) TICKS_PER_SECOND)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%07" G_GUINT64_FORMAT " s", sign, seconds, fraction);
+  if (hours == 0)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT " min %02" G_GUINT64_FORMAT ".%07" G_GUINT64_FORMAT " s", sign,
+                            minutes, seconds, fraction);
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT " h %02" G_GUINT64_FORMAT " min %02" G_GUINT64_FORMAT
+                          ".%07" G_GUINT64_FORMAT " s",
+                          sign, hours, minutes, seconds, fraction);
 }
 
 /**
@@ -289,6 +340,37 @@ etl_time_ruler_render (EtlTimeRuler *self, cairo_t *cr, int width, int height)
       cairo_move_to (cr, x + 4, row_h + (row_h - 14) / 2.0);
       pango_cairo_show_layout (cr, layout);
     }
+
+  /* Markers: a line in the theme's selection colour and a flag with the
+   * name, over the ticks. */
+  if (self->markers != NULL && self->markers->len > 0)
+    {
+      GdkRGBA accent;
+
+      if (!gtk_style_context_lookup_color (style, "theme_selected_bg_color", &accent))
+        gdk_rgba_parse (&accent, "#3584e4");
+      for (guint i = 0; i < self->markers->len; i++)
+        {
+          const Marker *m = &g_array_index (self->markers, Marker, i);
+          double x = floor (ETL_LABEL_COLUMN_WIDTH + (m->filetime - t0) * px_per_tick) + 0.5;
+          int tw, th;
+
+          if (m->filetime < t0 || m->filetime > t1)
+            continue;
+          pango_layout_set_text (layout, m->name, -1);
+          pango_layout_get_pixel_size (layout, &tw, &th);
+          gdk_cairo_set_source_rgba (cr, &accent);
+          cairo_set_line_width (cr, 2.0);
+          cairo_move_to (cr, x, 0);
+          cairo_line_to (cr, x, height);
+          cairo_stroke (cr);
+          cairo_rectangle (cr, x, height - th - 6, tw + 8, th + 4);
+          cairo_fill (cr);
+          cairo_set_source_rgb (cr, 1, 1, 1);
+          cairo_move_to (cr, x + 4, height - th - 4);
+          pango_cairo_show_layout (cr, layout);
+        }
+    }
   cairo_restore (cr);
 
   /* Bottom border. */
@@ -318,6 +400,7 @@ etl_time_ruler_dispose (GObject *object)
   EtlTimeRuler *self = ETL_TIME_RULER (object);
 
   etl_time_ruler_set_zoom_manager (self, NULL);
+  g_clear_pointer (&self->markers, g_array_unref);
 
   G_OBJECT_CLASS (etl_time_ruler_parent_class)->dispose (object);
 }
@@ -492,6 +575,46 @@ etl_time_ruler_set_origin (EtlTimeRuler *self, gint64 origin)
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ORIGIN]);
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
+}
+
+/**
+ * etl_time_ruler_set_markers:
+ * @self: a time ruler
+ * @filetimes: (array length=n_markers): where the markers are, FILETIME
+ * @names: (array length=n_markers): their names
+ * @n_markers: number of markers
+ *
+ * Shows named markers on the ruler (a line and a flag with the name),
+ * replacing those shown before.
+ */
+void
+etl_time_ruler_set_markers (EtlTimeRuler *self, const gint64 *filetimes, const char *const *names, guint n_markers)
+{
+  g_return_if_fail (ETL_IS_TIME_RULER (self));
+
+  g_clear_pointer (&self->markers, g_array_unref);
+  self->markers = g_array_new (FALSE, FALSE, sizeof (Marker));
+  g_array_set_clear_func (self->markers, marker_clear);
+  for (guint i = 0; i < n_markers; i++)
+    {
+      Marker m = { filetimes[i], g_strdup (names[i]) };
+
+      g_array_append_val (self->markers, m);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * etl_time_ruler_get_n_markers:
+ * @self: a time ruler
+ *
+ * Returns: markers shown
+ */
+guint
+etl_time_ruler_get_n_markers (EtlTimeRuler *self)
+{
+  g_return_val_if_fail (ETL_IS_TIME_RULER (self), 0);
+  return self->markers != NULL ? self->markers->len : 0;
 }
 
 /**

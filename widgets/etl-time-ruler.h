@@ -18,9 +18,13 @@ gint64 etl_time_ruler_get_origin (EtlTimeRuler *self);
 void etl_time_ruler_set_origin (EtlTimeRuler *self, gint64 origin);
 gboolean etl_time_ruler_get_utc (EtlTimeRuler *self);
 void etl_time_ruler_set_utc (EtlTimeRuler *self, gboolean utc);
+void etl_time_ruler_set_markers (EtlTimeRuler *self, const gint64 *filetimes, const char *const *names,
+                                 guint n_markers);
+guint etl_time_ruler_get_n_markers (EtlTimeRuler *self);
 void etl_time_ruler_render (EtlTimeRuler *self, cairo_t *cr, int width, int height);
 
 char *etl_time_format_relative (gint64 ticks, gint64 step);
+char *etl_time_format_span (gint64 ticks);
 char *etl_time_format_wall_clock (gint64 filetime, gint64 step, gboolean utc, gboolean with_date);
 gint64 etl_time_nice_step (gint64 min_ticks);
 

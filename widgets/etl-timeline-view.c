@@ -545,15 +545,11 @@ draw_lane_marks (EtlTimelineView *self, cairo_t *cr, const guint32 *counts, cons
     }
 }
 
-/* "2.608 s", "41.250 ms", "3.4 µs": four significant digits or so. */
+/* In the unit that suits the size: µs, ms, s, min, h. */
 static char *
 format_duration (gint64 ticks)
 {
-  if (ticks >= 10000000)
-    return g_strdup_printf ("%.3f s", ticks / 1e7);
-  if (ticks >= 10000)
-    return g_strdup_printf ("%.3f ms", ticks / 1e4);
-  return g_strdup_printf ("%.1f µs", ticks / 10.0);
+  return etl_time_format_span (ticks);
 }
 
 /* The selected range: translucent over the lanes, edges, and a label with
@@ -751,9 +747,10 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
           pango_layout_set_font_description (layout, NULL);
           pango_layout_set_text (layout, etl_summary_get_lane_label (summary, lane), -1);
           pango_layout_set_width (layout, (ETL_LABEL_COLUMN_WIDTH - 16) * PANGO_SCALE);
-          /* Provider names differ at their end ("Microsoft-Windows-…"). */
+          /* Provider names differ at their end ("Microsoft-Windows-…"):
+           * keep the end; the tooltip has the whole name. */
           pango_layout_set_ellipsize (layout, etl_summary_get_mode (summary) == ETL_LANE_PROVIDER
-                                                ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
+                                                ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
           pango_layout_get_pixel_size (layout, NULL, &th);
           cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.9);
           if (lane_h >= 2 * th + 2)
@@ -905,7 +902,7 @@ etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int
   event = etl_record_dup_event_name (&rec);
   escaped_provider = g_markup_escape_text (provider ? provider : "?", -1);
   escaped_event = g_markup_escape_text (event ? event : "?", -1);
-  rel = g_strdup_printf ("%.4f ms", (rec.filetime - etl_trace_get_origin (self->trace)) / 1e4);
+  rel = etl_time_format_span (rec.filetime - etl_trace_get_origin (self->trace));
   wall = etl_time_format_wall_clock (rec.filetime, 1, FALSE, TRUE);
 
   str = g_string_new (NULL);

@@ -42,6 +42,7 @@ struct _EtlZoomManager
   gint64 begin;
   gint64 end;
   gint64 min_span;
+  gint64 focus;    /* FILETIME zoom-in/zoom-out centre on; G_MININT64: none */
 
   guint can_zoom_in : 1;
   guint can_zoom_out : 1;
@@ -310,6 +311,7 @@ etl_zoom_manager_init (EtlZoomManager *self)
   GAction *action;
 
   self->min_span = DEFAULT_MIN_SPAN;
+  self->focus = G_MININT64;
   self->bounds_end = DEFAULT_MIN_SPAN;
   self->end = DEFAULT_MIN_SPAN;
 
@@ -537,6 +539,21 @@ etl_zoom_manager_get_can_zoom_out (EtlZoomManager *self)
 }
 
 /**
+ * etl_zoom_manager_set_focus:
+ * @self: a zoom manager
+ * @filetime: the FILETIME of the selected event, or %G_MININT64 for none
+ *
+ * With a focus, zoom-in and zoom-out (the keyboard's and the buttons')
+ * centre the new range on it instead of on the range shown.
+ */
+void
+etl_zoom_manager_set_focus (EtlZoomManager *self, gint64 filetime)
+{
+  g_return_if_fail (ETL_IS_ZOOM_MANAGER (self));
+  self->focus = filetime;
+}
+
+/**
  * etl_zoom_manager_zoom_around:
  * @self: a zoom manager
  * @center: FILETIME that stays at the same relative position
@@ -575,6 +592,11 @@ etl_zoom_manager_zoom_in (EtlZoomManager *self)
 
   span = self->end - self->begin;
   new_span = span / 2;
+  if (self->focus != G_MININT64 && self->focus >= self->bounds_begin && self->focus <= self->bounds_end)
+    {
+      etl_zoom_manager_set_visible (self, self->focus - new_span / 2, self->focus - new_span / 2 + new_span);
+      return;
+    }
   etl_zoom_manager_set_visible (self, self->begin + (span - new_span) / 2,
                                 self->begin + (span - new_span) / 2 + new_span);
 }
@@ -593,6 +615,11 @@ etl_zoom_manager_zoom_out (EtlZoomManager *self)
   g_return_if_fail (ETL_IS_ZOOM_MANAGER (self));
 
   span = self->end - self->begin;
+  if (self->focus != G_MININT64 && self->focus >= self->bounds_begin && self->focus <= self->bounds_end)
+    {
+      etl_zoom_manager_set_visible (self, self->focus - span, self->focus + span);
+      return;
+    }
   etl_zoom_manager_set_visible (self, self->begin - span / 2, self->begin - span / 2 + 2 * span);
 }
 

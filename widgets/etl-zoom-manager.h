@@ -31,6 +31,7 @@ gboolean etl_zoom_manager_get_can_zoom_out (EtlZoomManager *self);
 void etl_zoom_manager_zoom_in (EtlZoomManager *self);
 void etl_zoom_manager_zoom_out (EtlZoomManager *self);
 void etl_zoom_manager_zoom_fit (EtlZoomManager *self);
+void etl_zoom_manager_set_focus (EtlZoomManager *self, gint64 filetime);
 void etl_zoom_manager_zoom_around (EtlZoomManager *self, gint64 center, double factor);
 void etl_zoom_manager_pan (EtlZoomManager *self, gint64 delta);
 gboolean etl_zoom_manager_follow (GtkWidget *widget, EtlZoomManager **slot, gulong *handler,

@@ -539,7 +539,11 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
       if (thread != NULL && thread->name != NULL)
         out_field (out, "Thread", "%u (%s)", r.tid, thread->name);
     }
-  out_field (out, "Time", "%.4f ms", etl_trace_filetime_to_ms (trace, r.filetime));
+  {
+    g_autofree char *since = etl_time_format_span (r.filetime - etl_trace_get_origin (trace));
+
+    out_field (out, "Time", "%s since the start", since);
+  }
 
   format_fields (out, decoded, &r);
 
@@ -676,7 +680,7 @@ add_field_column (EtlDetails *self, const char *title, int column, gboolean expa
   gtk_tree_view_column_set_resizable (col, TRUE);
   gtk_tree_view_column_set_expand (col, expand);
   gtk_tree_view_column_set_sizing (col, GTK_TREE_VIEW_COLUMN_FIXED);
-  gtk_tree_view_column_set_fixed_width (col, column == FIELD_COLUMN_NAME ? 200 : column == FIELD_COLUMN_TYPE ? 170 : 300);
+  gtk_tree_view_column_set_fixed_width (col, column == FIELD_COLUMN_NAME ? 200 : column == FIELD_COLUMN_TYPE ? 150 : 520);
   gtk_tree_view_append_column (self->fields_view, col);
   return col;
 }
@@ -715,8 +719,8 @@ etl_details_init (EtlDetails *self)
   gtk_widget_set_margin_end (GTK_WIDGET (self->fields_view), 12);
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->fields_view)), "event-fields");
   add_field_column (self, "Field", FIELD_COLUMN_NAME, FALSE);
-  add_field_column (self, "Value", FIELD_COLUMN_VALUE, TRUE);
-  add_field_column (self, "Type", FIELD_COLUMN_TYPE, FALSE);
+  add_field_column (self, "Value", FIELD_COLUMN_VALUE, FALSE);
+  add_field_column (self, "Type", FIELD_COLUMN_TYPE, TRUE);
   gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->fields_view));
 
   self->text_view = new_text_view (self, FALSE);

@@ -745,21 +745,71 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
       /* Label column: the lane's name and its event count. */
       if (clip.x < ETL_LABEL_COLUMN_WIDTH)
         {
+          const char *label = etl_summary_get_lane_label (summary, lane);
+          const char *pid_part = etl_summary_get_mode (summary) == ETL_LANE_PROCESS ? strrchr (label, '(') : NULL;
+          g_autofree char *short_label = NULL;
+          int pid_w = 0, full_w = 0;
+
           pango_layout_set_font_description (layout, NULL);
-          pango_layout_set_text (layout, etl_summary_get_lane_label (summary, lane), -1);
-          pango_layout_set_width (layout, (ETL_LABEL_COLUMN_WIDTH - 16) * PANGO_SCALE);
+          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+          pango_layout_set_width (layout, -1);
+          /* Process lanes, "svchost.exe (1408)": when that is too wide,
+           * "svchost (1408)", then "svcho… (1408)": the PID always shows. */
+          if (pid_part != NULL && pid_part - label > 5)
+            {
+              pango_layout_set_text (layout, label, -1);
+              pango_layout_get_pixel_size (layout, &full_w, NULL);
+              if (full_w > ETL_LABEL_COLUMN_WIDTH - 16)
+                {
+                  gsize name_len = (gsize) (pid_part - 1 - label);
+
+                  if (name_len > 4 && g_ascii_strncasecmp (label + name_len - 4, ".exe", 4) == 0)
+                    name_len -= 4;
+                  short_label = g_strdup_printf ("%.*s %s", (int) name_len, label, pid_part);
+                  label = short_label;
+                  pid_part = strrchr (label, '(');
+                  pango_layout_set_text (layout, label, -1);
+                  pango_layout_get_pixel_size (layout, &full_w, NULL);
+                }
+              if (full_w > ETL_LABEL_COLUMN_WIDTH - 16)
+                {
+                  pango_layout_set_text (layout, pid_part - 1, -1);
+                  pango_layout_get_pixel_size (layout, &pid_w, NULL);
+                  if (pid_w > (ETL_LABEL_COLUMN_WIDTH - 16) / 2)
+                    pid_w = 0;
+                }
+            }
+          pango_layout_set_text (layout, label, pid_w > 0 ? (int) (pid_part - 1 - label) : -1);
+          pango_layout_set_width (layout, (ETL_LABEL_COLUMN_WIDTH - 16 - pid_w) * PANGO_SCALE);
           /* Provider names differ at their end ("Microsoft-Windows-…"):
            * keep the end; the tooltip has the whole name. */
           pango_layout_set_ellipsize (layout, etl_summary_get_mode (summary) == ETL_LANE_PROVIDER
                                                 ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
           pango_layout_get_pixel_size (layout, NULL, &th);
           cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.9);
+          if (pid_w > 0)
+            {
+              int name_w;
+              double ly = lane_h >= 2 * th + 2 ? mid - th : mid - th / 2.0;
+
+              pango_layout_get_pixel_size (layout, &name_w, NULL);
+              cairo_move_to (cr, 10, ly);
+              pango_cairo_show_layout (cr, layout);
+              pango_layout_set_width (layout, -1);
+              pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+              pango_layout_set_text (layout, pid_part - 1, -1);
+              cairo_move_to (cr, 10 + name_w, ly);
+              pango_cairo_show_layout (cr, layout);
+            }
           if (lane_h >= 2 * th + 2)
             {
               guint64 n;
 
-              cairo_move_to (cr, 10, mid - th);
-              pango_cairo_show_layout (cr, layout);
+              if (pid_w == 0)
+                {
+                  cairo_move_to (cr, 10, mid - th);
+                  pango_cairo_show_layout (cr, layout);
+                }
               n = etl_summary_get_lane_total (self->summary,
                                               MIN (lane, etl_summary_get_n_lanes (self->summary) - 1));
               total = g_strdup_printf ("%'" G_GUINT64_FORMAT " %s", n, n == 1 ? "event" : "events");
@@ -769,7 +819,7 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
               cairo_move_to (cr, 10, mid);
               pango_cairo_show_layout (cr, layout);
             }
-          else
+          else if (pid_w == 0)
             {
               cairo_move_to (cr, 10, mid - th / 2.0);
               pango_cairo_show_layout (cr, layout);

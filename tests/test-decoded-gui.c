@@ -27,6 +27,7 @@
 #include "etl-test-util.h"
 #include "etl-timeline-view.h"
 #include "etl-window.h"
+#include "etl-zoom-manager.h"
 
 static gboolean have_display;
 
@@ -338,6 +339,60 @@ test_process_lanes (Fixture *fixture, gconstpointer data)
   g_assert_true (found_perfview);
 }
 
+/* Hovering over an event names its process and shows its first fields:
+ * the CLRStack/CLRStackWalk just after the first GC/Start, alone at its
+ * time on CPU 7. */
+static void
+test_tooltip (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *markup = NULL;
+  EtlTimelineView *timeline;
+  EtlZoomManager *zoom;
+  EtlTrace *trace;
+  guint64 gc, row = G_MAXUINT64;
+  gint64 t;
+  int width, height, lane_h;
+  double x, y;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_and_wait (fixture->window, path);
+  trace = etl_window_get_trace (fixture->window);
+  gc = etl_event_model_get_row (etl_event_list_get_model (etl_window_get_event_list (fixture->window)),
+                                first_gc_start (fixture->window));
+  for (guint64 i = gc + 1; i < gc + 20; i++)
+    {
+      g_autofree char *name = list_text (fixture->window, i, ETL_EVENT_MODEL_COLUMN_NAME);
+
+      if (g_strcmp0 (name, "CLRStack/CLRStackWalk") == 0)
+        {
+          row = i;
+          break;
+        }
+    }
+  g_assert_cmpuint (row, !=, G_MAXUINT64);
+  g_assert_cmpuint (etl_trace_get_cpu (trace, row), ==, 7);
+  t = etl_trace_get_filetime (trace, row);
+
+  timeline = etl_window_get_timeline (fixture->window);
+  zoom = etl_window_get_zoom_manager (fixture->window);
+  etl_zoom_manager_set_visible (zoom, t - 100, t + 100);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  width = gtk_widget_get_allocated_width (GTK_WIDGET (timeline));
+  height = gtk_widget_get_allocated_height (GTK_WIDGET (timeline));
+  lane_h = etl_timeline_view_get_lane_height (timeline, height);
+  x = ETL_LABEL_COLUMN_WIDTH + etl_zoom_manager_time_to_x (zoom, t, width - ETL_LABEL_COLUMN_WIDTH);
+  y = 7 * lane_h + lane_h / 2.0;
+  markup = etl_timeline_view_dup_tooltip_at (timeline, x, y, width, height);
+  g_test_message ("%s", markup);
+  g_assert_nonnull (markup);
+  g_assert_nonnull (strstr (markup, "CLRStack/CLRStackWalk"));
+  g_assert_nonnull (strstr (markup, "Test.x64.exe (3676)"));
+  g_assert_nonnull (strstr (markup, "<small>ClrInstanceID</small> = 9"));
+}
+
 static gboolean
 list_name_changed (gpointer data)
 {
@@ -440,6 +495,7 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/decoded/filter-payload", Fixture, NULL, fixture_setup, test_filter_payload,
               fixture_teardown);
   g_test_add ("/etl/gui/decoded/process-lanes", Fixture, NULL, fixture_setup, test_process_lanes, fixture_teardown);
+  g_test_add ("/etl/gui/decoded/tooltip", Fixture, NULL, fixture_setup, test_tooltip, fixture_teardown);
   g_test_add ("/etl/gui/decoded/load-manifest", Fixture, NULL, fixture_setup, test_load_manifest, fixture_teardown);
 
   status = g_test_run ();

@@ -215,9 +215,6 @@ etl_volume_map_to_dos (const EtlVolumeMap *map, const char *nt_path)
   rest = nt_path + strlen (v->nt);
   if (v->dos[0] == '\0')
     return g_strdup (rest + (rest[0] == '\\' ? 1 : 0));
-  /* "\\" (UNC) + "\DfsClient\…": one separator. */
-  if (v->dos[strlen (v->dos) - 1] == '\\' && rest[0] == '\\')
-    rest++;
   return g_strconcat (v->dos, rest, NULL);
 }
 

@@ -31,6 +31,7 @@
 
 #include "etl-format-private.h"
 #include "etl-manifest.h"
+#include "etl-mof-derived.h"
 #include "etl-mof-kernel.h"
 #include "etl-names.h"
 #include "etl-record-private.h"
@@ -1965,4 +1966,39 @@ etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record, const Et
 {
   g_return_val_if_fail (trace != NULL && record != NULL, NULL);
   return etl_process_table_lookup_record (trace->processes, record, decoded);
+}
+
+/**
+ * etl_trace_get_derived_fields:
+ * @trace: a trace
+ * @record: one of its records
+ * @decoded: @record's fields (etl_trace_decode_record())
+ *
+ * The fields TraceEvent computes for kernel events from their payload and
+ * header (etl_mof_derived_fields(): BuildTime, ElapsedTimeMSec, a sample's
+ * processor and priority, a thread's creator, …), with the clock of
+ * @record's file: PerfFreq for QPC, 10,000,000 for system time,
+ * CpuSpeedInMHz × 10^6 for CPU cycles.
+ *
+ * Returns: (transfer full) (nullable) (element-type EtlField): the derived
+ *   fields, or %NULL when none apply; free with g_array_unref()
+ */
+GArray *
+etl_trace_get_derived_fields (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded)
+{
+  const EtlFileInfo *info;
+  gint64 freq = 0;
+
+  g_return_val_if_fail (trace != NULL && record != NULL && decoded != NULL, NULL);
+  if (decoded->schema == NULL || decoded->schema->source != ETL_SCHEMA_SOURCE_MOF || record->file >= trace->files->len)
+    return NULL;
+  info = &((EtlFile *) g_ptr_array_index (trace->files, record->file))->info;
+  switch (info->clock_type)
+    {
+    case ETL_CLOCK_QPC: freq = info->perf_freq; break;
+    case ETL_CLOCK_SYSTEM_TIME: freq = 10000000; break;
+    case ETL_CLOCK_CPU_CYCLE: freq = (gint64) info->cpu_speed_mhz * 1000000; break;
+    default: break;
+    }
+  return etl_mof_derived_fields (decoded, record, freq);
 }

@@ -1222,6 +1222,36 @@ tracelogging_schema (EtlSchemaRegistry *registry, const EtlRecord *record)
   return etl_schema_registry_add_blob (registry, meta, meta_len, built);
 }
 
+/* Versions below a record's own tried when no schema has its version. */
+#define MAX_EARLIER_VERSIONS 16
+
+/*
+ * A manifest event logged by a newer provider than the manifest describes
+ * (AllocationTick v4 of .NET 8 against a 2019 ClrEtwAll.man): versions only
+ * append fields, so the newest earlier version's schema names the event and
+ * decodes the fields it knows; the bytes after them leave the decode
+ * incomplete.
+ */
+static EtlSchema *
+lookup_earlier_version (EtlSchemaRegistry *registry, const EtlRecord *record)
+{
+  EtlSchemaKey key;
+
+  if (!etl_schema_key_for_record (record, &key) || key.kind != ETL_SCHEMA_KEY_EVENT_ID)
+    return NULL;
+  for (guint n = 0; n < MAX_EARLIER_VERSIONS && key.version > 0; n++)
+    {
+      EtlSchema *schema;
+
+      key.version--;
+      schema = etl_schema_registry_lookup (registry, &key, record->file,
+                                           record->has_pid ? record->pid : G_MAXUINT32);
+      if (schema != NULL)
+        return schema;
+    }
+  return NULL;
+}
+
 /**
  * etl_decode_record:
  * @registry: (nullable): the schemas; %NULL decodes TraceLogging records only
@@ -1230,8 +1260,9 @@ tracelogging_schema (EtlSchemaRegistry *registry, const EtlRecord *record)
  *
  * Finds @record's schema (its own EVENT_SCHEMA_TL metadata for TraceLogging
  * records, cached in @registry per distinct metadata; else
- * etl_schema_registry_lookup_record()) and decodes it with
- * etl_decode_with_schema().
+ * etl_schema_registry_lookup_record(); else, for a manifest event whose
+ * version no schema has, the newest earlier version's, whose fields a later
+ * version only extends) and decodes it with etl_decode_with_schema().
  *
  * Returns: (transfer full): the decoded fields; without a schema
  *   #EtlDecoded.schema is %NULL, no fields, complete %FALSE
@@ -1248,6 +1279,8 @@ etl_decode_record (EtlSchemaRegistry *registry, const EtlVolumeMap *volumes,
     schema = tracelogging_schema (registry, record);
   if (schema == NULL && registry != NULL)
     schema = etl_schema_registry_lookup_record (registry, record);
+  if (schema == NULL && registry != NULL)
+    schema = lookup_earlier_version (registry, record);
   if (schema == NULL)
     return decoded_new (NULL);
   return etl_decode_with_schema (schema, volumes, record);
@@ -1355,6 +1388,8 @@ etl_decode_dup_event_name (EtlSchemaRegistry *registry, const EtlRecord *record)
     {
       g_autoptr (EtlSchema) schema = etl_schema_registry_lookup_record (registry, record);
 
+      if (schema == NULL)
+        schema = lookup_earlier_version (registry, record);
       if (schema != NULL)
         return etl_schema_dup_display_name (schema);
     }

@@ -1388,12 +1388,14 @@ test_decode_gcevents (void)
     if (!g_hash_table_contains (checked, expected[i]))
       g_error ("gcevents: %s not decoded as the baseline says", expected[i]);
   /* ClrEtwAll.man is from 2019; the trace is from .NET 8: AllocationTick
-   * v4, HeapStats v2, GlobalHeapHistory v4, FitBucketInfo and LOHCompact
-   * are newer than it, and it names opcode GCMarkWithType "Mark". */
+   * v4, HeapStats v2, GlobalHeapHistory v4 decode with the newest earlier
+   * version the manifest has (etl_decode_record()); FitBucketInfo and
+   * LOHCompact are newer than it, and it names opcode GCMarkWithType "Mark". */
   g_assert_cmpuint (t.n_events, ==, 51);
-  g_assert_cmpuint (t.n_no_schema, ==, 11);
+  g_assert_cmpuint (t.n_no_schema, ==, 2);
   g_assert_cmpuint (t.n_names_equal, ==, t.n_events - t.n_no_schema - 5);
-  g_assert_cmpuint (t.n_fields_equal * 100, >=, t.n_fields * 84);
+  /* Events decoded with an earlier version lack the later fields (counted here as unequal). */
+  g_assert_cmpuint (t.n_fields_equal * 100, >=, t.n_fields * 80);
 }
 
 static void

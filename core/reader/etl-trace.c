@@ -1321,13 +1321,27 @@ etl_file_open (const char *path, GError **error)
   return f;
 }
 
-/* The schemas every trace starts with: the kernel's MOF classes and the
- * user's manifest folder.  (TraceLogging events describe themselves.) */
+/* The schemas every trace starts with, registered once per process: the
+ * kernel's MOF classes and the manifests in the user's folder
+ * ($XDG_DATA_HOME/etlscope/manifests/, read at the first open).
+ * (TraceLogging events describe themselves.) */
+static gpointer
+build_base_registry (gpointer data)
+{
+  EtlSchemaRegistry *base = etl_schema_registry_new ();
+
+  etl_mof_register_kernel (base);
+  etl_manifest_load_user_dir (base, NULL, NULL);
+  return base;
+}
+
 static void
 trace_register_schemas (EtlTrace *trace)
 {
-  etl_mof_register_kernel (trace->registry);
-  etl_manifest_load_user_dir (trace->registry, NULL, NULL);
+  static GOnce base_once = G_ONCE_INIT;
+  EtlSchemaRegistry *base = g_once (&base_once, build_base_registry, NULL);
+
+  etl_schema_registry_add_all (trace->registry, base);
 }
 
 /**
@@ -1353,7 +1367,8 @@ trace_register_schemas (EtlTrace *trace)
  *
  * During the same walk it gathers what decoding needs (see
  * etl_trace_get_schema_registry()): the kernel's MOF layouts and the user's
- * manifests ($XDG_DATA_HOME/etlscope/manifests/) registered once, then the
+ * manifests ($XDG_DATA_HOME/etlscope/manifests/, read once per process, at
+ * the first open), then the
  * KernelTraceControl MetaData (TDH) records and EventSource manifests of
  * every file opened together, the SysConfig volume mapping and the process
  * table.  A manifest in @manifests that cannot be read fails the open with

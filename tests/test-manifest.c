@@ -91,6 +91,7 @@ test_clr_load (void)
   g_assert_cmpuint (info.n_providers, ==, 4);
   g_assert_cmpuint (info.n_events, ==, 403);
   g_assert_cmpuint (info.n_maps, ==, 38);
+  g_assert_cmpuint (info.n_properties, ==, 1517);
   g_assert_cmpuint (info.n_skipped, ==, 0);
   g_assert_cmpuint (info.n_warnings, ==, 0);
   g_assert_cmpuint (info.warnings->len, ==, 0);
@@ -797,6 +798,26 @@ test_hostile_caps (void)
   g_assert_cmpuint (info.n_events, ==, 1);
   g_assert_true (has_warning (&info, "more than 1024 fields"));
   g_assert_null (lookup (registry, TEST_PROVIDER, 1, 0));
+  etl_manifest_info_clear (&info);
+  g_string_free (xml, TRUE);
+
+  /* A big template copied into many events: capped in all. */
+  xml = g_string_new (HEAD "<templates><template tid=\"Big\">");
+  for (guint i = 0; i < ETL_MANIFEST_MAX_PROPERTIES; i++)
+    g_string_append_printf (xml, "<data name=\"f%u\" inType=\"win:UInt8\"/>", i);
+  g_string_append (xml, "</template></templates><events>");
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (xml, "<event value=\"%u\" template=\"Big\"/>", i);
+  g_string_append (xml, "</events>" TAIL);
+  {
+    g_autoptr (EtlSchemaRegistry) r = load_string (xml->str, &info, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (info.n_events, ==, ETL_MANIFEST_MAX_SCHEMA_PROPERTIES / ETL_MANIFEST_MAX_PROPERTIES);
+    g_assert_cmpuint (info.n_properties, ==, ETL_MANIFEST_MAX_SCHEMA_PROPERTIES);
+    g_assert_cmpuint (info.n_skipped, ==, 300 - ETL_MANIFEST_MAX_SCHEMA_PROPERTIES / ETL_MANIFEST_MAX_PROPERTIES);
+    g_assert_true (has_warning (&info, "more than 262144 properties in all"));
+  }
   etl_manifest_info_clear (&info);
   g_string_free (xml, TRUE);
 

@@ -858,6 +858,41 @@ test_hostile_caps (void)
   }
 }
 
+static void
+test_many_names (void)
+{
+  /* 20,000 tasks, opcodes and events, each event naming its own task and
+   * opcode: names are looked up by hash, not by a scan per event. */
+  GString *xml = g_string_new (HEAD "<tasks>");
+  EtlManifestInfo info = ETL_MANIFEST_INFO_INIT;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlSchemaRegistry) registry = NULL;
+  g_autoptr (EtlSchema) last = NULL;
+  const guint n = 20000;
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (xml, "<task name=\"t%u\" value=\"%u\"/>", i, i);
+  g_string_append (xml, "</tasks><opcodes>");
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (xml, "<opcode name=\"o%u\" value=\"%u\"/>", i, 11 + i % 200);
+  g_string_append (xml, "</opcodes><events>");
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (xml, "<event value=\"%u\" task=\"t%u\" opcode=\"o%u\"/>", i, i, i);
+  g_string_append (xml, "</events>" TAIL);
+  registry = load_string (xml->str, &info, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (info.n_events, ==, n);
+  g_assert_cmpuint (info.n_warnings, ==, 0);
+  last = lookup (registry, TEST_PROVIDER, n - 1, 0);
+  g_assert_nonnull (last);
+  g_assert_cmpstr (last->task_name, ==, "t19999");
+  g_assert_cmpuint (last->task, ==, 19999);
+  g_assert_cmpstr (last->opcode_name, ==, "o19999");
+  g_assert_cmpuint (last->opcode, ==, 11 + 19999 % 200);
+  etl_manifest_info_clear (&info);
+  g_string_free (xml, TRUE);
+}
+
 /* ---- files and folders -------------------------------------------- */
 
 static void
@@ -1475,6 +1510,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/manifest/hostile/deep", test_hostile_deep);
   g_test_add_func ("/etl/manifest/hostile/fields", test_hostile_fields);
   g_test_add_func ("/etl/manifest/hostile/caps", test_hostile_caps);
+  g_test_add_func ("/etl/manifest/hostile/many-names", test_many_names);
   g_test_add_func ("/etl/manifest/files", test_files);
   g_test_add_func ("/etl/eventsource/chunks", test_eventsource_chunks);
   g_test_add_func ("/etl/eventsource/bad", test_eventsource_bad);

@@ -1954,6 +1954,11 @@ typedef struct
   GBytes **chunks; /* [total] */
   guint n_have;
   gsize n_bytes;
+  /* EVENT_DESCRIPTOR of the last chunk record */
+  guint8 version;
+  guint8 level;
+  guint16 task;
+  guint64 keyword;
 } EsPending;
 
 struct _EtlEventSourceCollector
@@ -1961,6 +1966,7 @@ struct _EtlEventSourceCollector
   EtlSchemaRegistry *registry;
   GHashTable *pending; /* EsKey → EsPending */
   GHashTable *parsed;  /* EsKey → checksum of the manifest last registered */
+  GHashTable *named;   /* EsKey: ManifestData schema registered (value: version + 1) */
   gsize pending_bytes;
   guint n_manifests;
   guint n_events;
@@ -2044,6 +2050,7 @@ etl_eventsource_collector_new (EtlSchemaRegistry *registry)
   c->registry = etl_schema_registry_ref (registry);
   c->pending = g_hash_table_new_full (es_key_hash, es_key_equal, NULL, es_pending_free);
   c->parsed = g_hash_table_new_full (es_key_hash, es_key_equal, g_free, g_free);
+  c->named = g_hash_table_new_full (es_key_hash, es_key_equal, g_free, NULL);
   c->warnings = g_ptr_array_new_with_free_func (g_free);
   c->problems = g_ptr_array_new_with_free_func (g_free);
   return c;
@@ -2063,6 +2070,7 @@ etl_eventsource_collector_free (EtlEventSourceCollector *collector)
   etl_schema_registry_unref (collector->registry);
   g_hash_table_unref (collector->pending);
   g_hash_table_unref (collector->parsed);
+  g_hash_table_unref (collector->named);
   g_ptr_array_unref (collector->warnings);
   g_ptr_array_unref (collector->problems);
   g_free (collector);
@@ -2084,6 +2092,51 @@ es_drop (EtlEventSourceCollector *c, EsPending *pending, gboolean report)
   g_hash_table_remove (c->pending, &pending->key);
 }
 
+/* The chunk records themselves, as TraceEvent names them: event 0xFFFE
+ * "ManifestData" with the envelope's fields (the manifest text after them
+ * is left undecoded). */
+static void
+es_register_manifest_data (EtlEventSourceCollector *c, const EsKey *key, guint8 version, guint16 task,
+                           guint8 level, guint64 keyword, const char *provider_name)
+{
+  EtlSchemaKey skey;
+  EtlSchema *schema;
+  static const struct
+  {
+    const char *name;
+    guint16 in_type;
+  } fields[] = {
+    { "Format", ETL_IN_UINT8 },       { "MajorVersion", ETL_IN_UINT8 }, { "MinorVersion", ETL_IN_UINT8 },
+    { "Magic", ETL_IN_UINT8 },        { "TotalChunks", ETL_IN_UINT16 }, { "ChunkNumber", ETL_IN_UINT16 },
+  };
+
+  etl_schema_key_init_event_id (&skey, &key->provider, ETL_EVENTSOURCE_MANIFEST_EVENT_ID, version);
+  schema = etl_schema_new (&skey, ETL_SCHEMA_SOURCE_EVENTSOURCE);
+  schema->provider_name = g_strdup (provider_name);
+  schema->event_name = g_strdup ("ManifestData");
+  schema->opcode = ETL_EVENTSOURCE_MANIFEST_OPCODE;
+  schema->task = task;
+  schema->level = level;
+  schema->keyword = keyword;
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    etl_schema_add_property (schema, fields[i].name, fields[i].in_type, ETL_OUT_NULL);
+  etl_schema_registry_add_scoped (c->registry, schema, key->file, key->pid);
+  etl_schema_unref (schema);
+}
+
+/* Before the manifest is complete the provider's name is not known yet;
+ * es_complete() registers the schema again with it. */
+static void
+es_name_chunks (EtlEventSourceCollector *c, const EsKey *key, const EtlRecord *record)
+{
+  gpointer seen = g_hash_table_lookup (c->named, key);
+
+  if (seen != NULL && GPOINTER_TO_UINT (seen) == (guint) record->version + 1)
+    return;
+  es_register_manifest_data (c, key, record->version, record->task, record->level, record->keyword, NULL);
+  g_hash_table_replace (c->named, g_memdup2 (key, sizeof *key), GUINT_TO_POINTER ((guint) record->version + 1));
+}
+
 /* All chunks are in: parse unless the same text was registered for this
  * key already (EventSource sends its manifest again at rundown). */
 static gboolean
@@ -2094,6 +2147,9 @@ es_complete (EtlEventSourceCollector *c, EsPending *pending, GError **error)
   g_autofree char *checksum = NULL;
   EtlManifestInfo info = ETL_MANIFEST_INFO_INIT;
   EsKey key = pending->key;
+  guint8 version = pending->version, level = pending->level;
+  guint16 task = pending->task;
+  guint64 keyword = pending->keyword;
   const char *previous;
   gboolean ok;
   gsize len;
@@ -2126,6 +2182,9 @@ es_complete (EtlEventSourceCollector *c, EsPending *pending, GError **error)
   if (ok)
     {
       c->n_manifests++;
+      if (info.provider_names->len > 0)
+        es_register_manifest_data (c, &key, version, task, level, keyword,
+                                   g_ptr_array_index (info.provider_names, 0));
       c->n_events += info.n_events;
       c->n_properties += info.n_properties;
       for (guint i = 0; i < info.warnings->len && c->warnings->len < ETL_MANIFEST_MAX_WARNINGS; i++)
@@ -2147,7 +2206,9 @@ es_complete (EtlEventSourceCollector *c, EsPending *pending, GError **error)
  * (u8 Format = 1 for XML, u8 MajorVersion, u8 MinorVersion, u8 Magic =
  * 0x5B, u16 TotalChunks, u16 ChunkNumber, little-endian) and that part of
  * the UTF-8 manifest.  Chunks are kept per (file, provider, PID); a chunk
- * 0, or a different TotalChunks, starts the manifest again.  When the last
+ * 0, or a different TotalChunks, starts the manifest again.  The chunk
+ * records themselves get a scoped schema named "ManifestData" (the
+ * envelope's fields, as TraceEvent shows them).  When the last
  * chunk arrives the manifest is parsed and its schemas registered scoped
  * to (file, PID) with %ETL_SCHEMA_SOURCE_EVENTSOURCE; an identical
  * manifest sent again is not parsed twice.  The chunk bytes are copied.
@@ -2217,6 +2278,7 @@ etl_eventsource_collector_add (EtlEventSourceCollector *collector, const EtlReco
       return FALSE;
     }
   body_len = record->user_data_len - ETL_EVENTSOURCE_ENVELOPE_SIZE;
+  es_name_chunks (c, &key, record);
 
   pending = g_hash_table_lookup (c->pending, &key);
   if (pending != NULL && (pending->total != total || (number == 0 && pending->chunks[0] != NULL)))
@@ -2253,6 +2315,10 @@ etl_eventsource_collector_add (EtlEventSourceCollector *collector, const EtlReco
       return FALSE;
     }
   pending->chunks[number] = g_bytes_new (d + ETL_EVENTSOURCE_ENVELOPE_SIZE, body_len);
+  pending->version = record->version;
+  pending->level = record->level;
+  pending->task = record->task;
+  pending->keyword = record->keyword;
   pending->n_have++;
   pending->n_bytes += body_len;
   c->pending_bytes += body_len;

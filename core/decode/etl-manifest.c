@@ -40,7 +40,13 @@
  * that chunk of the UTF-8 manifest.  #EtlEventSourceCollector reassembles
  * the chunks per (file, provider, process) and registers the schemas
  * scoped to that file and process, since two processes may ship different
- * versions of the same EventSource.
+ * versions of the same EventSource.  The chunk records themselves are
+ * described too, as TraceEvent names them ("ManifestData": Format,
+ * MajorVersion, MinorVersion, Magic, TotalChunks, ChunkNumber).
+ *
+ * GMarkup reads real manifests (the CLR's 540 KB ClrEtwAll.man, the
+ * EventSource manifests of net.4.5.2.x64.etl, UTF-16 files converted
+ * first), so libxml2 is not needed.
  */
 
 #include "config.h"

@@ -112,6 +112,9 @@ struct _EtlTrace
   EtlSchemaRegistry *registry;
   EtlVolumeMap *volumes;
   EtlProcessTable *processes;
+  GArray *file_name_records;      /* kept FileIo name records, until first used */
+  GOnce file_names_once;          /* builds file_names from them */
+  EtlMofFileNames *file_names;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1396,6 +1399,7 @@ etl_trace_open_full (const char *const *paths, const char *const *manifests, Etl
   g_queue_init (&trace->cache_order);
   g_mutex_init (&trace->cache_lock);
   trace->origin = G_MAXINT64;
+  trace->file_names_once = (GOnce) G_ONCE_INIT;
   trace->provider_feed = g_byte_array_new ();
   trace->registry = etl_schema_registry_new ();
   trace->volumes = etl_volume_map_new ();
@@ -1440,6 +1444,7 @@ etl_trace_open_full (const char *const *paths, const char *const *manifests, Etl
   if (!merge_all (trace, progress, progress_data, cancellable, error))
     return NULL;
   etl_trace_feed_finish (trace->feed);
+  trace->file_name_records = etl_trace_feed_steal_file_names (trace->feed);
   g_clear_pointer (&trace->feed, etl_trace_feed_free);
 
   return g_steal_pointer (&trace);
@@ -1502,6 +1507,10 @@ etl_trace_unref (EtlTrace *trace)
   g_clear_pointer (&trace->feed, etl_trace_feed_free);
   g_clear_pointer (&trace->provider_feed, g_byte_array_unref);
   g_clear_pointer (&trace->processes, etl_process_table_unref);
+  g_clear_pointer (&trace->file_names, etl_mof_file_names_free);
+  if (trace->file_name_records != NULL)
+    etl_mof_file_names_free (etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records),
+                                                              NULL, NULL));
   g_clear_pointer (&trace->volumes, etl_volume_map_free);
   g_clear_pointer (&trace->registry, etl_schema_registry_unref);
   g_free (trace);
@@ -1983,6 +1992,17 @@ etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record, const Et
   return etl_process_table_lookup_record (trace->processes, record, decoded);
 }
 
+/* The FileObject → name table for derived FileName fields, built on first use. */
+static gpointer
+build_file_names (gpointer data)
+{
+  EtlTrace *trace = data;
+
+  trace->file_names = etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records), trace->registry,
+                                                       trace->volumes);
+  return trace->file_names;
+}
+
 /**
  * etl_trace_get_derived_fields:
  * @trace: a trace
@@ -1991,7 +2011,9 @@ etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record, const Et
  *
  * The fields TraceEvent computes for kernel events from their payload and
  * header (etl_mof_derived_fields(): BuildTime, ElapsedTimeMSec, a sample's
- * processor and priority, a thread's creator, …), with the clock of
+ * processor and priority, a thread's creator, the FileName of a FileKey
+ * from the trace's FileIo name records — decoded at the first call — …),
+ * with the clock of
  * @record's file: PerfFreq for QPC, 10,000,000 for system time,
  * CpuSpeedInMHz × 10^6 for CPU cycles.
  *
@@ -2015,5 +2037,5 @@ etl_trace_get_derived_fields (EtlTrace *trace, const EtlRecord *record, const Et
     case ETL_CLOCK_CPU_CYCLE: freq = (gint64) info->cpu_speed_mhz * 1000000; break;
     default: break;
     }
-  return etl_mof_derived_fields (decoded, record, freq);
+  return etl_mof_derived_fields (decoded, record, freq, g_once (&trace->file_names_once, build_file_names, trace));
 }

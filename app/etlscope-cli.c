@@ -236,6 +236,7 @@ static const char *const dump_columns[] = {
 typedef struct
 {
   EtlDecoded *decoded;
+  GArray *derived; /* EtlField: what TraceEvent computes for kernel events, or NULL */
   char *name;
   const EtlProcess *process;
   guint32 process_id;
@@ -248,6 +249,7 @@ meaning_init (Meaning *m, EtlTrace *trace, const EtlRecord *r)
   EtlSchema *schema;
 
   m->decoded = etl_trace_decode_record (trace, r);
+  m->derived = etl_trace_get_derived_fields (trace, r, m->decoded);
   schema = m->decoded != NULL ? m->decoded->schema : NULL;
   m->name = schema != NULL ? etl_schema_dup_display_name (schema) : etl_record_dup_event_name (r);
   m->has_process_id = etl_process_table_resolve_record (etl_trace_get_process_table (trace), r, m->decoded,
@@ -261,6 +263,7 @@ static void
 meaning_clear (Meaning *m)
 {
   g_clear_pointer (&m->decoded, etl_decoded_free);
+  g_clear_pointer (&m->derived, g_array_unref);
   g_clear_pointer (&m->name, g_free);
 }
 
@@ -320,6 +323,14 @@ add_meaning (JsonBuilder *b, const Meaning *m, gboolean with_fields)
           const EtlField *field = &g_array_index (m->decoded->fields, EtlField, f);
 
           add_string (b, field->name, field->value);
+        }
+      /* Then what TraceEvent derives (BuildTime, ElapsedTimeMSec, …), unless the payload has it. */
+      for (guint f = 0; m->derived != NULL && f < m->derived->len; f++)
+        {
+          const EtlField *field = &g_array_index (m->derived, EtlField, f);
+
+          if (etl_decoded_find (m->decoded, field->name) == NULL)
+            add_string (b, field->name, field->value);
         }
       json_builder_end_object (b);
     }

@@ -545,12 +545,22 @@ test_volume_map (void)
   /* The prefix must end at a separator. */
   g_assert_null (etl_volume_map_to_dos (map, "\\Device\\HV23\\a"));
   g_assert_null (etl_volume_map_to_dos (map, "\\\\DfsClient\\;Z:0000\\x"));
+  /* The UNC root is known without the trace's help. */
+  s = etl_volume_map_to_dos (map, "\\Device\\Mup\\DfsClient\\;Z:0000\\x");
+  g_assert_cmpstr (s, ==, "\\\\DfsClient\\;Z:0000\\x");
+  g_free (s);
 
   etl_schema_add_property (schema, "FileName", ETL_IN_UNICODESTRING, ETL_OUT_NT_PATH);
   d = etl_decode_with_schema (schema, map, &r);
   g_assert_cmpstr (value_of (d, "FileName"), ==, "C:\\x.dll");
   raw = etl_decode_with_schema (schema, NULL, &r);
   g_assert_cmpstr (value_of (raw, "FileName"), ==, "\\Device\\HV2\\x.dll");
+  /* Any string starting with a mapped NT prefix (TDH's Kernel-File names
+   * are plain strings). */
+  schema->properties[0].out_type = ETL_OUT_STRING;
+  g_clear_pointer (&d, etl_decoded_free);
+  d = etl_decode_with_schema (schema, map, &r);
+  g_assert_cmpstr (value_of (d, "FileName"), ==, "C:\\x.dll");
   etl_volume_map_free (map);
 }
 

@@ -40,7 +40,13 @@
  * that chunk of the UTF-8 manifest.  #EtlEventSourceCollector reassembles
  * the chunks per (file, provider, process) and registers the schemas
  * scoped to that file and process, since two processes may ship different
- * versions of the same EventSource.
+ * versions of the same EventSource.  The chunk records themselves are
+ * described too, as TraceEvent names them ("ManifestData": Format,
+ * MajorVersion, MinorVersion, Magic, TotalChunks, ChunkNumber).
+ *
+ * GMarkup reads real manifests (the CLR's 540 KB ClrEtwAll.man, the
+ * EventSource manifests of net.4.5.2.x64.etl, UTF-16 files converted
+ * first), so libxml2 is not needed.
  */
 
 #include "config.h"
@@ -262,7 +268,8 @@ typedef struct
 typedef struct
 {
   MItem item;
-  GPtrArray *opcodes; /* MItem */
+  GPtrArray *opcodes;      /* MItem */
+  GHashTable *opcode_index; /* name → MItem, built on first use */
 } MTask;
 
 typedef struct
@@ -330,6 +337,11 @@ typedef struct
   GPtrArray *maps;      /* MMap */
   GPtrArray *templates; /* MTemplate */
   GPtrArray *events;    /* MEvent */
+  /* Build pass: name → item, built on first use */
+  GHashTable *task_index;
+  GHashTable *opcode_index;
+  GHashTable *keyword_index;
+  GHashTable *level_index;
 } MProvider;
 
 typedef struct
@@ -360,6 +372,8 @@ mtask_free (gpointer p)
 
   mitem_clear (&task->item);
   g_ptr_array_unref (task->opcodes);
+  if (task->opcode_index != NULL)
+    g_hash_table_unref (task->opcode_index);
   g_free (task);
 }
 
@@ -440,6 +454,10 @@ mprovider_free (gpointer p)
   g_ptr_array_unref (prov->maps);
   g_ptr_array_unref (prov->templates);
   g_ptr_array_unref (prov->events);
+  g_clear_pointer (&prov->task_index, g_hash_table_unref);
+  g_clear_pointer (&prov->opcode_index, g_hash_table_unref);
+  g_clear_pointer (&prov->keyword_index, g_hash_table_unref);
+  g_clear_pointer (&prov->level_index, g_hash_table_unref);
   g_free (prov);
 }
 
@@ -481,6 +499,7 @@ typedef struct
   guint n_events;
 
   /* Build pass */
+  guint n_properties;
   GHashTable *strings; /* the chosen culture's, or NULL */
 } Parser;
 
@@ -980,30 +999,29 @@ display_name (Parser *p, const MItem *item)
   return msg != NULL && msg[0] != '\0' ? msg : item->name;
 }
 
-static const MItem *
-find_item (GPtrArray *items, const char *name)
+/* Name → item (the first of a name wins), so that lookups stay O(1) on
+ * manifests with many tasks, opcodes, keywords or levels. */
+static GHashTable *
+index_items (GPtrArray *items)
 {
+  GHashTable *index = g_hash_table_new (g_str_hash, g_str_equal);
+
   for (guint i = 0; i < items->len; i++)
     {
-      const MItem *item = g_ptr_array_index (items, i);
+      MItem *item = g_ptr_array_index (items, i);
 
-      if (strcmp (item->name, name) == 0)
-        return item;
+      if (!g_hash_table_contains (index, item->name))
+        g_hash_table_insert (index, item->name, item);
     }
-  return NULL;
+  return index;
 }
 
-static MTask *
-find_task (MProvider *prov, const char *name)
+static const MItem *
+find_item (GHashTable **index, GPtrArray *items, const char *name)
 {
-  for (guint i = 0; i < prov->tasks->len; i++)
-    {
-      MTask *task = g_ptr_array_index (prov->tasks, i);
-
-      if (strcmp (task->item.name, name) == 0)
-        return task;
-    }
-  return NULL;
+  if (*index == NULL)
+    *index = index_items (items);
+  return g_hash_table_lookup (*index, name);
 }
 
 /* One property of a template, laid out as in TRACE_EVENT_INFO. */
@@ -1067,16 +1085,19 @@ is_integer_in_type (guint16 in_type)
     }
 }
 
-/* Resolves a count or length attribute of the field at flat index @self.
- * @scope holds the flat indices of the fields before it that it may name
- * (earlier members of its struct first, then earlier top-level fields).
- * Returns FALSE (after warning) when the field cannot be described. */
+/* Resolves a count or length attribute of field @d.  A name is looked up
+ * in @inner (the earlier members of its struct; NULL for a top-level
+ * field), then in @outer (the earlier top-level fields): name → flat index
+ * + 1 of the nearest earlier field of that name.  Returns FALSE (after
+ * warning) when the field cannot be described. */
 static gboolean
-resolve_count (Parser *p, const MTemplate *t, const MData *d, GArray *props, const guint *scope,
-               guint n_scope, const char *what, const char *text, guint16 fixed_flag,
+resolve_count (Parser *p, const MTemplate *t, const MData *d, GArray *props, GHashTable *inner,
+               GHashTable *outer, const char *what, const char *text, guint16 fixed_flag,
                guint16 param_flag, guint16 *value, guint16 *flags)
 {
   guint64 n;
+  guint index;
+  const RProp *other;
 
   if (text == NULL)
     return TRUE;
@@ -1092,27 +1113,26 @@ resolve_count (Parser *p, const MTemplate *t, const MData *d, GArray *props, con
       *flags |= fixed_flag;
       return TRUE;
     }
-  for (guint i = 0; i < n_scope; i++)
+  index = inner != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (inner, text)) : 0;
+  if (index == 0)
+    index = GPOINTER_TO_UINT (g_hash_table_lookup (outer, text));
+  if (index == 0)
     {
-      const RProp *other = &g_array_index (props, RProp, scope[i]);
-
-      if (strcmp (other->name, text) == 0)
-        {
-          if ((other->flags & ETL_PROPERTY_STRUCT) != 0 || !is_integer_in_type (other->in_type)
-              || other->count != 1 || (other->flags & (ETL_PROPERTY_PARAM_COUNT | ETL_PROPERTY_PARAM_FIXED_COUNT)) != 0)
-            {
-              info_add_warning_at (p, &d->pos, "template %s field %s: %s names %s, which is not an integer",
-                                   t->tid, d->name, what, text);
-              return FALSE;
-            }
-          *value = (guint16) scope[i];
-          *flags |= param_flag;
-          return TRUE;
-        }
+      info_add_warning_at (p, &d->pos, "template %s field %s: %s names %s, which is not an earlier field",
+                           t->tid, d->name, what, text);
+      return FALSE;
     }
-  info_add_warning_at (p, &d->pos, "template %s field %s: %s names %s, which is not an earlier field",
-                       t->tid, d->name, what, text);
-  return FALSE;
+  other = &g_array_index (props, RProp, index - 1);
+  if ((other->flags & ETL_PROPERTY_STRUCT) != 0 || !is_integer_in_type (other->in_type) || other->count != 1
+      || (other->flags & (ETL_PROPERTY_PARAM_COUNT | ETL_PROPERTY_PARAM_FIXED_COUNT)) != 0)
+    {
+      info_add_warning_at (p, &d->pos, "template %s field %s: %s names %s, which is not an integer",
+                           t->tid, d->name, what, text);
+      return FALSE;
+    }
+  *value = (guint16) (index - 1);
+  *flags |= param_flag;
+  return TRUE;
 }
 
 /* Fills @rp from the data element @d (not a struct). */
@@ -1181,8 +1201,7 @@ resolve_template (Parser *p, const MTemplate *t, GHashTable *maps)
 {
   RTemplate *rt = g_new0 (RTemplate, 1);
   guint n_top = t->items->len;
-  g_autofree guint *scope = NULL;
-  guint n_scope = 0;
+  g_autoptr (GHashTable) outer = NULL; /* earlier top-level names → index + 1 */
 
   rt->props = g_array_new (FALSE, TRUE, sizeof (RProp));
   rt->n_top_level = n_top;
@@ -1191,7 +1210,7 @@ resolve_template (Parser *p, const MTemplate *t, GHashTable *maps)
       rt->unusable = TRUE;
       return rt;
     }
-  scope = g_new (guint, MAX (t->n_fields, 1));
+  outer = g_hash_table_new (g_str_hash, g_str_equal);
 
   /* Top-level fields first, in template order. */
   for (guint i = 0; i < n_top; i++)
@@ -1202,8 +1221,8 @@ resolve_template (Parser *p, const MTemplate *t, GHashTable *maps)
       if (!d->is_struct)
         resolve_data (p, t, d, maps, rp);
     }
-  /* Then the members of each struct; then counts and lengths, which may
-   * name earlier fields. */
+  /* Then the members of each struct; counts and lengths may name earlier
+   * fields (of the struct first, then top-level ones). */
   for (guint i = 0; i < n_top; i++)
     {
       const MData *d = g_ptr_array_index (t->items, i);
@@ -1213,8 +1232,7 @@ resolve_template (Parser *p, const MTemplate *t, GHashTable *maps)
       if (d->is_struct)
         {
           guint start = rt->props->len;
-          g_autofree guint *member_scope = g_new (guint, n_scope + d->members->len + 1);
-          guint n_member_scope = 0;
+          g_autoptr (GHashTable) inner = g_hash_table_new (g_str_hash, g_str_equal);
 
           rp->flags = ETL_PROPERTY_STRUCT;
           rp->struct_start = (guint16) start;
@@ -1233,51 +1251,40 @@ resolve_template (Parser *p, const MTemplate *t, GHashTable *maps)
               else
                 resolve_data (p, t, md, maps, mp);
             }
-          /* A member's count may name an earlier member, then an earlier
-           * top-level field. */
           for (guint m = 0; m < d->members->len; m++)
             {
               const MData *md = g_ptr_array_index (d->members, m);
-              RProp *mp;
+              RProp *mp = &g_array_index (rt->props, RProp, start + m);
               gboolean mok;
 
-              for (guint k = m; k-- > 0;)
-                member_scope[n_member_scope++] = start + k;
-              memcpy (member_scope + n_member_scope, scope, n_scope * sizeof (guint));
-              mp = &g_array_index (rt->props, RProp, start + m);
-              mok = resolve_count (p, t, md, rt->props, member_scope, n_member_scope + n_scope, "count",
-                                   md->count, ETL_PROPERTY_PARAM_FIXED_COUNT, ETL_PROPERTY_PARAM_COUNT,
-                                   &mp->count, &mp->flags);
-              mp = &g_array_index (rt->props, RProp, start + m);
+              mok = resolve_count (p, t, md, rt->props, inner, outer, "count", md->count,
+                                   ETL_PROPERTY_PARAM_FIXED_COUNT, ETL_PROPERTY_PARAM_COUNT, &mp->count, &mp->flags);
               if (mok)
-                mok = resolve_count (p, t, md, rt->props, member_scope, n_member_scope + n_scope, "length",
-                                     md->length, ETL_PROPERTY_PARAM_FIXED_LENGTH, ETL_PROPERTY_PARAM_LENGTH,
-                                     &mp->length, &mp->flags);
+                mok = resolve_count (p, t, md, rt->props, inner, outer, "length", md->length,
+                                     ETL_PROPERTY_PARAM_FIXED_LENGTH, ETL_PROPERTY_PARAM_LENGTH, &mp->length,
+                                     &mp->flags);
               if (!mok)
-                make_undecodable (&g_array_index (rt->props, RProp, start + m));
-              n_member_scope = 0;
+                make_undecodable (mp);
+              g_hash_table_insert (inner, md->name, GUINT_TO_POINTER (start + m + 1));
             }
-          rp = &g_array_index (rt->props, RProp, i);
           if (d->members->len == 0)
             {
               info_add_warning_at (p, &d->pos, "template %s: struct %s has no members; decoding stops there",
                                    t->tid, d->name);
               ok = FALSE;
             }
+          rp = &g_array_index (rt->props, RProp, i); /* the array grew */
         }
       if (ok)
-        ok = resolve_count (p, t, d, rt->props, scope, n_scope, "count", d->count,
-                            ETL_PROPERTY_PARAM_FIXED_COUNT, ETL_PROPERTY_PARAM_COUNT, &rp->count, &rp->flags);
-      rp = &g_array_index (rt->props, RProp, i);
+        ok = resolve_count (p, t, d, rt->props, NULL, outer, "count", d->count, ETL_PROPERTY_PARAM_FIXED_COUNT,
+                            ETL_PROPERTY_PARAM_COUNT, &rp->count, &rp->flags);
       if (ok && !d->is_struct)
-        ok = resolve_count (p, t, d, rt->props, scope, n_scope, "length", d->length,
-                            ETL_PROPERTY_PARAM_FIXED_LENGTH, ETL_PROPERTY_PARAM_LENGTH, &rp->length, &rp->flags);
+        ok = resolve_count (p, t, d, rt->props, NULL, outer, "length", d->length, ETL_PROPERTY_PARAM_FIXED_LENGTH,
+                            ETL_PROPERTY_PARAM_LENGTH, &rp->length, &rp->flags);
       if (!ok)
-        make_undecodable (&g_array_index (rt->props, RProp, i));
-      /* Nearest earlier field first, as a name may repeat. */
-      memmove (scope + 1, scope, n_scope * sizeof (guint));
-      scope[0] = i;
-      n_scope++;
+        make_undecodable (rp);
+      /* The nearest earlier field of a name wins. */
+      g_hash_table_insert (outer, d->name, GUINT_TO_POINTER (i + 1));
     }
   return rt;
 }
@@ -1299,7 +1306,18 @@ build_schema (Parser *p, MProvider *prov, const EtlGuid *guid, const MEvent *e, 
 
   if (e->task != NULL)
     {
-      task = find_task (prov, e->task);
+      if (prov->task_index == NULL)
+        {
+          prov->task_index = g_hash_table_new (g_str_hash, g_str_equal);
+          for (guint i = 0; i < prov->tasks->len; i++)
+            {
+              MTask *t = g_ptr_array_index (prov->tasks, i);
+
+              if (!g_hash_table_contains (prov->task_index, t->item.name))
+                g_hash_table_insert (prov->task_index, t->item.name, t);
+            }
+        }
+      task = g_hash_table_lookup (prov->task_index, e->task);
       if (task == NULL)
         info_add_warning_at (p, &e->pos, "event %" G_GUINT64_FORMAT " v%" G_GUINT64_FORMAT ": no task named %s",
                              id, version, e->task);
@@ -1316,11 +1334,11 @@ build_schema (Parser *p, MProvider *prov, const EtlGuid *guid, const MEvent *e, 
 
   if (e->opcode != NULL)
     {
-      const MItem *op = task != NULL ? find_item (task->opcodes, e->opcode) : NULL;
+      const MItem *op = task != NULL ? find_item (&task->opcode_index, task->opcodes, e->opcode) : NULL;
       const StdName *std = NULL;
 
       if (op == NULL)
-        op = find_item (prov->opcodes, e->opcode);
+        op = find_item (&prov->opcode_index, prov->opcodes, e->opcode);
       if (op == NULL)
         std = std_lookup (std_opcodes, G_N_ELEMENTS (std_opcodes), e->opcode);
       if (op != NULL)
@@ -1344,7 +1362,7 @@ build_schema (Parser *p, MProvider *prov, const EtlGuid *guid, const MEvent *e, 
 
   if (e->level != NULL)
     {
-      const MItem *lv = find_item (prov->levels, e->level);
+      const MItem *lv = find_item (&prov->level_index, prov->levels, e->level);
       const StdName *std = lv == NULL ? std_lookup (std_levels, G_N_ELEMENTS (std_levels), e->level) : NULL;
 
       if (lv != NULL)
@@ -1375,7 +1393,7 @@ build_schema (Parser *p, MProvider *prov, const EtlGuid *guid, const MEvent *e, 
 
           if (words[i][0] == '\0')
             continue;
-          kw = find_item (prov->keywords, words[i]);
+          kw = find_item (&prov->keyword_index, prov->keywords, words[i]);
           std = kw == NULL ? std_lookup (std_keywords, G_N_ELEMENTS (std_keywords), words[i]) : NULL;
           if (kw != NULL && parse_u64 (kw->value, G_MAXUINT64, &v))
             {
@@ -1549,6 +1567,13 @@ register_provider (Parser *p, EtlSchemaRegistry *registry, MProvider *prov, EtlS
               continue;
             }
         }
+      if (rt != NULL && p->n_properties + rt->props->len > ETL_MANIFEST_MAX_SCHEMA_PROPERTIES)
+        {
+          info_add_warning_at (p, &e->pos, "event %" G_GUINT64_FORMAT " v%" G_GUINT64_FORMAT " skipped: the manifest's events have more than %u properties in all",
+                               id, version, ETL_MANIFEST_MAX_SCHEMA_PROPERTIES);
+          p->info->n_skipped++;
+          continue;
+        }
       key = (gint) (id << 8 | version);
       if (g_hash_table_contains (seen, &key))
         {
@@ -1566,6 +1591,8 @@ register_provider (Parser *p, EtlSchemaRegistry *registry, MProvider *prov, EtlS
         etl_schema_registry_add (registry, schema);
       etl_schema_unref (schema);
       p->info->n_events++;
+      p->n_properties += rt != NULL ? rt->props->len : 0;
+      p->info->n_properties += rt != NULL ? rt->props->len : 0;
     }
 
 }
@@ -1933,6 +1960,11 @@ typedef struct
   GBytes **chunks; /* [total] */
   guint n_have;
   gsize n_bytes;
+  /* EVENT_DESCRIPTOR of the last chunk record */
+  guint8 version;
+  guint8 level;
+  guint16 task;
+  guint64 keyword;
 } EsPending;
 
 struct _EtlEventSourceCollector
@@ -1940,9 +1972,11 @@ struct _EtlEventSourceCollector
   EtlSchemaRegistry *registry;
   GHashTable *pending; /* EsKey → EsPending */
   GHashTable *parsed;  /* EsKey → checksum of the manifest last registered */
+  GHashTable *named;   /* EsKey: ManifestData schema registered (value: version + 1) */
   gsize pending_bytes;
   guint n_manifests;
   guint n_events;
+  guint n_properties;
   guint n_discarded;
   GPtrArray *warnings;
   GPtrArray *problems; /* incomplete manifests given up */
@@ -2022,6 +2056,7 @@ etl_eventsource_collector_new (EtlSchemaRegistry *registry)
   c->registry = etl_schema_registry_ref (registry);
   c->pending = g_hash_table_new_full (es_key_hash, es_key_equal, NULL, es_pending_free);
   c->parsed = g_hash_table_new_full (es_key_hash, es_key_equal, g_free, g_free);
+  c->named = g_hash_table_new_full (es_key_hash, es_key_equal, g_free, NULL);
   c->warnings = g_ptr_array_new_with_free_func (g_free);
   c->problems = g_ptr_array_new_with_free_func (g_free);
   return c;
@@ -2041,6 +2076,7 @@ etl_eventsource_collector_free (EtlEventSourceCollector *collector)
   etl_schema_registry_unref (collector->registry);
   g_hash_table_unref (collector->pending);
   g_hash_table_unref (collector->parsed);
+  g_hash_table_unref (collector->named);
   g_ptr_array_unref (collector->warnings);
   g_ptr_array_unref (collector->problems);
   g_free (collector);
@@ -2062,6 +2098,51 @@ es_drop (EtlEventSourceCollector *c, EsPending *pending, gboolean report)
   g_hash_table_remove (c->pending, &pending->key);
 }
 
+/* The chunk records themselves, as TraceEvent names them: event 0xFFFE
+ * "ManifestData" with the envelope's fields (the manifest text after them
+ * is left undecoded). */
+static void
+es_register_manifest_data (EtlEventSourceCollector *c, const EsKey *key, guint8 version, guint16 task,
+                           guint8 level, guint64 keyword, const char *provider_name)
+{
+  EtlSchemaKey skey;
+  EtlSchema *schema;
+  static const struct
+  {
+    const char *name;
+    guint16 in_type;
+  } fields[] = {
+    { "Format", ETL_IN_UINT8 },       { "MajorVersion", ETL_IN_UINT8 }, { "MinorVersion", ETL_IN_UINT8 },
+    { "Magic", ETL_IN_UINT8 },        { "TotalChunks", ETL_IN_UINT16 }, { "ChunkNumber", ETL_IN_UINT16 },
+  };
+
+  etl_schema_key_init_event_id (&skey, &key->provider, ETL_EVENTSOURCE_MANIFEST_EVENT_ID, version);
+  schema = etl_schema_new (&skey, ETL_SCHEMA_SOURCE_EVENTSOURCE);
+  schema->provider_name = g_strdup (provider_name);
+  schema->event_name = g_strdup ("ManifestData");
+  schema->opcode = ETL_EVENTSOURCE_MANIFEST_OPCODE;
+  schema->task = task;
+  schema->level = level;
+  schema->keyword = keyword;
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    etl_schema_add_property (schema, fields[i].name, fields[i].in_type, ETL_OUT_NULL);
+  etl_schema_registry_add_scoped (c->registry, schema, key->file, key->pid);
+  etl_schema_unref (schema);
+}
+
+/* Before the manifest is complete the provider's name is not known yet;
+ * es_complete() registers the schema again with it. */
+static void
+es_name_chunks (EtlEventSourceCollector *c, const EsKey *key, const EtlRecord *record)
+{
+  gpointer seen = g_hash_table_lookup (c->named, key);
+
+  if (seen != NULL && GPOINTER_TO_UINT (seen) == (guint) record->version + 1)
+    return;
+  es_register_manifest_data (c, key, record->version, record->task, record->level, record->keyword, NULL);
+  g_hash_table_replace (c->named, g_memdup2 (key, sizeof *key), GUINT_TO_POINTER ((guint) record->version + 1));
+}
+
 /* All chunks are in: parse unless the same text was registered for this
  * key already (EventSource sends its manifest again at rundown). */
 static gboolean
@@ -2072,6 +2153,9 @@ es_complete (EtlEventSourceCollector *c, EsPending *pending, GError **error)
   g_autofree char *checksum = NULL;
   EtlManifestInfo info = ETL_MANIFEST_INFO_INIT;
   EsKey key = pending->key;
+  guint8 version = pending->version, level = pending->level;
+  guint16 task = pending->task;
+  guint64 keyword = pending->keyword;
   const char *previous;
   gboolean ok;
   gsize len;
@@ -2092,13 +2176,23 @@ es_complete (EtlEventSourceCollector *c, EsPending *pending, GError **error)
   previous = g_hash_table_lookup (c->parsed, &key);
   if (previous != NULL && strcmp (previous, checksum) == 0)
     return TRUE;
+  if (c->n_properties >= ETL_EVENTSOURCE_MAX_PROPERTIES)
+    {
+      g_set_error (error, ETL_ERROR, ETL_ERROR_CORRUPT, "%s: the trace's EventSource manifests already describe %u properties; not parsed",
+                   origin, c->n_properties);
+      return FALSE;
+    }
 
   ok = etl_manifest_load_data (c->registry, (const char *) xml->data, (gssize) len, ETL_SCHEMA_SOURCE_EVENTSOURCE,
                                key.file, key.pid, origin, &info, error);
   if (ok)
     {
       c->n_manifests++;
+      if (info.provider_names->len > 0)
+        es_register_manifest_data (c, &key, version, task, level, keyword,
+                                   g_ptr_array_index (info.provider_names, 0));
       c->n_events += info.n_events;
+      c->n_properties += info.n_properties;
       for (guint i = 0; i < info.warnings->len && c->warnings->len < ETL_MANIFEST_MAX_WARNINGS; i++)
         g_ptr_array_add (c->warnings, g_strdup (g_ptr_array_index (info.warnings, i)));
       g_hash_table_replace (c->parsed, g_memdup2 (&key, sizeof key), g_steal_pointer (&checksum));
@@ -2118,7 +2212,9 @@ es_complete (EtlEventSourceCollector *c, EsPending *pending, GError **error)
  * (u8 Format = 1 for XML, u8 MajorVersion, u8 MinorVersion, u8 Magic =
  * 0x5B, u16 TotalChunks, u16 ChunkNumber, little-endian) and that part of
  * the UTF-8 manifest.  Chunks are kept per (file, provider, PID); a chunk
- * 0, or a different TotalChunks, starts the manifest again.  When the last
+ * 0, or a different TotalChunks, starts the manifest again.  The chunk
+ * records themselves get a scoped schema named "ManifestData" (the
+ * envelope's fields, as TraceEvent shows them).  When the last
  * chunk arrives the manifest is parsed and its schemas registered scoped
  * to (file, PID) with %ETL_SCHEMA_SOURCE_EVENTSOURCE; an identical
  * manifest sent again is not parsed twice.  The chunk bytes are copied.
@@ -2126,7 +2222,8 @@ es_complete (EtlEventSourceCollector *c, EsPending *pending, GError **error)
  * Returns: %TRUE when @record was taken or ignored; %FALSE with
  *   %ETL_ERROR_CORRUPT (bad envelope, a chunk number out of range, more
  *   than %ETL_MANIFEST_MAX_BYTES for one manifest or
- *   %ETL_EVENTSOURCE_MAX_PENDING_BYTES in all, malformed XML) or
+ *   %ETL_EVENTSOURCE_MAX_PENDING_BYTES in all, malformed XML, more than
+ *   %ETL_EVENTSOURCE_MAX_PROPERTIES properties registered already) or
  *   %ETL_ERROR_UNSUPPORTED (a Format other than 1); messages name the
  *   file index, the record's offset, the provider and the PID
  */
@@ -2187,6 +2284,7 @@ etl_eventsource_collector_add (EtlEventSourceCollector *collector, const EtlReco
       return FALSE;
     }
   body_len = record->user_data_len - ETL_EVENTSOURCE_ENVELOPE_SIZE;
+  es_name_chunks (c, &key, record);
 
   pending = g_hash_table_lookup (c->pending, &key);
   if (pending != NULL && (pending->total != total || (number == 0 && pending->chunks[0] != NULL)))
@@ -2223,6 +2321,10 @@ etl_eventsource_collector_add (EtlEventSourceCollector *collector, const EtlReco
       return FALSE;
     }
   pending->chunks[number] = g_bytes_new (d + ETL_EVENTSOURCE_ENVELOPE_SIZE, body_len);
+  pending->version = record->version;
+  pending->level = record->level;
+  pending->task = record->task;
+  pending->keyword = record->keyword;
   pending->n_have++;
   pending->n_bytes += body_len;
   c->pending_bytes += body_len;

@@ -22,6 +22,7 @@ G_BEGIN_DECLS
 #define ETL_MANIFEST_MAX_PROVIDERS 1024
 #define ETL_MANIFEST_MAX_EVENTS 65536              /* events in one manifest */
 #define ETL_MANIFEST_MAX_PROPERTIES 1024           /* data + struct members of one template */
+#define ETL_MANIFEST_MAX_SCHEMA_PROPERTIES 262144  /* properties of all schemas of one manifest */
 #define ETL_MANIFEST_MAX_ITEMS 262144              /* tasks, opcodes, keywords, map entries, strings, … */
 #define ETL_MANIFEST_MAX_NAME 1024                 /* bytes of a name, id, type or reference */
 #define ETL_MANIFEST_MAX_STRING 65536              /* bytes of a localized string */
@@ -32,6 +33,9 @@ G_BEGIN_DECLS
  * @n_providers: providers the manifest declared
  * @n_events: event schemas registered
  * @n_maps: value maps and bitmaps registered
+ * @n_properties: properties of the schemas registered (a template is
+ *   copied into each event that uses it; capped at
+ *   %ETL_MANIFEST_MAX_SCHEMA_PROPERTIES)
  * @n_skipped: events skipped (dangling template, bad value, duplicates, …)
  * @n_warnings: warnings raised, including those beyond @warnings' cap
  * @warnings: (element-type utf8): "ORIGIN:LINE:COLUMN: reason" for each
@@ -48,13 +52,14 @@ typedef struct
   guint n_providers;
   guint n_events;
   guint n_maps;
+  guint n_properties;
   guint n_skipped;
   guint n_warnings;
   GPtrArray *warnings;
   GPtrArray *provider_names;
 } EtlManifestInfo;
 
-#define ETL_MANIFEST_INFO_INIT { 0, 0, 0, 0, 0, NULL, NULL }
+#define ETL_MANIFEST_INFO_INIT { 0, 0, 0, 0, 0, 0, NULL, NULL }
 
 void etl_manifest_info_clear (EtlManifestInfo *info);
 
@@ -90,6 +95,7 @@ gboolean etl_manifest_parse_out_type (const char *name, guint16 *out_type);
 #define ETL_EVENTSOURCE_ENVELOPE_MAGIC 0x5B
 #define ETL_EVENTSOURCE_MAX_CHUNKS 4096
 #define ETL_EVENTSOURCE_MAX_PENDING_BYTES (64u * 1024 * 1024) /* all incomplete manifests */
+#define ETL_EVENTSOURCE_MAX_PROPERTIES (4u * 1024 * 1024)      /* all manifests of one collector */
 
 gboolean etl_eventsource_record_is_manifest (const EtlRecord *record);
 

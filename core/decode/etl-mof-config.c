@@ -20,6 +20,8 @@
 #define CLASS ETL_MOF_CLASS
 #define CLASSIC ETL_MOF_CLASSIC
 
+/* The tables keep one row per field, as the documentation lists them. */
+/* clang-format off */
 /* ------------------------------------------------------------------------ */
 /* SystemConfig                                                              */
 /* ------------------------------------------------------------------------ */
@@ -335,4 +337,6 @@ const EtlMofClass etl_mof_config_classes[] = {
   CLASSIC ("KernelTraceControl_DbgID_RSDS", KTC, 2, ktc_dbgid_rsds, 36, 37),
   CLASSIC ("KernelTraceControl_FileVersion", KTC, 0, ktc_fileversion, 64),
 };
+/* clang-format on */
+
 const guint etl_mof_n_config_classes = G_N_ELEMENTS (etl_mof_config_classes);

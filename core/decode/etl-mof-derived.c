@@ -11,11 +11,13 @@
  * its TimeDateStamp, a disk I/O's ElapsedTimeMSec from HighResResponseTime
  * and the clock frequency, the I/O priority packed in IrpFlags, a CPU
  * sample's processor, priority and DPC/ISR state packed in its Reserved
- * word, a new thread's creator from the Thread/Start record's header.  The
- * schemas (etl-mof-kernel.c) describe the bytes; this module adds those
- * derived fields after decoding, for the consumers that show fields as
- * TraceEvent does.  Fields that need state across records (file names by
- * FileKey, thread names, disk service time) are not derived here.
+ * word, a new thread's creator from the Thread/Start record's header, and
+ * a disk I/O's or hard fault's FileName from its FileKey through the
+ * trace's FileIo name records (#EtlMofFileNames).  The schemas
+ * (etl-mof-kernel.c) describe the bytes; this module adds those derived
+ * fields after decoding, for the consumers that show fields as TraceEvent
+ * does.  Fields that need other state (thread names, disk service time,
+ * which depends on the disk's queue) are not derived here.
  */
 
 #include "config.h"
@@ -26,6 +28,88 @@
 
 #include "etl-mof-derived.h"
 #include "etl-trace.h"
+
+struct _EtlMofFileNames
+{
+  GHashTable *by_key; /* guint64* FileObject → char* name */
+};
+
+/**
+ * etl_mof_file_names_new:
+ *
+ * Returns: (transfer full): an empty table; free with etl_mof_file_names_free()
+ */
+EtlMofFileNames *
+etl_mof_file_names_new (void)
+{
+  EtlMofFileNames *names = g_new0 (EtlMofFileNames, 1);
+
+  names->by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  return names;
+}
+
+/**
+ * etl_mof_file_names_free:
+ * @names: (nullable): a table
+ */
+void
+etl_mof_file_names_free (EtlMofFileNames *names)
+{
+  if (names == NULL)
+    return;
+  g_hash_table_unref (names->by_key);
+  g_free (names);
+}
+
+/**
+ * etl_mof_file_names_add:
+ * @names: a table
+ * @decoded: a decoded record
+ *
+ * Records the file name of a FileIo_Name record (types 0 Name, 32
+ * FileCreate, 36 FileRundown; 35 FileDelete keeps the name, as later I/O
+ * may still name the key) under its FileObject.  A later name for the same
+ * key replaces the earlier one.  The name is the decoded FileName (a DOS
+ * path when the record was decoded with the trace's volume map).
+ *
+ * Returns: %TRUE if @decoded was a FileIo name record with a name
+ */
+gboolean
+etl_mof_file_names_add (EtlMofFileNames *names, const EtlDecoded *decoded)
+{
+  const EtlField *key, *name;
+  guint64 *k;
+
+  g_return_val_if_fail (names != NULL && decoded != NULL, FALSE);
+
+  if (decoded->schema == NULL || decoded->schema->source != ETL_SCHEMA_SOURCE_MOF
+      || decoded->schema->event_name == NULL
+      || strcmp (decoded->schema->event_name, "FileIo_Name") != 0)
+    return FALSE;
+  key = etl_decoded_find (decoded, "FileObject");
+  name = etl_decoded_find (decoded, "FileName");
+  if (key == NULL || !key->has_number || name == NULL || name->value[0] == '\0')
+    return FALSE;
+  k = g_new (guint64, 1); /* g_memdup2 needs GLib 2.68; the project asks 2.66 */
+  *k = key->number;
+  g_hash_table_insert (names->by_key, k, g_strdup (name->value));
+  return TRUE;
+}
+
+/**
+ * etl_mof_file_names_lookup:
+ * @names: a table
+ * @file_key: a FileKey / FileObject
+ *
+ * Returns: (transfer none) (nullable): the file's name, or %NULL
+ */
+const char *
+etl_mof_file_names_lookup (const EtlMofFileNames *names, guint64 file_key)
+{
+  g_return_val_if_fail (names != NULL, NULL);
+
+  return g_hash_table_lookup (names->by_key, &file_key);
+}
 
 static void
 field_clear (gpointer p)
@@ -70,16 +154,16 @@ static char *
 format_ms (gint64 ticks, gint64 freq)
 {
   gboolean neg = ticks < 0;
-  guint64 t = neg ? (guint64) -ticks : (guint64) ticks;
-  guint64 us, f = (guint64) freq;
+  guint64 t = neg ? (guint64)-ticks : (guint64)ticks;
+  guint64 us, f = (guint64)freq;
 
   /* Thousandths of a millisecond, without overflow for ticks < 2^44. */
   if (t < (G_GUINT64_CONSTANT (1) << 44))
     us = (t * 1000000u * 2 + f) / (2 * f);
   else
-    us = (guint64) ((double) t * 1e6 / (double) f + 0.5);
+    us = (guint64)((double)t * 1e6 / (double)f + 0.5);
   return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%03u", neg ? "-" : "", us / 1000,
-                          (guint) (us % 1000));
+                          (guint)(us % 1000));
 }
 
 /* The I/O priority hint in IrpFlags bits 17–19 (IO_PRIORITY_HINT + 1),
@@ -95,6 +179,7 @@ static const char *const io_priority[8] = {
  * @clock_freq: ticks per second of the trace's clock (PerfFreq for QPC,
  *   10,000,000 for system time, the CPU speed in Hz for cycles); 0 when
  *   unknown (no elapsed times are derived then)
+ * @file_names: (nullable): the trace's file names, for FileName
  *
  * The fields TraceEvent adds to kernel events, computed from @decoded and
  * @record:
@@ -105,6 +190,8 @@ static const char *const io_priority[8] = {
  *   (HighResResponseTime / @clock_freq); DiskIo_TypeGroup3: ElapsedTimeMSec;
  * - PageFault_HardFault: ElapsedTimeMSec, from InitialTime to the record's
  *   timestamp;
+ * - DiskIo_TypeGroup1 and PageFault_HardFault: FileName, the name
+ *   @file_names knows for the FileKey;
  * - PerfInfo_SampledProfile: ProcessorNumber (the record's CPU), and from
  *   the Reserved word Priority (bits 3–7, checked against the TraceEvent
  *   baseline of net.4.5.2.x64), ExecutingDPC (bit 0), ExecutingISR (bit 1)
@@ -118,7 +205,8 @@ static const char *const io_priority[8] = {
  *   @decoded has no MOF schema or nothing is derived for it
  */
 GArray *
-etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint64 clock_freq)
+etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint64 clock_freq,
+                        const EtlMofFileNames *file_names)
 {
   GArray *out;
   guint64 v, t;
@@ -135,7 +223,7 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
        || is_class (decoded, "KernelTraceControl_FileVersion"))
       && number_of (decoded, "TimeDateStamp", &v))
     {
-      gint64 secs = (gint64) (v & 0xFFFFFFFFu);
+      gint64 secs = (gint64)(v & 0xFFFFFFFFu);
       char *iso = etl_filetime_to_iso8601 ((secs + G_GINT64_CONSTANT (11644473600)) * 10000000);
 
       add (out, "BuildTime", iso, ETL_IN_FILETIME, FALSE, 0);
@@ -146,14 +234,12 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
         add (out, "Priority", g_strdup (io_priority[(v >> 17) & 7]), ETL_IN_UINT32, TRUE,
              (v >> 17) & 7);
       if (clock_freq > 0 && number_of (decoded, "HighResResponseTime", &t))
-        add (out, "ElapsedTimeMSec", format_ms ((gint64) t, clock_freq),
-             ETL_IN_DOUBLE, FALSE, 0);
+        add (out, "ElapsedTimeMSec", format_ms ((gint64)t, clock_freq), ETL_IN_DOUBLE, FALSE, 0);
     }
   else if (is_class (decoded, "PageFault_HardFault"))
     {
       if (clock_freq > 0 && number_of (decoded, "InitialTime", &t))
-        add (out, "ElapsedTimeMSec",
-             format_ms (record->ts_raw - (gint64) t, clock_freq),
+        add (out, "ElapsedTimeMSec", format_ms (record->ts_raw - (gint64)t, clock_freq),
              ETL_IN_DOUBLE, FALSE, 0);
     }
   else if (is_class (decoded, "PerfInfo_SampledProfile"))
@@ -162,13 +248,13 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
            record->cpu);
       if (number_of (decoded, "Reserved", &v))
         {
-          add (out, "Priority", g_strdup_printf ("%u", (guint) ((v & 0xFF) >> 3)), ETL_IN_UINT8,
+          add (out, "Priority", g_strdup_printf ("%u", (guint)((v & 0xFF) >> 3)), ETL_IN_UINT8,
                TRUE, (v & 0xFF) >> 3);
           add (out, "ExecutingDPC", g_strdup ((v & 1) ? "True" : "False"), ETL_IN_BOOLEAN, TRUE,
                v & 1);
           add (out, "ExecutingISR", g_strdup ((v & 2) ? "True" : "False"), ETL_IN_BOOLEAN, TRUE,
                (v >> 1) & 1);
-          add (out, "Rank", g_strdup_printf ("%u", (guint) ((v >> 8) & 0xFF)), ETL_IN_UINT8, TRUE,
+          add (out, "Rank", g_strdup_printf ("%u", (guint)((v >> 8) & 0xFF)), ETL_IN_UINT8, TRUE,
                (v >> 8) & 0xFF);
         }
     }
@@ -180,6 +266,16 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
            ETL_IN_INT32, TRUE, start ? record->tid : G_MAXUINT64);
       add (out, "ParentProcessID", start ? g_strdup_printf ("%u", record->pid) : g_strdup ("-1"),
            ETL_IN_INT32, TRUE, start ? record->pid : G_MAXUINT64);
+    }
+
+  if (file_names != NULL
+      && (is_class (decoded, "DiskIo_TypeGroup1") || is_class (decoded, "PageFault_HardFault"))
+      && number_of (decoded, "FileKey", &v))
+    {
+      const char *name = etl_mof_file_names_lookup (file_names, v);
+
+      if (name != NULL)
+        add (out, "FileName", g_strdup (name), ETL_IN_UNICODESTRING, FALSE, 0);
     }
 
   if (out->len == 0)

@@ -15,6 +15,8 @@
 #define FIXED ETL_MOF_FIXED
 #define CLASS ETL_MOF_CLASS
 
+/* The tables keep one row per field, as the documentation lists them. */
+/* clang-format off */
 /* ------------------------------------------------------------------------ */
 /* DiskIo (DiskIoGuid, group 0x01)                                           */
 /* ------------------------------------------------------------------------ */
@@ -402,4 +404,6 @@ const EtlMofClass etl_mof_io_classes[] = {
   CLASS ("PageFault_ImageLoadBacked", G_MEMORY, 2, pagefault_imageloadbacked, 105),
   CLASS ("PageFault_VirtualAlloc", G_MEMORY, 2, pagefault_virtualalloc, 98, 99),
 };
+/* clang-format on */
+
 const guint etl_mof_n_io_classes = G_N_ELEMENTS (etl_mof_io_classes);

@@ -72,6 +72,8 @@ typedef struct
   guint n_fields;
 } EtlMofClass;
 
+/* The tables keep one row per field, as the documentation lists them. */
+/* clang-format off */
 /* Row and class constructors, so that tables read as the documentation. */
 #define ETL_MOF_F(n, in, out) { (n), ETL_IN_##in, ETL_OUT_##out, 0, 0, NULL, NULL }
 #define ETL_MOF_FIXED(n, in, out, len) { (n), ETL_IN_##in, ETL_OUT_##out, (len), 0, NULL, NULL }
@@ -89,6 +91,8 @@ typedef struct
     (cname), -1, (guid), (ver), sizeof ((const guint8[]){ __VA_ARGS__ }), { __VA_ARGS__ },         \
         (fields), G_N_ELEMENTS (fields)                                                            \
   }
+
+/* clang-format on */
 
 /* HookId groups (EVENT_TRACE_GROUP_* in ntwmi.h, high byte). */
 enum

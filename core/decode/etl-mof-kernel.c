@@ -48,6 +48,8 @@
 #define TO_END ETL_MOF_TO_END_ARRAY
 #define CLASS ETL_MOF_CLASS
 
+/* The tables keep one row per field, as the documentation lists them. */
+/* clang-format off */
 /* ------------------------------------------------------------------------ */
 /* EventTrace (EventTraceGuid, group 0x00)                                   */
 /* ------------------------------------------------------------------------ */
@@ -91,9 +93,6 @@ static const EtlMofField eventtrace_extension[] = {
   F ("GroupMask7", UINT32, NULL), F ("GroupMask8", UINT32, NULL),
   F ("KernelEventVersion", UINT32, NULL),
 };
-
-/* RundownComplete (type 8), RundownBegin/End: no payload. */
-static const EtlMofField eventtrace_empty[] = {};
 
 /* ------------------------------------------------------------------------ */
 /* Process (ProcessGuid, group 0x03)                                         */
@@ -403,7 +402,8 @@ const EtlMofClass etl_mof_core_classes[] = {
   CLASS ("EventTrace_Header", G_EVENTTRACE, 2, eventtrace_header, 0),
   CLASS ("EventTrace_Header", G_EVENTTRACE, 1, eventtrace_header, 0),
   CLASS ("EventTrace_Extension", G_EVENTTRACE, 2, eventtrace_extension, 5, 32),
-  CLASS ("EventTrace_RundownComplete", G_EVENTTRACE, 2, eventtrace_empty, 8, 48, 49),
+  /* RundownComplete (type 8), RundownBegin/End (48, 49): no payload. */
+  { "EventTrace_RundownComplete", G_EVENTTRACE, NULL, 2, 3, { 8, 48, 49 }, NULL, 0 },
   CLASS ("Process_V1_TypeGroup1", G_PROCESS, 1, process_v1, 1, 2, 3, 4),
   CLASS ("Process_V2_TypeGroup1", G_PROCESS, 2, process_v2, 1, 2, 3, 4, 39),
   CLASS ("Process_V3_TypeGroup1", G_PROCESS, 3, process_v3, 1, 2, 3, 4, 39),
@@ -436,6 +436,8 @@ const EtlMofClass etl_mof_core_classes[] = {
   CLASS ("ALPC_Wait_For_New_Message", G_ALPC, 2, alpc_wait_new, 36),
   CLASS ("ALPC_Unwait", G_ALPC, 2, alpc_unwait, 37),
 };
+/* clang-format on */
+
 const guint etl_mof_n_core_classes = G_N_ELEMENTS (etl_mof_core_classes);
 
 /* ------------------------------------------------------------------------ */
@@ -456,6 +458,8 @@ typedef struct
   guint n_rows;
 } MapTable;
 
+/* The tables keep one row per field, as the documentation lists them. */
+/* clang-format off */
 /* Process_V4_TypeGroup1.Flags, names as TraceEvent's ProcessFlags. */
 static const MapRow process_flags[] = {
   { 0x0, "None" },
@@ -577,7 +581,12 @@ static const MapRow mem_flags[] = {
   { 0x20000000, "MEM_LARGE_PAGES" },
 };
 
-#define MT(name, bitmap, rows) { (name), (bitmap), (rows), G_N_ELEMENTS (rows) }
+/* clang-format on */
+
+#define MT(name, bitmap, rows)                                                                     \
+  {                                                                                                \
+    (name), (bitmap), (rows), G_N_ELEMENTS (rows)                                                  \
+  }
 
 static const MapTable map_tables[] = {
   MT ("ProcessFlags", TRUE, process_flags),

@@ -183,9 +183,9 @@ char *etl_map_format (const EtlMap *map, guint64 value);
  * @count: number of elements (1 for a scalar), or with
  *   %ETL_PROPERTY_PARAM_COUNT the index in the schema's property array of
  *   the earlier property that holds it
- * @length: byte length for fixed-length strings and binary (0 = use the type's
- *   own rule), or with %ETL_PROPERTY_PARAM_LENGTH the index of the property
- *   that holds it
+ * @length: fixed length (0 = use the type's own rule): in characters for
+ *   strings, as TDH counts them, in bytes for binary; or with
+ *   %ETL_PROPERTY_PARAM_LENGTH the index of the property that holds it
  * @struct_start: with %ETL_PROPERTY_STRUCT, index of the first member
  * @n_struct_members: with %ETL_PROPERTY_STRUCT, number of members
  * @map_name: (nullable): the name of a value map or bitmap of the provider
@@ -323,6 +323,7 @@ EtlSchema *etl_schema_registry_lookup (EtlSchemaRegistry *registry, const EtlSch
 EtlSchema *etl_schema_registry_lookup_record (EtlSchemaRegistry *registry,
                                               const EtlRecord *record);
 guint etl_schema_registry_get_n_schemas (EtlSchemaRegistry *registry, EtlSchemaSource source);
+void etl_schema_registry_add_all (EtlSchemaRegistry *registry, EtlSchemaRegistry *from);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlMap, etl_map_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlSchema, etl_schema_unref)

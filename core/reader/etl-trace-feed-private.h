@@ -3,6 +3,7 @@
 
 #include "etl-decode.h"
 #include "etl-manifest.h"
+#include "etl-mof-derived.h"
 #include "etl-process-table.h"
 #include "etl-schema.h"
 #include "etl-types.h"
@@ -17,6 +18,7 @@ typedef enum
   ETL_FEED_VOLUME,       /* SysConfig VolumeMapping */
   ETL_FEED_LIFETIME,     /* Process / Thread / Microsoft-Windows-Kernel-Process */
   ETL_FEED_EVENTSOURCE,  /* an EventSource manifest chunk (event 0xFFFE) */
+  ETL_FEED_FILE_NAME,    /* FileIo Name / FileCreate / FileDelete / FileRundown */
 } EtlFeedKind;
 
 /* Providers (event classes) whose records may feed; kept per provider id. */
@@ -43,5 +45,8 @@ EtlTraceFeed *etl_trace_feed_new (EtlSchemaRegistry *registry, EtlVolumeMap *vol
 void etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *record);
 void etl_trace_feed_finish (EtlTraceFeed *feed);
 void etl_trace_feed_free (EtlTraceFeed *feed);
+GArray *etl_trace_feed_steal_file_names (EtlTraceFeed *feed);
+EtlMofFileNames *etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry,
+                                                  const EtlVolumeMap *volumes);
 
 G_END_DECLS

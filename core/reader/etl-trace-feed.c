@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "etl-format-private.h"
+#include "etl-mof-derived.h"
 #include "etl-record-private.h"
 #include "etl-tdh.h"
 
@@ -62,6 +63,9 @@ struct _EtlTraceFeed
   EtlEventSourceCollector *eventsource;
   GArray *lifetimes;   /* KeptRecord */
   gsize lifetime_bytes;
+  GArray *file_names;  /* KeptRecord: FileIo name records, decoded on first use */
+  gsize file_name_bytes;
+  GHashTable *manifest_events; /* EtlSchemaKey* of the ManifestData schemas registered */
 };
 
 /**
@@ -111,7 +115,8 @@ classify_opcode (guint cls, guint opcode)
  *
  * Returns: %ETL_FEED_LIFETIME for Process and Thread Start, End, DCStart,
  *   DCEnd (HookId 0x0301–0x0304, 0x0501–0x0504) and Thread SetName
- *   (0x0548), else %ETL_FEED_NONE
+ *   (0x0548), %ETL_FEED_FILE_NAME for FileIo Name, FileCreate, FileDelete
+ *   and FileRundown (0x0400, 0x0420, 0x0423, 0x0424), else %ETL_FEED_NONE
  */
 EtlFeedKind
 etl_trace_feed_classify_hook (guint16 hook_id)
@@ -122,6 +127,13 @@ etl_trace_feed_classify_hook (guint16 hook_id)
       return classify_opcode (ETL_FEED_CLASS_PROCESS, hook_id & 0xFF);
     case 0x05:
       return classify_opcode (ETL_FEED_CLASS_THREAD, hook_id & 0xFF);
+    case 0x04:
+      /* FileIo_Name: Name 0, FileCreate 32, FileDelete 35, FileRundown 36. */
+      switch (hook_id & 0xFF)
+        {
+        case 0: case 32: case 35: case 36: return ETL_FEED_FILE_NAME;
+        default: return ETL_FEED_NONE;
+        }
     default:
       return ETL_FEED_NONE;
     }
@@ -165,6 +177,20 @@ etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode, const gui
   return classify_opcode (cls, opcode);
 }
 
+static guint
+schema_key_hash (gconstpointer p)
+{
+  const EtlSchemaKey *k = p;
+
+  return etl_guid_hash (&k->guid) ^ ((guint) k->id << 8) ^ k->version;
+}
+
+static gboolean
+schema_key_equal (gconstpointer a, gconstpointer b)
+{
+  return memcmp (a, b, sizeof (EtlSchemaKey)) == 0;
+}
+
 /**
  * etl_trace_feed_new:
  * @registry: where TDH metadata and EventSource manifests are registered
@@ -183,7 +209,42 @@ etl_trace_feed_new (EtlSchemaRegistry *registry, EtlVolumeMap *volumes, EtlProce
   feed->processes = processes;
   feed->eventsource = etl_eventsource_collector_new (registry);
   feed->lifetimes = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
+  feed->file_names = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
+  feed->manifest_events = g_hash_table_new_full (schema_key_hash, schema_key_equal, g_free, NULL);
   return feed;
+}
+
+/*
+ * The layout of an EventSource's manifest event itself (id 0xFFFE, opcode
+ * 0xFE), which no manifest describes: the 8-byte envelope of
+ * EventSource.cs's ManifestEnvelope (Format, MajorVersion, MinorVersion,
+ * Magic 0x5B, TotalChunks, ChunkNumber) and the chunk of UTF-8 XML.  Named
+ * "ManifestData" as TraceEvent names it.  Registered once per provider and
+ * version, as the least trusted EventSource schema.
+ */
+static void
+register_manifest_event (EtlTraceFeed *feed, const EtlRecord *record)
+{
+  EtlSchemaKey key;
+  g_autoptr (EtlSchema) schema = NULL;
+
+  etl_schema_key_init_event_id (&key, &record->provider, record->event_id, record->version);
+  if (g_hash_table_contains (feed->manifest_events, &key))
+    return;
+  g_hash_table_add (feed->manifest_events, g_memdup2 (&key, sizeof key));
+  schema = etl_schema_new (&key, ETL_SCHEMA_SOURCE_EVENTSOURCE);
+  schema->event_name = g_strdup ("ManifestData");
+  schema->opcode = record->opcode;
+  schema->level = record->level;
+  schema->keyword = record->keyword;
+  etl_schema_add_property (schema, "Format", ETL_IN_UINT8, ETL_OUT_NULL);
+  etl_schema_add_property (schema, "MajorVersion", ETL_IN_UINT8, ETL_OUT_NULL);
+  etl_schema_add_property (schema, "MinorVersion", ETL_IN_UINT8, ETL_OUT_NULL);
+  etl_schema_add_property (schema, "Magic", ETL_IN_UINT8, ETL_OUT_NULL);
+  etl_schema_add_property (schema, "TotalChunks", ETL_IN_UINT16, ETL_OUT_NULL);
+  etl_schema_add_property (schema, "ChunkNumber", ETL_IN_UINT16, ETL_OUT_NULL);
+  etl_schema_add_property (schema, "Data", ETL_IN_NONNULLTERMINATEDANSISTRING, ETL_OUT_UTF8);
+  etl_schema_registry_add (feed->registry, schema);
 }
 
 static const char *
@@ -206,6 +267,48 @@ add_volume (EtlTraceFeed *feed, const EtlRecord *record)
   dos = field_value (decoded, "DosPath");
   if (nt != NULL && dos != NULL && *nt != '\0')
     etl_volume_map_add (feed->volumes, nt, dos);
+}
+
+/* Copies @record for decoding after the walk, within the caps. */
+static void
+keep (GArray *kept, gsize *bytes, const EtlRecord *record)
+{
+  KeptRecord k;
+
+  if (kept->len >= MAX_LIFETIME_RECORDS || *bytes + record->size > MAX_LIFETIME_BYTES || record->raw == NULL
+      || record->size > record->raw_len)
+    return;
+  k.file = record->file;
+  k.cpu = record->cpu;
+  k.filetime = record->filetime;
+  k.file_offset = record->file_offset;
+  k.bytes = g_bytes_new (record->raw, record->size);
+  *bytes += record->size;
+  g_array_append_val (kept, k);
+}
+
+/* The record a KeptRecord holds, decoded again; clear it with etl_record_clear(). */
+static gboolean
+kept_decode (const KeptRecord *k, EtlRecord *r)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (k->bytes, &len);
+
+  if (!etl_record_decode (data, len, r, NULL))
+    return FALSE;
+  r->file = k->file;
+  r->cpu = k->cpu;
+  r->filetime = k->filetime;
+  r->file_offset = k->file_offset;
+  return TRUE;
+}
+
+static void
+kept_clear (GArray *kept)
+{
+  for (guint i = 0; i < kept->len; i++)
+    g_clear_pointer (&g_array_index (kept, KeptRecord, i).bytes, g_bytes_unref);
+  g_array_set_size (kept, 0);
 }
 
 /**
@@ -233,21 +336,13 @@ etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *recor
       break;
     case ETL_FEED_EVENTSOURCE:
       etl_eventsource_collector_add (feed->eventsource, record, NULL);
+      register_manifest_event (feed, record);
       break;
     case ETL_FEED_LIFETIME:
-      if (feed->lifetimes->len < MAX_LIFETIME_RECORDS && feed->lifetime_bytes + record->size <= MAX_LIFETIME_BYTES
-          && record->raw != NULL && record->size <= record->raw_len)
-        {
-          KeptRecord k;
-
-          k.file = record->file;
-          k.cpu = record->cpu;
-          k.filetime = record->filetime;
-          k.file_offset = record->file_offset;
-          k.bytes = g_bytes_new (record->raw, record->size);
-          feed->lifetime_bytes += record->size;
-          g_array_append_val (feed->lifetimes, k);
-        }
+      keep (feed->lifetimes, &feed->lifetime_bytes, record);
+      break;
+    case ETL_FEED_FILE_NAME:
+      keep (feed->file_names, &feed->file_name_bytes, record);
       break;
     case ETL_FEED_NONE:
     default:
@@ -269,24 +364,68 @@ etl_trace_feed_finish (EtlTraceFeed *feed)
   etl_eventsource_collector_finish (feed->eventsource, NULL);
   for (guint i = 0; i < feed->lifetimes->len; i++)
     {
-      KeptRecord *k = &g_array_index (feed->lifetimes, KeptRecord, i);
-      gsize len;
-      const guint8 *data = g_bytes_get_data (k->bytes, &len);
       EtlRecord r;
 
-      if (etl_record_decode (data, len, &r, NULL))
+      if (kept_decode (&g_array_index (feed->lifetimes, KeptRecord, i), &r))
         {
-          r.file = k->file;
-          r.cpu = k->cpu;
-          r.filetime = k->filetime;
-          r.file_offset = k->file_offset;
           etl_process_table_add_record (feed->processes, &r);
           etl_record_clear (&r);
         }
-      g_clear_pointer (&k->bytes, g_bytes_unref);
     }
-  g_array_set_size (feed->lifetimes, 0);
+  kept_clear (feed->lifetimes);
   etl_process_table_finish (feed->processes);
+}
+
+/**
+ * etl_trace_feed_steal_file_names:
+ * @feed: a finished feed
+ *
+ * The FileIo name records (Name, FileCreate, FileDelete, FileRundown) the
+ * walk kept.  They are decoded only when a consumer first asks for the
+ * fields TraceEvent derives (etl_trace_feed_build_file_names()): thousands
+ * of rundown records would otherwise cost the open a tenth of its time.
+ *
+ * Returns: (transfer full): the kept records, for
+ *   etl_trace_feed_build_file_names()
+ */
+GArray *
+etl_trace_feed_steal_file_names (EtlTraceFeed *feed)
+{
+  GArray *kept = feed->file_names;
+
+  feed->file_names = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
+  feed->file_name_bytes = 0;
+  return kept;
+}
+
+/**
+ * etl_trace_feed_build_file_names:
+ * @kept: (transfer full): what etl_trace_feed_steal_file_names() returned
+ * @registry: (nullable): the trace's schemas; %NULL only frees @kept
+ * @volumes: the trace's volume map (names are shown as DOS paths)
+ *
+ * Returns: (transfer full) (nullable): the FileObject → file name table
+ */
+EtlMofFileNames *
+etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry, const EtlVolumeMap *volumes)
+{
+  EtlMofFileNames *names = registry != NULL ? etl_mof_file_names_new () : NULL;
+
+  for (guint i = 0; names != NULL && i < kept->len; i++)
+    {
+      EtlRecord r;
+
+      if (kept_decode (&g_array_index (kept, KeptRecord, i), &r))
+        {
+          g_autoptr (EtlDecoded) decoded = etl_decode_record (registry, volumes, &r);
+
+          etl_mof_file_names_add (names, decoded);
+          etl_record_clear (&r);
+        }
+    }
+  kept_clear (kept);
+  g_array_unref (kept);
+  return names;
 }
 
 /**
@@ -298,9 +437,11 @@ etl_trace_feed_free (EtlTraceFeed *feed)
 {
   if (feed == NULL)
     return;
-  for (guint i = 0; i < feed->lifetimes->len; i++)
-    g_bytes_unref (g_array_index (feed->lifetimes, KeptRecord, i).bytes);
+  kept_clear (feed->lifetimes);
   g_array_unref (feed->lifetimes);
+  kept_clear (feed->file_names);
+  g_array_unref (feed->file_names);
+  g_hash_table_unref (feed->manifest_events);
   etl_eventsource_collector_free (feed->eventsource);
   g_free (feed);
 }

@@ -31,6 +31,7 @@
 
 #include "etl-format-private.h"
 #include "etl-manifest.h"
+#include "etl-mof-derived.h"
 #include "etl-mof-kernel.h"
 #include "etl-names.h"
 #include "etl-record-private.h"
@@ -111,6 +112,9 @@ struct _EtlTrace
   EtlSchemaRegistry *registry;
   EtlVolumeMap *volumes;
   EtlProcessTable *processes;
+  GArray *file_name_records;      /* kept FileIo name records, until first used */
+  GOnce file_names_once;          /* builds file_names from them */
+  EtlMofFileNames *file_names;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1320,13 +1324,27 @@ etl_file_open (const char *path, GError **error)
   return f;
 }
 
-/* The schemas every trace starts with: the kernel's MOF classes and the
- * user's manifest folder.  (TraceLogging events describe themselves.) */
+/* The schemas every trace starts with, registered once per process: the
+ * kernel's MOF classes and the manifests in the user's folder
+ * ($XDG_DATA_HOME/etlscope/manifests/, read at the first open).
+ * (TraceLogging events describe themselves.) */
+static gpointer
+build_base_registry (gpointer data)
+{
+  EtlSchemaRegistry *base = etl_schema_registry_new ();
+
+  etl_mof_register_kernel (base);
+  etl_manifest_load_user_dir (base, NULL, NULL);
+  return base;
+}
+
 static void
 trace_register_schemas (EtlTrace *trace)
 {
-  etl_mof_register_kernel (trace->registry);
-  etl_manifest_load_user_dir (trace->registry, NULL, NULL);
+  static GOnce base_once = G_ONCE_INIT;
+  EtlSchemaRegistry *base = g_once (&base_once, build_base_registry, NULL);
+
+  etl_schema_registry_add_all (trace->registry, base);
 }
 
 /**
@@ -1352,7 +1370,8 @@ trace_register_schemas (EtlTrace *trace)
  *
  * During the same walk it gathers what decoding needs (see
  * etl_trace_get_schema_registry()): the kernel's MOF layouts and the user's
- * manifests ($XDG_DATA_HOME/etlscope/manifests/) registered once, then the
+ * manifests ($XDG_DATA_HOME/etlscope/manifests/, read once per process, at
+ * the first open), then the
  * KernelTraceControl MetaData (TDH) records and EventSource manifests of
  * every file opened together, the SysConfig volume mapping and the process
  * table.  A manifest in @manifests that cannot be read fails the open with
@@ -1380,6 +1399,7 @@ etl_trace_open_full (const char *const *paths, const char *const *manifests, Etl
   g_queue_init (&trace->cache_order);
   g_mutex_init (&trace->cache_lock);
   trace->origin = G_MAXINT64;
+  trace->file_names_once = (GOnce) G_ONCE_INIT;
   trace->provider_feed = g_byte_array_new ();
   trace->registry = etl_schema_registry_new ();
   trace->volumes = etl_volume_map_new ();
@@ -1424,6 +1444,7 @@ etl_trace_open_full (const char *const *paths, const char *const *manifests, Etl
   if (!merge_all (trace, progress, progress_data, cancellable, error))
     return NULL;
   etl_trace_feed_finish (trace->feed);
+  trace->file_name_records = etl_trace_feed_steal_file_names (trace->feed);
   g_clear_pointer (&trace->feed, etl_trace_feed_free);
 
   return g_steal_pointer (&trace);
@@ -1486,6 +1507,10 @@ etl_trace_unref (EtlTrace *trace)
   g_clear_pointer (&trace->feed, etl_trace_feed_free);
   g_clear_pointer (&trace->provider_feed, g_byte_array_unref);
   g_clear_pointer (&trace->processes, etl_process_table_unref);
+  g_clear_pointer (&trace->file_names, etl_mof_file_names_free);
+  if (trace->file_name_records != NULL)
+    etl_mof_file_names_free (etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records),
+                                                              NULL, NULL));
   g_clear_pointer (&trace->volumes, etl_volume_map_free);
   g_clear_pointer (&trace->registry, etl_schema_registry_unref);
   g_free (trace);
@@ -1965,4 +1990,52 @@ etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record, const Et
 {
   g_return_val_if_fail (trace != NULL && record != NULL, NULL);
   return etl_process_table_lookup_record (trace->processes, record, decoded);
+}
+
+/* The FileObject → name table for derived FileName fields, built on first use. */
+static gpointer
+build_file_names (gpointer data)
+{
+  EtlTrace *trace = data;
+
+  trace->file_names = etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records), trace->registry,
+                                                       trace->volumes);
+  return trace->file_names;
+}
+
+/**
+ * etl_trace_get_derived_fields:
+ * @trace: a trace
+ * @record: one of its records
+ * @decoded: @record's fields (etl_trace_decode_record())
+ *
+ * The fields TraceEvent computes for kernel events from their payload and
+ * header (etl_mof_derived_fields(): BuildTime, ElapsedTimeMSec, a sample's
+ * processor and priority, a thread's creator, the FileName of a FileKey
+ * from the trace's FileIo name records — decoded at the first call — …),
+ * with the clock of
+ * @record's file: PerfFreq for QPC, 10,000,000 for system time,
+ * CpuSpeedInMHz × 10^6 for CPU cycles.
+ *
+ * Returns: (transfer full) (nullable) (element-type EtlField): the derived
+ *   fields, or %NULL when none apply; free with g_array_unref()
+ */
+GArray *
+etl_trace_get_derived_fields (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded)
+{
+  const EtlFileInfo *info;
+  gint64 freq = 0;
+
+  g_return_val_if_fail (trace != NULL && record != NULL && decoded != NULL, NULL);
+  if (decoded->schema == NULL || decoded->schema->source != ETL_SCHEMA_SOURCE_MOF || record->file >= trace->files->len)
+    return NULL;
+  info = &((EtlFile *) g_ptr_array_index (trace->files, record->file))->info;
+  switch (info->clock_type)
+    {
+    case ETL_CLOCK_QPC: freq = info->perf_freq; break;
+    case ETL_CLOCK_SYSTEM_TIME: freq = 10000000; break;
+    case ETL_CLOCK_CPU_CYCLE: freq = (gint64) info->cpu_speed_mhz * 1000000; break;
+    default: break;
+    }
+  return etl_mof_derived_fields (decoded, record, freq, g_once (&trace->file_names_once, build_file_names, trace));
 }

@@ -58,7 +58,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
     feed_chunk (c, copy, size);
     memcpy (chunk, envelope, 8);
-    memcpy (chunk + 8, copy, size);
+    if (size > 0) /* g_memdup2 () of nothing is NULL */
+      memcpy (chunk + 8, copy, size);
     feed_chunk (c, chunk, size + 8);
     etl_eventsource_collector_finish (c, NULL);
   }

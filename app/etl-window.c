@@ -385,6 +385,14 @@ load_state (EtlWindow *self)
   RESTORE_PANE ("list", self->list_paned);
 #undef RESTORE_PANE
 
+  /* Sections the user closed in the session panel. */
+  {
+    g_auto (GStrv) closed = g_key_file_get_string_list (kf, "session-panel", "collapsed-sections", NULL, NULL);
+
+    for (guint i = 0; closed != NULL && closed[i] != NULL; i++)
+      etl_session_panel_set_section_expanded (self->session_panel, closed[i], FALSE);
+  }
+
   /* Columns the user hid in the event list. */
   {
     g_auto (GStrv) hidden = g_key_file_get_string_list (kf, "list", "hidden-columns", NULL, NULL);
@@ -405,8 +413,8 @@ load_state (EtlWindow *self)
  * @self: a window
  * @error: return location for a #GError
  *
- * Writes the window size, maximised state, pane positions and the event
- * list's hidden columns to
+ * Writes the window size, maximised state, pane positions, the session
+ * panel's closed sections and the event list's hidden columns to
  * g_get_user_config_dir()/etlscope/state.ini, atomically
  * (g_key_file_save_to_file() goes through g_file_set_contents()).
  *
@@ -437,6 +445,12 @@ etl_window_save_state (EtlWindow *self, GError **error)
   g_key_file_set_boolean (kf, "panes", "session-visible", gtk_widget_get_visible (GTK_WIDGET (self->session_box)));
   g_key_file_set_integer (kf, "panes", "trace", gtk_paned_get_position (self->trace_paned));
   g_key_file_set_integer (kf, "panes", "list", gtk_paned_get_position (self->list_paned));
+  {
+    g_auto (GStrv) closed = etl_session_panel_dup_collapsed_sections (self->session_panel);
+
+    g_key_file_set_string_list (kf, "session-panel", "collapsed-sections", (const char *const *) closed,
+                                g_strv_length (closed));
+  }
   {
     g_auto (GStrv) hidden = etl_event_list_dup_hidden_columns (self->event_list);
 
@@ -1431,6 +1445,17 @@ static void
 on_list_filter_request (EtlEventList *list, const char *field, gboolean exclude, guint64 row, EtlWindow *self)
 {
   etl_window_filter_by_row (self, field, exclude, row);
+}
+
+static void select_everywhere (EtlWindow *self, guint64 row);
+
+/* A loss point clicked: the event at that time, centred in the timeline. */
+static void
+on_loss_activated (EtlLossPlot *plot, gint64 filetime, EtlWindow *self)
+{
+  if (self->trace == NULL || etl_trace_get_n_records (self->trace) == 0)
+    return;
+  select_everywhere (self, MIN (etl_trace_lower_bound (self->trace, filetime), etl_trace_get_n_records (self->trace) - 1));
 }
 
 static void
@@ -2974,7 +2999,6 @@ etl_window_dispose (GObject *object)
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->filter, etl_filter_free);
-  g_clear_pointer (&self->conditions, g_ptr_array_unref);
   if (self->find_cancellable != NULL)
     g_cancellable_cancel (self->find_cancellable);
   g_clear_object (&self->find_cancellable);
@@ -2992,6 +3016,7 @@ etl_window_finalize (GObject *object)
   g_free (self->progress_label);
   g_clear_pointer (&self->manifests, g_ptr_array_unref);
   g_clear_pointer (&self->markers, g_array_unref);
+  g_clear_pointer (&self->conditions, g_ptr_array_unref);
 
   G_OBJECT_CLASS (etl_window_parent_class)->finalize (object);
 }
@@ -3137,16 +3162,9 @@ etl_window_init (EtlWindow *self)
 
   self->session_panel = ETL_SESSION_PANEL (etl_session_panel_new ());
   gtk_widget_show_all (GTK_WIDGET (self->session_panel));
-  /* Scrollable, so the panel's form never makes the window wider than the
-   * screen; the trace area keeps the room it needs. */
-  {
-    GtkWidget *scroller = gtk_scrolled_window_new (NULL, NULL);
-
-    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
-    gtk_container_add (GTK_CONTAINER (scroller), GTK_WIDGET (self->session_panel));
-    gtk_widget_show (scroller);
-    gtk_box_pack_start (self->session_box, scroller, TRUE, TRUE, 0);
-  }
+  /* The panel is one column that scrolls up and down by itself and fits a
+   * pane of about 400 px. */
+  gtk_box_pack_start (self->session_box, GTK_WIDGET (self->session_panel), TRUE, TRUE, 0);
   g_signal_connect_object (self->session_panel, "session-stopped", G_CALLBACK (on_session_stopped), self, 0);
 
   self->zoom_manager = etl_zoom_manager_new ();
@@ -3161,6 +3179,7 @@ etl_window_init (EtlWindow *self)
   if (timeline_actions != NULL)
     gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", timeline_actions);
   g_signal_connect_object (self->timeline, "event-selected", G_CALLBACK (on_timeline_event_selected), self, 0);
+  g_signal_connect_object (self->loss_plot, "loss-activated", G_CALLBACK (on_loss_activated), self, 0);
   g_signal_connect_object (self->event_list, "filter-request", G_CALLBACK (on_list_filter_request), self, 0);
   g_signal_connect_object (self->event_list, "show-in-timeline", G_CALLBACK (on_list_show_in_timeline), self, 0);
 
@@ -3393,6 +3412,32 @@ etl_window_dup_loss_legend (EtlWindow *self, guint file)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
   return etl_loss_plot_dup_legend_text (self->loss_plot, file);
+}
+
+/**
+ * etl_window_get_session_panel:
+ * @self: a window
+ *
+ * Returns: (transfer none): the session configuration panel
+ */
+EtlSessionPanel *
+etl_window_get_session_panel (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->session_panel;
+}
+
+/**
+ * etl_window_get_loss_plot:
+ * @self: a window
+ *
+ * Returns: (transfer none): the loss plot
+ */
+EtlLossPlot *
+etl_window_get_loss_plot (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->loss_plot;
 }
 
 /**

@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -16,6 +17,7 @@
 
 #include "etl-application.h"
 #include "etl-filter.h"
+#include "etl-session-panel.h"
 #include "etl-test-util.h"
 #include "etl-time-ruler.h"
 #include "etl-window.h"
@@ -749,6 +751,151 @@ test_time_format (void)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Loss plot                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* On the demo trace (buffers lost): hovering a loss point names its time,
+ * kind and count; clicking it moves the timeline there; the legend's
+ * tooltip explains the counters. */
+static void
+test_loss_plot (Fixture *fixture, gconstpointer data)
+{
+  EtlLossPlot *plot;
+  EtlTrace *trace;
+  const EtlLoss *losses;
+  guint n_losses = 0;
+  int width, height;
+  gboolean timed_out = FALSE;
+  guint timeout;
+  gint64 b, e;
+  double x = -1, y = -1;
+  const EtlLoss *target = NULL;
+
+  if (skip_without_display ())
+    return;
+  etl_window_open_demo (fixture->window);
+  timeout = g_timeout_add_seconds (120, on_timeout, &timed_out);
+  while ((etl_window_get_busy (fixture->window) || etl_window_get_trace (fixture->window) == NULL) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  drain ();
+
+  trace = etl_window_get_trace (fixture->window);
+  plot = etl_window_get_loss_plot (fixture->window);
+  losses = etl_trace_get_losses (trace, &n_losses);
+  g_assert_cmpuint (n_losses, >, 0);
+  width = gtk_widget_get_allocated_width (GTK_WIDGET (plot));
+  height = gtk_widget_get_allocated_height (GTK_WIDGET (plot));
+  g_assert_cmpint (height, >=, 4 + 3 * 18 + 2 * 34);
+
+  /* The first buffer-row loss, where the plot draws it. */
+  etl_window_get_visible_range (fixture->window, &b, &e);
+  for (guint i = 0; i < n_losses && target == NULL; i++)
+    if (losses[i].kind != ETL_LOSS_EVENTS_LOST_BUFFER && losses[i].kind != ETL_LOSS_RT_LOST_EVENT
+        && losses[i].filetime >= b && losses[i].filetime < e)
+      target = &losses[i];
+  g_assert_nonnull (target);
+  x = etl_zoom_manager_time_to_x (etl_window_get_zoom_manager (fixture->window), target->filetime,
+                                  width - ETL_LABEL_COLUMN_WIDTH)
+      + ETL_LABEL_COLUMN_WIDTH;
+  y = height - 10; /* the buffers row, at the bottom */
+  {
+    g_autofree char *text = etl_loss_plot_dup_loss_text (plot, x, y, width, height);
+    g_autofree char *when = etl_time_format_span (target->filetime - etl_trace_get_origin (trace));
+
+    g_assert_nonnull (text);
+    g_assert_nonnull (strstr (text, when));
+    g_assert_true (strstr (text, "BUFFER_LOST") != NULL || strstr (text, "sequence gap") != NULL
+                   || strstr (text, "RTLost") != NULL);
+    g_assert_nonnull (strstr (text, "×"));
+  }
+  /* Far from any point: nothing. */
+  {
+    g_autofree char *none = etl_loss_plot_dup_loss_text (plot, 5, y, width, height);
+
+    g_assert_null (none);
+  }
+
+  /* A click goes there: the event at that time is selected and centred. */
+  g_signal_emit_by_name (plot, "loss-activated", target->filetime);
+  {
+    guint64 row = etl_event_list_get_selected_row (etl_window_get_event_list (fixture->window));
+
+    g_assert_cmpuint (row, ==, etl_trace_lower_bound (trace, target->filetime));
+    etl_window_get_visible_range (fixture->window, &b, &e);
+    g_assert_cmpint (b, <=, etl_trace_get_filetime (trace, row));
+    g_assert_cmpint (e, >=, etl_trace_get_filetime (trace, row));
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Session panel                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* The panel fits a pane of 440 px: its natural width, at most; diagnostics
+ * show under their field; a loaded session that is no preset shows
+ * "Custom"; closed sections are remembered by the window. */
+static void
+test_session_panel (Fixture *fixture, gconstpointer data)
+{
+  GtkWidget *panel, *window;
+  g_autoptr (EtlSession) session = NULL;
+  g_auto (GStrv) collapsed = NULL;
+  g_autofree char *state = etl_window_get_state_path ();
+  int min_w = 0, nat_w = 0;
+  const char *under;
+
+  if (skip_without_display ())
+    return;
+  panel = etl_session_panel_new ();
+  window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_container_add (GTK_CONTAINER (window), panel);
+  gtk_widget_show_all (window);
+  drain ();
+  gtk_widget_get_preferred_width (panel, &min_w, &nat_w);
+  g_test_message ("session panel width: minimum %d, natural %d", min_w, nat_w);
+  g_assert_cmpint (nat_w, <=, 440);
+  g_assert_cmpint (min_w, <=, 440);
+  g_assert_cmpstr (etl_session_panel_get_preset (ETL_SESSION_PANEL (panel)), ==, "low-overhead-file");
+
+  /* A diagnostic under its field: MaximumFileSize with circular mode and no
+   * size is an error (the test-session-gui case). */
+  gtk_toggle_button_set_active (
+      GTK_TOGGLE_BUTTON (etl_session_panel_get_flag_button (ETL_SESSION_PANEL (panel), "LogFileMode",
+                                                            ETL_EVENT_TRACE_FILE_MODE_CIRCULAR)),
+      TRUE);
+  under = etl_session_panel_get_field_diagnostic (ETL_SESSION_PANEL (panel), "MaximumFileSize");
+  g_assert_nonnull (under);
+  g_assert_true (g_str_has_prefix (under, "✖ "));
+  g_assert_cmpstr (etl_session_panel_get_preset (ETL_SESSION_PANEL (panel)), ==, "custom");
+  gtk_widget_get_preferred_width (panel, &min_w, &nat_w);
+  g_assert_cmpint (nat_w, <=, 440);
+
+  /* A session like one loaded from a file: a preset, or "Custom". */
+  session = etl_session_new_preset ("low-overhead-file", NULL);
+  etl_session_panel_set_session (ETL_SESSION_PANEL (panel), session);
+  g_assert_cmpstr (etl_session_panel_get_preset (ETL_SESSION_PANEL (panel)), ==, "low-overhead-file");
+  g_assert_null (etl_session_panel_get_field_diagnostic (ETL_SESSION_PANEL (panel), "MaximumFileSize"));
+  session->buffer_size = 128;
+  etl_session_panel_set_session (ETL_SESSION_PANEL (panel), session);
+  g_assert_cmpstr (etl_session_panel_get_preset (ETL_SESSION_PANEL (panel)), ==, "custom");
+  gtk_widget_destroy (window);
+
+  /* Sections closed in one window are closed in the next. */
+  etl_session_panel_set_section_expanded (etl_window_get_session_panel (fixture->window), "bytes", FALSE);
+  g_assert_true (etl_window_save_state (fixture->window, NULL));
+  gtk_widget_destroy (GTK_WIDGET (fixture->window));
+  g_clear_object (&fixture->window);
+  fixture_setup (fixture, NULL);
+  collapsed = etl_session_panel_dup_collapsed_sections (etl_window_get_session_panel (fixture->window));
+  g_assert_cmpuint (g_strv_length (collapsed), ==, 1);
+  g_assert_cmpstr (collapsed[0], ==, "bytes");
+  etl_session_panel_set_section_expanded (etl_window_get_session_panel (fixture->window), "bytes", TRUE);
+  g_assert_true (etl_window_save_state (fixture->window, NULL));
+}
+
 static void
 rm_rf (const char *path)
 {
@@ -803,6 +950,8 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/ux/markers", Fixture, NULL, fixture_setup, test_markers, fixture_teardown);
   g_test_add ("/etl/gui/ux/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
   g_test_add_func ("/etl/gui/ux/time-format", test_time_format);
+  g_test_add ("/etl/gui/ux/session-panel", Fixture, NULL, fixture_setup, test_session_panel, fixture_teardown);
+  g_test_add ("/etl/gui/ux/loss-plot", Fixture, NULL, fixture_setup, test_loss_plot, fixture_teardown);
 
   status = g_test_run ();
   if (xdg != NULL)

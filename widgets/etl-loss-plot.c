@@ -6,12 +6,16 @@
  * @short_description: lost events and buffers over time, per file
  *
  * Drawn under the timeline on the same time axis (the visible range of the
- * shared #EtlZoomManager and the same label column width): for each file,
- * the cumulative number of lost events (solid) and lost buffers (dashed) as
- * step lines, from an #EtlLossSummary.  A legend lists each file with the
- * totals its TRACE_LOGFILE_HEADER states ("EventsLost 3 · BuffersLost 0").
- * Nothing lost is worth seeing too: the lines stay flat and the legend says
- * "0 lost".
+ * shared #EtlZoomManager and the same label column width).  Above the plot,
+ * a legend lists each file with the totals its TRACE_LOGFILE_HEADER states
+ * ("EventsLost 3 · BuffersLost 0") and a key says what each line style
+ * counts.  Below, two rows with their own scales, as cumulative step lines
+ * per file from an #EtlLossSummary: the events row (solid: buffers flagged
+ * EVENTS_LOST and RTLostEvent records) and the buffers row (dashed: lost
+ * buffers).  Hovering shows the nearest loss point (time, kind, count);
+ * clicking it emits #EtlLossPlot::loss-activated; the tooltip over the
+ * legend explains each counter.  Nothing lost is worth seeing too: the
+ * lines stay flat and the legend says "0 lost".
  */
 
 #include "config.h"
@@ -21,8 +25,8 @@
 #include <math.h>
 
 #include "etl-loss-plot.h"
+#include "etl-time-ruler.h"
 
-#define ROW_HEIGHT 20
 #define PAD 8
 
 struct _EtlLossPlot
@@ -37,7 +41,18 @@ struct _EtlLossPlot
   guint64 *events;
   guint64 *buffers;
   gsize scratch_len;
+
+  EtlTrace *trace;
+  const EtlLoss *hover;   /* the loss point under the pointer */
 };
+
+enum
+{
+  LOSS_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 enum {
   PROP_0,
@@ -133,6 +148,62 @@ stroke_series (cairo_t *cr, const guint64 *values, guint n, double x0, double ba
   cairo_stroke (cr);
 }
 
+/* Layout, top to bottom: the legend (one line per file: its colour, name
+ * and header totals), the key (what each line style counts), then two rows
+ * of the plot, each with its own scale, so counts of different units are
+ * never read against each other. */
+#define LEGEND_ROW 18
+#define PLOT_ROW 34
+
+typedef struct
+{
+  double legend_top;
+  double key_top;
+  double rows_top;   /* top of the first plot row */
+  double row_h;
+} Layout;
+
+static void
+compute_layout (EtlLossPlot *self, int height, Layout *l)
+{
+  guint n = MAX (self->file_names->len, 1);
+
+  l->legend_top = 4;
+  l->key_top = l->legend_top + n * LEGEND_ROW;
+  l->rows_top = l->key_top + 2 * LEGEND_ROW + 2;
+  l->row_h = MAX ((height - l->rows_top - 4) / 2.0, 12.0);
+}
+
+static const char *const loss_kind_names[ETL_N_LOSS_KINDS] = {
+  "buffer flagged EVENTS_LOST",
+  "buffer flagged BUFFER_LOST",
+  "sequence gap (buffers missing)",
+  "RTLostEvent record",
+  "RTLostBuffer record",
+  "RTLostFile record",
+};
+
+static gboolean
+kind_is_events (EtlLossKind kind)
+{
+  return kind == ETL_LOSS_EVENTS_LOST_BUFFER || kind == ETL_LOSS_RT_LOST_EVENT;
+}
+
+static void
+draw_line_key (cairo_t *cr, double x, double y, gboolean dashed, const GdkRGBA *color)
+{
+  static const double dash[] = { 4.0, 2.0 };
+
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue, 0.9);
+  cairo_set_line_width (cr, dashed ? 1.5 : 2.0);
+  if (dashed)
+    cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+  cairo_move_to (cr, x, y);
+  cairo_line_to (cr, x + 18, y);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
 /**
  * etl_loss_plot_render:
  * @self: a loss plot
@@ -140,7 +211,10 @@ stroke_series (cairo_t *cr, const guint64 *values, guint n, double x0, double ba
  * @width: width in pixels, label column included
  * @height: height in pixels
  *
- * Draws the plot from the loss summary, in O(files × columns).
+ * Draws the plot from the loss summary, in O(files × columns): the legend
+ * and the key above, then the events row (buffers flagged EVENTS_LOST and
+ * RTLostEvent records, solid) and the buffers row (lost buffers: flag,
+ * sequence gaps, real-time records, dashed), each on its own scale.
  */
 void
 etl_loss_plot_render (EtlLossPlot *self, cairo_t *cr, int width, int height)
@@ -151,9 +225,9 @@ etl_loss_plot_render (EtlLossPlot *self, cairo_t *cr, int width, int height)
   GdkRGBA fg;
   gint64 t0, t1;
   guint n_files, axis_w;
-  double base, top, scale;
-  guint64 ymax;
-  int legend_w = 0, th;
+  guint64 max_events = 0, max_buffers = 0;
+  Layout l;
+  int th, tw;
 
   g_return_if_fail (ETL_IS_LOSS_PLOT (self));
   g_return_if_fail (cr != NULL);
@@ -162,21 +236,22 @@ etl_loss_plot_render (EtlLossPlot *self, cairo_t *cr, int width, int height)
   gtk_render_background (style, cr, 0, 0, width, height);
   fg_color (widget, &fg);
   layout = gtk_widget_create_pango_layout (widget, NULL);
+  compute_layout (self, height, &l);
 
   /* Top border and label column. */
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.25);
   cairo_rectangle (cr, 0, 0, width, 1);
-  cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH - 1, 0, 1, height);
+  cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH - 1, l.rows_top, 1, height - l.rows_top);
   cairo_fill (cr);
 
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.9);
-  pango_layout_set_text (layout, "Losses", -1);
-  cairo_move_to (cr, 10, PAD);
+  pango_layout_set_markup (layout, "<b>Losses</b>", -1);
+  cairo_move_to (cr, 10, l.legend_top);
   pango_cairo_show_layout (cr, layout);
   pango_layout_get_pixel_size (layout, NULL, &th);
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.55);
   pango_layout_set_markup (layout, "<small>cumulative</small>", -1);
-  cairo_move_to (cr, 10, PAD + th);
+  cairo_move_to (cr, 10, l.legend_top + th);
   pango_cairo_show_layout (cr, layout);
 
   if (self->summary == NULL || self->zoom_manager == NULL || width <= ETL_LABEL_COLUMN_WIDTH)
@@ -191,115 +266,266 @@ etl_loss_plot_render (EtlLossPlot *self, cairo_t *cr, int width, int height)
       self->events = g_renew (guint64, self->events, axis_w);
       self->buffers = g_renew (guint64, self->buffers, axis_w);
     }
-
-  top = PAD + 4;
-  base = height - PAD - 0.5;
-  ymax = MAX (etl_loss_summary_get_max (self->summary), 1);
-  scale = (base - top) / (double) ymax;
-
-  /* Grid: the baseline and the top value. */
-  cairo_set_line_width (cr, 1.0);
-  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.15);
-  cairo_move_to (cr, ETL_LABEL_COLUMN_WIDTH, floor (top) + 0.5);
-  cairo_line_to (cr, width, floor (top) + 0.5);
-  cairo_stroke (cr);
-
-  cairo_save (cr);
-  cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH, 0, axis_w, height);
-  cairo_clip (cr);
   for (guint f = 0; f < n_files; f++)
     {
-      GdkRGBA color;
-      static const double dash[] = { 5.0, 3.0 };
+      guint64 sev, sbu;
 
-      etl_loss_summary_query (self->summary, f, t0, t1, axis_w, self->events, self->buffers);
-      file_color (f, &color);
-
-      cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.9);
-      cairo_set_line_width (cr, 2.0);
-      cairo_set_dash (cr, NULL, 0, 0);
-      stroke_series (cr, self->events, axis_w, ETL_LABEL_COLUMN_WIDTH, base - 1.0, scale);
-
-      cairo_set_line_width (cr, 1.5);
-      cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
-      stroke_series (cr, self->buffers, axis_w, ETL_LABEL_COLUMN_WIDTH, base - 3.0, scale);
-      cairo_set_dash (cr, NULL, 0, 0);
+      etl_loss_summary_get_series_totals (self->summary, f, &sev, &sbu);
+      max_events = MAX (max_events, sev);
+      max_buffers = MAX (max_buffers, sbu);
     }
-  cairo_restore (cr);
 
-  /* Y scale. */
-  {
-    g_autofree char *label = g_strdup_printf ("<small>%" G_GUINT64_FORMAT "</small>", ymax);
-    int lw;
-
-    pango_layout_set_markup (layout, label, -1);
-    pango_layout_get_pixel_size (layout, &lw, NULL);
-    cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.55);
-    cairo_move_to (cr, ETL_LABEL_COLUMN_WIDTH - lw - 6, top - 6);
-    pango_cairo_show_layout (cr, layout);
-    pango_layout_set_markup (layout, "<small>0</small>", -1);
-    pango_layout_get_pixel_size (layout, &lw, &th);
-    cairo_move_to (cr, ETL_LABEL_COLUMN_WIDTH - lw - 6, base - th + 2);
-    pango_cairo_show_layout (cr, layout);
-  }
-
-  /* Legend, top left of the plot: one row per file. */
+  /* Legend: one line per file, outside the plot. */
   for (guint f = 0; f < n_files; f++)
     {
       g_autofree char *text = etl_loss_plot_dup_legend_text (self, f);
-      g_autofree char *row = NULL;
-      int w;
+      g_autofree char *row = g_markup_printf_escaped (
+          "<b>%s</b>   %s", f < self->file_names->len ? (char *) g_ptr_array_index (self->file_names, f) : "?", text);
+      double y = l.legend_top + f * LEGEND_ROW;
+      GdkRGBA color;
 
-      row = g_markup_printf_escaped ("<b>%s</b>   %s",
-                                     f < self->file_names->len ? (char *) g_ptr_array_index (self->file_names, f) : "?",
-                                     text);
+      file_color (f, &color);
+      cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.9);
+      cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + 8, y + 4, 10, 10);
+      cairo_fill (cr);
       pango_layout_set_markup (layout, row, -1);
-      pango_layout_get_pixel_size (layout, &w, NULL);
-      legend_w = MAX (legend_w, w);
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha);
+      cairo_move_to (cr, ETL_LABEL_COLUMN_WIDTH + 24, y);
+      pango_cairo_show_layout (cr, layout);
     }
-  {
-    double lx = ETL_LABEL_COLUMN_WIDTH + 12;
-    double ly = top + 2;
-    double box_w = legend_w + 44 + 16;
-    double box_h = n_files * ROW_HEIGHT + 8;
 
-    gtk_render_background (style, cr, lx - 6, ly - 4, box_w, box_h);
-    cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.2);
-    cairo_set_line_width (cr, 1.0);
-    cairo_rectangle (cr, floor (lx - 6) + 0.5, floor (ly - 4) + 0.5, box_w, box_h);
-    cairo_stroke (cr);
+  /* Key: what each line style counts, one line each. */
+  for (guint k = 0; k < 2; k++)
+    {
+      double x = ETL_LABEL_COLUMN_WIDTH + 8, y = l.key_top + (k + 0.5) * LEGEND_ROW;
 
-    for (guint f = 0; f < n_files; f++)
-      {
-        g_autofree char *text = etl_loss_plot_dup_legend_text (self, f);
-        g_autofree char *row = NULL;
-        double ry = ly + f * ROW_HEIGHT;
-        static const double dash[] = { 4.0, 2.0 };
-        GdkRGBA color;
+      draw_line_key (cr, x, y, k == 1, &fg);
+      pango_layout_set_markup (layout,
+                               k == 0 ? "<small>events row: buffers flagged EVENTS_LOST, RTLostEvent records</small>"
+                                      : "<small>buffers row: lost buffers — BUFFER_LOST flag, sequence gaps, "
+                                        "RTLostBuffer / RTLostFile</small>",
+                               -1);
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.75);
+      cairo_move_to (cr, x + 24, y - th / 2.0);
+      pango_cairo_show_layout (cr, layout);
+    }
 
-        file_color (f, &color);
-        cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.9);
-        cairo_set_line_width (cr, 2.0);
-        cairo_move_to (cr, lx, ry + ROW_HEIGHT / 2.0 - 3);
-        cairo_line_to (cr, lx + 16, ry + ROW_HEIGHT / 2.0 - 3);
-        cairo_stroke (cr);
-        cairo_set_line_width (cr, 1.5);
-        cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
-        cairo_move_to (cr, lx + 20, ry + ROW_HEIGHT / 2.0 - 3);
-        cairo_line_to (cr, lx + 36, ry + ROW_HEIGHT / 2.0 - 3);
-        cairo_stroke (cr);
-        cairo_set_dash (cr, NULL, 0, 0);
+  /* Two rows, each with its name and scale in the label column. */
+  for (guint r = 0; r < 2; r++)
+    {
+      double top = l.rows_top + r * l.row_h + 3, base = l.rows_top + (r + 1) * l.row_h - 2.5;
+      guint64 ymax = MAX (r == 0 ? max_events : max_buffers, 1);
+      double scale = (base - top) / (double) ymax;
+      g_autofree char *max_label = g_strdup_printf ("<small>%" G_GUINT64_FORMAT "</small>", ymax);
+      static const double dash[] = { 5.0, 3.0 };
 
-        row = g_markup_printf_escaped ("<b>%s</b>   %s",
-                                       f < self->file_names->len ? (char *) g_ptr_array_index (self->file_names, f) : "?",
-                                       text);
-        pango_layout_set_markup (layout, row, -1);
-        pango_layout_get_pixel_size (layout, NULL, &th);
-        cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha);
-        cairo_move_to (cr, lx + 44, ry + (ROW_HEIGHT - th) / 2.0 - 2);
-        pango_cairo_show_layout (cr, layout);
-      }
-  }
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.8);
+      pango_layout_set_markup (layout, r == 0 ? "<small>Events row</small>" : "<small>Buffers row</small>", -1);
+      pango_layout_get_pixel_size (layout, NULL, &th);
+      cairo_move_to (cr, 10, (top + base) / 2.0 - th / 2.0);
+      pango_cairo_show_layout (cr, layout);
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.55);
+      pango_layout_set_markup (layout, max_label, -1);
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      cairo_move_to (cr, ETL_LABEL_COLUMN_WIDTH - tw - 6, top - 3);
+      pango_cairo_show_layout (cr, layout);
+      pango_layout_set_markup (layout, "<small>0</small>", -1);
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      cairo_move_to (cr, ETL_LABEL_COLUMN_WIDTH - tw - 6, base - th + 3);
+      pango_cairo_show_layout (cr, layout);
+
+      /* Grid: the row's top value and its baseline. */
+      cairo_set_line_width (cr, 1.0);
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.12);
+      cairo_move_to (cr, ETL_LABEL_COLUMN_WIDTH, floor (top) + 0.5);
+      cairo_line_to (cr, width, floor (top) + 0.5);
+      cairo_move_to (cr, ETL_LABEL_COLUMN_WIDTH, floor (base) + 0.5);
+      cairo_line_to (cr, width, floor (base) + 0.5);
+      cairo_stroke (cr);
+
+      cairo_save (cr);
+      cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH, top - 2, axis_w, base - top + 4);
+      cairo_clip (cr);
+      for (guint f = 0; f < n_files; f++)
+        {
+          GdkRGBA color;
+
+          etl_loss_summary_query (self->summary, f, t0, t1, axis_w, self->events, self->buffers);
+          file_color (f, &color);
+          cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.9);
+          if (r == 0)
+            {
+              cairo_set_line_width (cr, 2.0);
+              stroke_series (cr, self->events, axis_w, ETL_LABEL_COLUMN_WIDTH, base - 1.0, scale);
+            }
+          else
+            {
+              cairo_set_line_width (cr, 1.5);
+              cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+              stroke_series (cr, self->buffers, axis_w, ETL_LABEL_COLUMN_WIDTH, base - 1.0, scale);
+              cairo_set_dash (cr, NULL, 0, 0);
+            }
+        }
+      cairo_restore (cr);
+    }
+
+  /* The loss point under the pointer. */
+  if (self->hover != NULL)
+    {
+      double x = etl_zoom_manager_time_to_x (self->zoom_manager, self->hover->filetime, axis_w) + ETL_LABEL_COLUMN_WIDTH;
+      double y = l.rows_top + (kind_is_events (self->hover->kind) ? 0.5 : 1.5) * l.row_h;
+
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.8);
+      cairo_set_line_width (cr, 1.5);
+      cairo_arc (cr, x, y, 5, 0, 2 * G_PI);
+      cairo_stroke (cr);
+    }
+}
+
+/* The loss nearest to (@x, @y) within 8 px, in the row under @y. */
+static const EtlLoss *
+loss_at (EtlLossPlot *self, double x, double y, int width, int height)
+{
+  const EtlLoss *losses, *best = NULL;
+  guint n_losses = 0;
+  double best_d = 8.0;
+  gboolean events_row;
+  Layout l;
+  int axis_w = width - ETL_LABEL_COLUMN_WIDTH;
+
+  if (self->trace == NULL || self->zoom_manager == NULL || axis_w <= 0 || x < ETL_LABEL_COLUMN_WIDTH)
+    return NULL;
+  compute_layout (self, height, &l);
+  if (y < l.rows_top)
+    return NULL;
+  events_row = y < l.rows_top + l.row_h;
+  losses = etl_trace_get_losses (self->trace, &n_losses);
+  for (guint i = 0; i < n_losses; i++)
+    {
+      double lx;
+
+      if (kind_is_events (losses[i].kind) != events_row)
+        continue;
+      lx = etl_zoom_manager_time_to_x (self->zoom_manager, losses[i].filetime, axis_w) + ETL_LABEL_COLUMN_WIDTH;
+      if (fabs (lx - x) < best_d)
+        {
+          best_d = fabs (lx - x);
+          best = &losses[i];
+        }
+    }
+  return best;
+}
+
+/**
+ * etl_loss_plot_dup_loss_text:
+ * @self: a loss plot
+ * @x: pointer position, pixels
+ * @y: pointer position, pixels
+ * @width: widget width
+ * @height: widget height
+ *
+ * Returns: (transfer full) (nullable): the tooltip for the loss point
+ *   nearest to (@x, @y) — its time since the start, kind, count and file —
+ *   or %NULL when none is within 8 pixels
+ */
+char *
+etl_loss_plot_dup_loss_text (EtlLossPlot *self, double x, double y, int width, int height)
+{
+  const EtlLoss *loss;
+  g_autofree char *when = NULL;
+  g_autofree char *cpu = NULL;
+
+  g_return_val_if_fail (ETL_IS_LOSS_PLOT (self), NULL);
+  loss = loss_at (self, x, y, width, height);
+  if (loss == NULL)
+    return NULL;
+  when = etl_time_format_span (loss->filetime - etl_trace_get_origin (self->trace));
+  cpu = loss->cpu >= 0 ? g_strdup_printf (" · CPU %d", loss->cpu) : g_strdup ("");
+  return g_strdup_printf ("%s · %s × %" G_GUINT64_FORMAT "%s · %s\nClick to go there", when,
+                          loss_kind_names[loss->kind], loss->count, cpu,
+                          loss->file < self->file_names->len ? (char *) g_ptr_array_index (self->file_names, loss->file)
+                                                             : "?");
+}
+
+#define EXPLANATION                                                                                                   \
+  "<b>What the loss plot counts</b>\n"                                                                                \
+  "<b>EventsLost</b>, <b>BuffersLost</b> (legend): the totals the file's header (TRACE_LOGFILE_HEADER) states, "      \
+  "as the session counted them.\n"                                                                                    \
+  "<b>Events row</b> (solid): buffers flagged EVENTS_LOST — each flagged buffer counts once, however many "          \
+  "events it lost — plus RTLostEvent records; so it can read 3 beside EventsLost 3009.\n"                            \
+  "<b>Buffers row</b> (dashed): buffers flagged BUFFER_LOST, gaps in the buffers' SequenceNumber series (buffers "    \
+  "missing from the file) and RTLostBuffer / RTLostFile records.\n"                                                   \
+  "The rows are cumulative and each has its own scale."
+
+static gboolean
+etl_loss_plot_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
+{
+  EtlLossPlot *self = ETL_LOSS_PLOT (widget);
+  g_autofree char *text = NULL;
+  Layout l;
+
+  if (keyboard || self->summary == NULL)
+    return FALSE;
+  text = etl_loss_plot_dup_loss_text (self, x, y, gtk_widget_get_allocated_width (widget),
+                                      gtk_widget_get_allocated_height (widget));
+  if (text != NULL)
+    {
+      gtk_tooltip_set_text (tooltip, text);
+      return TRUE;
+    }
+  compute_layout (self, gtk_widget_get_allocated_height (widget), &l);
+  /* Over the legend, the key or the row names: what the counters mean. */
+  if (y < l.rows_top || x < ETL_LABEL_COLUMN_WIDTH)
+    {
+      gtk_tooltip_set_markup (tooltip, EXPLANATION);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+etl_loss_plot_motion_notify (GtkWidget *widget, GdkEventMotion *event)
+{
+  EtlLossPlot *self = ETL_LOSS_PLOT (widget);
+  const EtlLoss *loss = loss_at (self, event->x, event->y, gtk_widget_get_allocated_width (widget),
+                                 gtk_widget_get_allocated_height (widget));
+
+  if (loss != self->hover)
+    {
+      self->hover = loss;
+      gtk_widget_queue_draw (widget);
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
+static gboolean
+etl_loss_plot_leave_notify (GtkWidget *widget, GdkEventCrossing *event)
+{
+  EtlLossPlot *self = ETL_LOSS_PLOT (widget);
+
+  if (self->hover != NULL)
+    {
+      self->hover = NULL;
+      gtk_widget_queue_draw (widget);
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
+static gboolean
+etl_loss_plot_button_press (GtkWidget *widget, GdkEventButton *event)
+{
+  EtlLossPlot *self = ETL_LOSS_PLOT (widget);
+  const EtlLoss *loss;
+
+  if (event->button != GDK_BUTTON_PRIMARY || event->type != GDK_BUTTON_PRESS)
+    return GDK_EVENT_PROPAGATE;
+  loss = loss_at (self, event->x, event->y, gtk_widget_get_allocated_width (widget),
+                  gtk_widget_get_allocated_height (widget));
+  if (loss == NULL)
+    return GDK_EVENT_PROPAGATE;
+  g_signal_emit (self, signals[LOSS_ACTIVATED], 0, loss->filetime);
+  return GDK_EVENT_STOP;
 }
 
 static gboolean
@@ -317,7 +543,7 @@ etl_loss_plot_get_preferred_height (GtkWidget *widget, int *min, int *nat)
   EtlLossPlot *self = ETL_LOSS_PLOT (widget);
   guint n = MAX (self->file_names->len, 1);
 
-  *min = *nat = MAX (2 * PAD + 12 + (int) n * ROW_HEIGHT + 24, 84);
+  *min = *nat = 4 + (int) (n + 2) * LEGEND_ROW + 2 + 2 * PLOT_ROW + 4;
 }
 
 static void
@@ -327,6 +553,8 @@ etl_loss_plot_dispose (GObject *object)
 
   etl_loss_plot_set_zoom_manager (self, NULL);
   g_clear_pointer (&self->summary, etl_loss_summary_unref);
+  self->hover = NULL;
+  g_clear_pointer (&self->trace, etl_trace_unref);
 
   G_OBJECT_CLASS (etl_loss_plot_parent_class)->dispose (object);
 }
@@ -388,6 +616,20 @@ etl_loss_plot_class_init (EtlLossPlotClass *klass)
 
   widget_class->draw = etl_loss_plot_draw;
   widget_class->get_preferred_height = etl_loss_plot_get_preferred_height;
+  widget_class->query_tooltip = etl_loss_plot_query_tooltip;
+  widget_class->motion_notify_event = etl_loss_plot_motion_notify;
+  widget_class->leave_notify_event = etl_loss_plot_leave_notify;
+  widget_class->button_press_event = etl_loss_plot_button_press;
+
+  /**
+   * EtlLossPlot::loss-activated:
+   * @self: the plot
+   * @filetime: FILETIME of the loss point clicked
+   *
+   * A loss point was clicked; the window moves the timeline there.
+   */
+  signals[LOSS_ACTIVATED] = g_signal_new ("loss-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                          NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
 
   /**
    * EtlLossPlot:zoom-manager:
@@ -408,6 +650,8 @@ static void
 etl_loss_plot_init (EtlLossPlot *self)
 {
   self->file_names = g_ptr_array_new_with_free_func (g_free);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_add_events (GTK_WIDGET (self), GDK_POINTER_MOTION_MASK | GDK_LEAVE_NOTIFY_MASK | GDK_BUTTON_PRESS_MASK);
 }
 
 /**
@@ -466,8 +710,11 @@ etl_loss_plot_set_trace (EtlLossPlot *self, EtlTrace *trace, EtlLossSummary *sum
 
   g_clear_pointer (&self->summary, etl_loss_summary_unref);
   g_ptr_array_set_size (self->file_names, 0);
+  self->hover = NULL;
+  g_clear_pointer (&self->trace, etl_trace_unref);
   if (trace != NULL)
     {
+      self->trace = etl_trace_ref (trace);
       self->summary = summary != NULL ? etl_loss_summary_ref (summary) : etl_loss_summary_new (trace, 14);
       for (guint f = 0; f < etl_trace_get_n_files (trace); f++)
         g_ptr_array_add (self->file_names, g_path_get_basename (etl_trace_get_file_info (trace, f)->path));

@@ -24,6 +24,7 @@ gboolean etl_loss_plot_get_legend_totals (EtlLossPlot *self,
                                           guint64 *events_lost,
                                           guint64 *buffers_lost);
 char *etl_loss_plot_dup_legend_text (EtlLossPlot *self, guint file);
+char *etl_loss_plot_dup_loss_text (EtlLossPlot *self, double x, double y, int width, int height);
 void etl_loss_plot_render (EtlLossPlot *self, cairo_t *cr, int width, int height);
 
 G_END_DECLS

@@ -4,11 +4,16 @@
  * @title: EtlSessionPanel
  * @short_description: point-and-click EVENT_TRACE_PROPERTIES
  *
- * A form for one ETW session's settings in sections (Session, Buffers, Log
- * file, Flags, Clock, Kernel flags), with live diagnostics from
- * etl_session_check() and an icon on each offending field, the effective
- * values ETW will use, and a live hex view of the encoded allocation
- * (x64/x86) whose field under the pointer is highlighted.  Presets, C code
+ * A form for one ETW session's settings in one column of collapsible
+ * sections that fits a pane of about 400 pixels (Session, Buffers, Log file,
+ * Flags, Clock, Kernel flags, Diagnostics, Effective values, Bytes, Running
+ * session), with live diagnostics from etl_session_check() — an icon on
+ * each offending field, the messages under the field and in the
+ * Diagnostics list — the effective values ETW will use, and a live hex view
+ * of the encoded allocation (x64/x86) whose field under the pointer is
+ * highlighted.  The toolbar is one row: the preset ("Custom" when the
+ * settings match none, after Load… too), Start, Stop, and a menu with Load,
+ * Save and the copies (C code, logman / xperf / tracelog command lines).  Presets, C code
  * and command lines come from core/session/etl-session*.c.
  *
  * On Windows, Start runs the session (StartTraceW), its loss counters are
@@ -40,6 +45,9 @@ struct _EtlSessionPanel
 
   GtkWidget *entries[ETL_SESSION_N_FIELDS];
   GtkWidget *icons[ETL_SESSION_N_FIELDS];
+  GtkWidget *diag_labels[ETL_SESSION_N_FIELDS]; /* the field's diagnostics, under it */
+  GPtrArray *expanders;                           /* GtkExpander, named by "etl-section" */
+  GSimpleActionGroup *actions;
   char *invalid[ETL_SESSION_N_FIELDS];
   int severity[ETL_SESSION_N_FIELDS];
 
@@ -59,7 +67,6 @@ struct _EtlSessionPanel
   GtkWidget *calc_result;
 
   GtkWidget *preset_combo;
-  GtkWidget *command_combo;
   GtkWidget *start_button;
   GtkWidget *stop_button;
   GtkWidget *status_label;
@@ -100,24 +107,50 @@ static void load_into_widgets (EtlSessionPanel *self);
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
 
+/* A collapsible section (open at first) holding @child; remembered by @id. */
 static GtkWidget *
-section (GtkWidget *box, const char *title, GtkWidget **grid_out)
+add_section (EtlSessionPanel *self, GtkWidget *box, const char *id, const char *title, GtkWidget *child)
 {
-  GtkWidget *frame = gtk_frame_new (NULL);
+  GtkWidget *expander = gtk_expander_new (NULL);
   GtkWidget *label = gtk_label_new (NULL);
   g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>", title);
-  GtkWidget *grid = gtk_grid_new ();
 
   gtk_label_set_markup (GTK_LABEL (label), markup);
-  gtk_frame_set_label_widget (GTK_FRAME (frame), label);
-  gtk_frame_set_shadow_type (GTK_FRAME (frame), GTK_SHADOW_NONE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_expander_set_label_widget (GTK_EXPANDER (expander), label);
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+  g_object_set_data_full (G_OBJECT (expander), "etl-section", g_strdup (id), g_free);
+  g_object_set (child, "margin-start", 12, "margin-top", 4, "margin-bottom", 8, NULL);
+  gtk_container_add (GTK_CONTAINER (expander), child);
+  gtk_box_pack_start (GTK_BOX (box), expander, FALSE, FALSE, 0);
+  g_ptr_array_add (self->expanders, expander);
+  return expander;
+}
+
+static GtkWidget *
+section (EtlSessionPanel *self, GtkWidget *box, const char *id, const char *title, GtkWidget **grid_out)
+{
+  GtkWidget *grid = gtk_grid_new ();
+
   gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 8);
-  g_object_set (grid, "margin-start", 12, "margin-top", 4, "margin-bottom", 8, NULL);
-  gtk_container_add (GTK_CONTAINER (frame), grid);
-  gtk_box_pack_start (GTK_BOX (box), frame, FALSE, FALSE, 0);
   *grid_out = grid;
-  return frame;
+  return add_section (self, box, id, title, grid);
+}
+
+/* The diagnostics of @field, shown under it (hidden when there are none). */
+static GtkWidget *
+field_diag_label (EtlSessionPanel *self, EtlSessionField field)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+  gtk_widget_set_no_show_all (label, TRUE);
+  gtk_style_context_add_class (gtk_widget_get_style_context (label), "field-diagnostic");
+  self->diag_labels[field] = label;
+  return label;
 }
 
 static void
@@ -156,24 +189,29 @@ add_entry_row (EtlSessionPanel *self, GtkWidget *grid, int row, EtlSessionField 
     gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
   if (info->kind != ETL_SESSION_FIELD_KIND_STRING && info->kind != ETL_SESSION_FIELD_KIND_GUID)
     {
-      gtk_entry_set_width_chars (GTK_ENTRY (entry), 10);
+      gtk_entry_set_width_chars (GTK_ENTRY (entry), 8);
       gtk_entry_set_alignment (GTK_ENTRY (entry), 1.0);
       gtk_widget_set_hexpand (entry, FALSE);
       gtk_widget_set_halign (entry, GTK_ALIGN_START);
     }
   g_object_set_data (G_OBJECT (entry), "etl-field", GUINT_TO_POINTER (field));
   g_signal_connect (entry, "changed", G_CALLBACK (entry_changed_cb), self);
-  gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
+  /* Each field takes two grid rows: the field, then its diagnostics. */
+  gtk_grid_attach (GTK_GRID (grid), label, 0, 2 * row, 1, 1);
   /* text entries take the unit column too; numbers keep a narrow column */
-  gtk_grid_attach (GTK_GRID (grid), entry, 1, row, unit ? 1 : 2, 1);
+  gtk_grid_attach (GTK_GRID (grid), entry, 1, 2 * row, unit ? 1 : 2, 1);
+  gtk_grid_attach (GTK_GRID (grid), field_diag_label (self, field), 0, 2 * row + 1, 3, 1);
   if (unit)
     {
       GtkWidget *u = gtk_label_new (unit);
 
       gtk_widget_set_halign (u, GTK_ALIGN_START);
       gtk_widget_set_hexpand (u, TRUE);
+      gtk_label_set_line_wrap (GTK_LABEL (u), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (u), 14);
+      gtk_label_set_xalign (GTK_LABEL (u), 0);
       gtk_style_context_add_class (gtk_widget_get_style_context (u), "dim-label");
-      gtk_grid_attach (GTK_GRID (grid), u, 2, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), u, 2, 2 * row, 1, 1);
       if (field == ETL_SESSION_FIELD_MAXIMUM_FILE_SIZE)
         self->file_size_unit = u;
     }
@@ -224,14 +262,20 @@ flag_grid (EtlSessionPanel *self, gboolean enable)
       if (t[i].value == 0 || t[i].reserved)
         continue;
       short_name = t[i].name + strlen (enable ? "EVENT_TRACE_FLAG_" : "EVENT_TRACE_");
+      if (!enable && g_str_has_prefix (short_name, "FILE_MODE_"))
+        short_name += strlen ("FILE_MODE_");
       check = gtk_check_button_new_with_label (short_name);
+      /* Two columns fit the pane; a long name ends in "…" (the tooltip
+       * has it whole). */
+      gtk_label_set_ellipsize (GTK_LABEL (gtk_bin_get_child (GTK_BIN (check))), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (gtk_bin_get_child (GTK_BIN (check))), 17);
       tip = g_strdup_printf ("%s (0x%08x): %s.\nSince %s.", t[i].name, t[i].value, t[i].meaning,
                              etl_windows_version_name (t[i].min_windows));
       gtk_widget_set_tooltip_text (check, tip);
       g_object_set_data (G_OBJECT (check), "etl-value", GUINT_TO_POINTER (t[i].value));
       g_object_set_data (G_OBJECT (check), "etl-enable", GINT_TO_POINTER (enable));
       g_signal_connect (check, "toggled", G_CALLBACK (flag_toggled_cb), self);
-      gtk_grid_attach (GTK_GRID (grid), check, (int) (k % 3), (int) (k / 3), 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), check, (int) (k % 2), (int) (k / 2), 1, 1);
       if (enable)
         {
           self->flag_checks[self->n_flag_checks] = check;
@@ -471,6 +515,7 @@ add_diag_row (EtlSessionPanel *self, int severity, const char *field, const char
 
   gtk_label_set_markup (GTK_LABEL (label), markup);
   gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_set_valign (icon, GTK_ALIGN_START);
   g_object_set (row, "margin", 4, NULL);
@@ -485,6 +530,7 @@ refresh (EtlSessionPanel *self)
 {
   g_autoptr (GPtrArray) diags = etl_session_check (self->session, self->n_cpus);
   GString *tips[ETL_SESSION_N_FIELDS] = { NULL };
+  GString *under[ETL_SESSION_N_FIELDS] = { NULL }; /* every diagnostic of a field, shown under it */
   guint n_err = 0, n_warn = 0, n_info = 0;
   EtlSessionEffective eff;
   gboolean system;
@@ -504,6 +550,8 @@ refresh (EtlSessionPanel *self)
         self->severity[f] = ETL_SESSION_SEVERITY_ERROR;
         tips[f] = g_string_new (self->invalid[f]);
         add_diag_row (self, ETL_SESSION_SEVERITY_ERROR, etl_session_field_info (f)->name, self->invalid[f]);
+        under[f] = g_string_new (NULL);
+        g_string_append_printf (under[f], "✖ %s", self->invalid[f]);
         n_err++;
       }
   for (guint i = 0; i < diags->len; i++)
@@ -514,6 +562,15 @@ refresh (EtlSessionPanel *self)
       n_err += d->severity == ETL_SESSION_SEVERITY_ERROR;
       n_warn += d->severity == ETL_SESSION_SEVERITY_WARNING;
       n_info += d->severity == ETL_SESSION_SEVERITY_INFO;
+      if (under[d->field] == NULL)
+        under[d->field] = g_string_new (NULL);
+      else
+        g_string_append_c (under[d->field], '\n');
+      g_string_append_printf (under[d->field], "%s %s",
+                              d->severity == ETL_SESSION_SEVERITY_ERROR     ? "✖"
+                              : d->severity == ETL_SESSION_SEVERITY_WARNING ? "⚠"
+                                                                            : "ℹ",
+                              d->message);
       if (d->severity == ETL_SESSION_SEVERITY_INFO)
         continue;
       if ((int) d->severity > self->severity[d->field])
@@ -547,7 +604,42 @@ refresh (EtlSessionPanel *self)
         }
       if (tips[f])
         g_string_free (tips[f], TRUE);
+      if (self->diag_labels[f])
+        {
+          gtk_label_set_text (GTK_LABEL (self->diag_labels[f]), under[f] ? under[f]->str : "");
+          gtk_widget_set_visible (self->diag_labels[f], under[f] != NULL);
+        }
+      else if (under[f] != NULL && self->entries[f] == NULL && self->icons[f] == NULL)
+        {
+          /* A field without a widget of its own (computed): the list has it. */
+        }
+      if (under[f])
+        g_string_free (under[f], TRUE);
     }
+
+  /* The preset these settings are, or "Custom" (after Load… too). */
+  {
+    const char *match = "custom";
+
+    for (const char *const *p = etl_session_preset_names (); *p; p++)
+      {
+        g_autoptr (EtlSession) preset = etl_session_new_preset (*p, NULL);
+
+        if (preset != NULL && etl_session_equal (preset, self->session))
+          {
+            match = *p;
+            break;
+          }
+      }
+    if (g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->preset_combo)), match) != 0)
+      {
+        gboolean was = self->updating;
+
+        self->updating = TRUE;
+        gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->preset_combo), match);
+        self->updating = was;
+      }
+  }
 
   /* kernel flags only for system loggers; MaximumFileSize unit */
   system = etl_session_is_system_logger (self->session);
@@ -582,12 +674,12 @@ refresh (EtlSessionPanel *self)
     else
       flush = g_strdup_printf ("every %u s", eff.flush_timer_s);
     markup = g_markup_printf_escaped (
-      "Buffers at start:\t%u × %u KB = <b>%s</b> reserved\n"
-      "Buffers at most:\t%u × %u KB = <b>%s</b>\n"
-      "Flush:\t\t\t%s\n"
-      "Log file limit:\t\t%s\n"
-      "Clock:\t\t\t%s\n"
-      "EnableFlags apply:\t%s",
+      "Buffers at start: %u × %u KB = <b>%s</b> reserved\n"
+      "Buffers at most: %u × %u KB = <b>%s</b>\n"
+      "Flush: %s\n"
+      "Log file limit: %s\n"
+      "Clock: %s\n"
+      "EnableFlags apply: %s",
       eff.minimum_buffers, eff.buffer_size_kb, reserved, eff.maximum_buffers, eff.buffer_size_kb, maximum, flush,
       file, clock, eff.system_logger ? "yes (system logger)" : "no");
     gtk_label_set_markup (GTK_LABEL (self->effective_label), markup);
@@ -661,7 +753,7 @@ preset_changed_cb (GtkComboBox *combo, EtlSessionPanel *self)
   const char *id = gtk_combo_box_get_active_id (combo);
   g_autoptr (EtlSession) s = NULL;
 
-  if (id == NULL || self->updating)
+  if (id == NULL || self->updating || g_str_equal (id, "custom"))
     return;
   s = etl_session_new_preset (id, NULL);
   if (s)
@@ -694,9 +786,8 @@ copy_c_cb (GtkButton *button, EtlSessionPanel *self)
 }
 
 static void
-copy_command_cb (GtkButton *button, EtlSessionPanel *self)
+copy_command (EtlSessionPanel *self, const char *id)
 {
-  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->command_combo));
   g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *line = NULL;
 
@@ -906,68 +997,75 @@ stop_cb (GtkButton *button, EtlSessionPanel *self)
 /* Construction                                                              */
 
 static GtkWidget *
-build_form (EtlSessionPanel *self)
+build_form (EtlSessionPanel *self, GtkWidget *box)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *grid, *w, *hbox;
+  GtkWidget *grid, *w, *hbox, *vbox, *clock_grid;
   guint n;
   const EtlSessionClockInfo *clocks = etl_session_clocks (&n);
   GSList *group = NULL;
 
-  g_object_set (box, "margin", 12, NULL);
-
-  section (box, "Session", &grid);
+  section (self, box, "session", "Session", &grid);
   add_entry_row (self, grid, 0, ETL_SESSION_FIELD_LOGGER_NAME, "Session name", NULL, "descriptive, not a GUID");
   add_entry_row (self, grid, 1, ETL_SESSION_FIELD_WNODE_GUID, "Session GUID", NULL,
                  "empty: ETW creates one");
-  gtk_grid_attach (GTK_GRID (grid), field_icon (self, ETL_SESSION_FIELD_WNODE_FLAGS), 2, 1, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), field_icon (self, ETL_SESSION_FIELD_WNODE_FLAGS), 2, 2, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), field_diag_label (self, ETL_SESSION_FIELD_WNODE_FLAGS), 0, 4, 3, 1);
 
-  section (box, "Buffers", &grid);
-  add_entry_row (self, grid, 0, ETL_SESSION_FIELD_BUFFER_SIZE, "Buffer size", "KB per buffer (4–16384)", NULL);
+  section (self, box, "buffers", "Buffers", &grid);
+  add_entry_row (self, grid, 0, ETL_SESSION_FIELD_BUFFER_SIZE, "Buffer size", "KB a buffer (4–16384)", NULL);
   add_entry_row (self, grid, 1, ETL_SESSION_FIELD_MINIMUM_BUFFERS, "Minimum buffers", "buffers", NULL);
   add_entry_row (self, grid, 2, ETL_SESSION_FIELD_MAXIMUM_BUFFERS, "Maximum buffers", "buffers", NULL);
-  add_entry_row (self, grid, 3, ETL_SESSION_FIELD_FLUSH_TIMER, "Flush timer", "seconds (0 = when full)", NULL);
+  add_entry_row (self, grid, 3, ETL_SESSION_FIELD_FLUSH_TIMER, "Flush timer", "s (0 = when full)", NULL);
   add_entry_row (self, grid, 4, ETL_SESSION_FIELD_AGE_LIMIT, "Age limit", "minutes (unused)", NULL);
+  /* The in-memory budget calculator, on two lines. */
+  vbox = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  w = gtk_label_new ("In-memory budget (buffering mode):");
+  gtk_label_set_xalign (GTK_LABEL (w), 0);
+  gtk_widget_set_tooltip_text (w, "Calculator for buffering mode: MinimumBuffers = rate × seconds ÷ BufferSize");
+  gtk_box_pack_start (GTK_BOX (vbox), w, FALSE, FALSE, 0);
   hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   self->rate_spin = gtk_spin_button_new_with_range (0, 10000000, 1);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->rate_spin), 16);
+  gtk_entry_set_width_chars (GTK_ENTRY (self->rate_spin), 5);
   self->seconds_spin = gtk_spin_button_new_with_range (0, 86400, 1);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->seconds_spin), 60);
-  self->calc_result = gtk_label_new (NULL);
+  gtk_entry_set_width_chars (GTK_ENTRY (self->seconds_spin), 4);
   gtk_box_pack_start (GTK_BOX (hbox), self->rate_spin, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (hbox), gtk_label_new ("KB/s ×"), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (hbox), self->seconds_spin, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (hbox), gtk_label_new ("s"), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (vbox), hbox, FALSE, FALSE, 0);
+  hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  self->calc_result = gtk_label_new (NULL);
   gtk_box_pack_start (GTK_BOX (hbox), self->calc_result, FALSE, FALSE, 0);
   w = gtk_button_new_with_label ("Use as minimum");
   gtk_widget_set_tooltip_text (w, "In buffering (in-memory circular) mode MinimumBuffers is the whole memory "
                                   "budget: rate × seconds ÷ BufferSize.");
   g_signal_connect (w, "clicked", G_CALLBACK (calc_apply_cb), self);
   gtk_box_pack_start (GTK_BOX (hbox), w, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (vbox), hbox, FALSE, FALSE, 0);
   g_signal_connect (self->rate_spin, "value-changed", G_CALLBACK (calc_changed_cb), self);
   g_signal_connect (self->seconds_spin, "value-changed", G_CALLBACK (calc_changed_cb), self);
-  w = gtk_label_new ("In-memory budget");
-  gtk_widget_set_tooltip_text (w, "Calculator for buffering mode: MinimumBuffers = rate × seconds ÷ BufferSize");
-  gtk_box_pack_start (GTK_BOX (hbox), w, FALSE, FALSE, 0);
-  gtk_box_reorder_child (GTK_BOX (hbox), w, 0);
-  gtk_grid_attach (GTK_GRID (grid), hbox, 0, 5, 3, 1);
+  gtk_grid_attach (GTK_GRID (grid), vbox, 0, 20, 3, 1);
 
-  section (box, "Log file", &grid);
+  section (self, box, "log-file", "Log file", &grid);
   add_entry_row (self, grid, 0, ETL_SESSION_FIELD_LOG_FILE_NAME, "File name", NULL, "empty: no log file");
   add_entry_row (self, grid, 1, ETL_SESSION_FIELD_MAXIMUM_FILE_SIZE, "Maximum size", "MB (0 = no limit)", NULL);
 
-  section (box, "Flags (LogFileMode)", &grid);
+  section (self, box, "flags", "Flags (LogFileMode)", &grid);
   gtk_grid_attach (GTK_GRID (grid), flag_grid (self, FALSE), 0, 0, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), field_icon (self, ETL_SESSION_FIELD_LOG_FILE_MODE), 1, 0, 1, 1);
   gtk_widget_set_valign (self->icons[ETL_SESSION_FIELD_LOG_FILE_MODE], GTK_ALIGN_START);
+  gtk_grid_attach (GTK_GRID (grid), field_diag_label (self, ETL_SESSION_FIELD_LOG_FILE_MODE), 0, 1, 2, 1);
 
-  section (box, "Clock (Wnode.ClientContext)", &grid);
-  hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  section (self, box, "clock", "Clock (Wnode.ClientContext)", &grid);
+  clock_grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (clock_grid), 12);
   self->clock_radios[0] = gtk_radio_button_new_with_label (NULL, "Default (0: QPC)");
   gtk_widget_set_tooltip_text (self->clock_radios[0], "0 lets ETW choose: QPC since Windows Vista");
   g_object_set_data (G_OBJECT (self->clock_radios[0]), "etl-clock", GUINT_TO_POINTER (0));
   group = gtk_radio_button_get_group (GTK_RADIO_BUTTON (self->clock_radios[0]));
-  gtk_box_pack_start (GTK_BOX (hbox), self->clock_radios[0], FALSE, FALSE, 0);
+  gtk_grid_attach (GTK_GRID (clock_grid), self->clock_radios[0], 0, 0, 1, 1);
   for (guint i = 0; i < n && i < 3; i++)
     {
       g_autofree char *label = g_strdup_printf ("%s (%u)", clocks[i].name, clocks[i].value);
@@ -977,142 +1075,151 @@ build_form (EtlSessionPanel *self)
       gtk_widget_set_tooltip_text (w, clocks[i].meaning);
       g_object_set_data (G_OBJECT (w), "etl-clock", GUINT_TO_POINTER (clocks[i].value));
       self->clock_radios[clocks[i].value] = w;
-      gtk_box_pack_start (GTK_BOX (hbox), w, FALSE, FALSE, 0);
+      gtk_grid_attach (GTK_GRID (clock_grid), w, (int) ((i + 1) % 2), (int) ((i + 1) / 2), 1, 1);
     }
   for (guint i = 0; i < G_N_ELEMENTS (self->clock_radios); i++)
     g_signal_connect (self->clock_radios[i], "toggled", G_CALLBACK (clock_toggled_cb), self);
-  gtk_box_pack_start (GTK_BOX (hbox), field_icon (self, ETL_SESSION_FIELD_WNODE_CLIENT_CONTEXT), FALSE, FALSE, 0);
-  gtk_grid_attach (GTK_GRID (grid), hbox, 0, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), clock_grid, 0, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), field_icon (self, ETL_SESSION_FIELD_WNODE_CLIENT_CONTEXT), 1, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), field_diag_label (self, ETL_SESSION_FIELD_WNODE_CLIENT_CONTEXT), 0, 1, 2, 1);
 
-  section (box, "Kernel flags (EnableFlags)", &grid);
+  section (self, box, "kernel-flags", "Kernel flags (EnableFlags)", &grid);
   self->kernel_hint = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->kernel_hint), 0);
   gtk_label_set_line_wrap (GTK_LABEL (self->kernel_hint), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->kernel_hint), 40);
   gtk_style_context_add_class (gtk_widget_get_style_context (self->kernel_hint), "dim-label");
   gtk_grid_attach (GTK_GRID (grid), self->kernel_hint, 0, 0, 2, 1);
   self->kernel_grid = flag_grid (self, TRUE);
   gtk_grid_attach (GTK_GRID (grid), self->kernel_grid, 0, 1, 1, 1);
   gtk_grid_attach (GTK_GRID (grid), field_icon (self, ETL_SESSION_FIELD_ENABLE_FLAGS), 1, 1, 1, 1);
   gtk_widget_set_valign (self->icons[ETL_SESSION_FIELD_ENABLE_FLAGS], GTK_ALIGN_START);
+  gtk_grid_attach (GTK_GRID (grid), field_diag_label (self, ETL_SESSION_FIELD_ENABLE_FLAGS), 0, 2, 2, 1);
 
   return box;
 }
 
+static void
+load_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  load_preset_cb (NULL, user_data);
+}
+
+static void
+save_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  save_preset_cb (NULL, user_data);
+}
+
+static void
+copy_c_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  copy_c_cb (NULL, user_data);
+}
+
+static void
+copy_command_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  copy_command (user_data, g_variant_get_string (param, NULL));
+}
+
+/* One row that fits a narrow pane: the preset, Start / Stop, and the rest
+ * (load, save, copy as C or as a command line) in a menu button. */
 static GtkWidget *
 build_toolbar (EtlSessionPanel *self)
 {
-  GtkWidget *bar = gtk_flow_box_new ();
-  GtkWidget *presets = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *exports = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *run = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *w;
+  static const GActionEntry entries[] = {
+    { "load", load_action },
+    { "save", save_action },
+    { "copy-c", copy_c_action },
+    { "copy-command", copy_command_action, "s" },
+  };
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *menu_button = gtk_menu_button_new ();
+  g_autoptr (GMenu) menu = g_menu_new ();
+  g_autoptr (GMenu) presets = g_menu_new ();
+  g_autoptr (GMenu) exports = g_menu_new ();
 
-  /* Groups that wrap onto a second row when the panel is narrow. */
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (bar), GTK_SELECTION_NONE);
-  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (bar), FALSE);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (bar), 3);
-  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (bar), 12);
   g_object_set (bar, "margin", 6, NULL);
+  self->actions = g_simple_action_group_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self->actions), entries, G_N_ELEMENTS (entries), self);
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "session", G_ACTION_GROUP (self->actions));
 
   self->preset_combo = gtk_combo_box_text_new ();
   for (const char *const *p = etl_session_preset_names (); *p; p++)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->preset_combo), *p, *p);
-  gtk_widget_set_tooltip_text (self->preset_combo, "Built-in presets");
+  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->preset_combo), "custom", "Custom");
+  gtk_widget_set_tooltip_text (self->preset_combo, "Built-in presets; “Custom” when the settings match none");
+  gtk_widget_set_hexpand (self->preset_combo, TRUE);
   g_signal_connect (self->preset_combo, "changed", G_CALLBACK (preset_changed_cb), self);
-  gtk_box_pack_start (GTK_BOX (presets), gtk_label_new ("Preset"), FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (presets), self->preset_combo, FALSE, FALSE, 0);
-
-  w = gtk_button_new_with_mnemonic ("_Load…");
-  gtk_widget_set_tooltip_text (w, "Load a preset (.ini)");
-  g_signal_connect (w, "clicked", G_CALLBACK (load_preset_cb), self);
-  gtk_box_pack_start (GTK_BOX (presets), w, FALSE, FALSE, 0);
-  w = gtk_button_new_with_mnemonic ("_Save…");
-  gtk_widget_set_tooltip_text (w, "Save these settings as a preset (.ini)");
-  g_signal_connect (w, "clicked", G_CALLBACK (save_preset_cb), self);
-  gtk_box_pack_start (GTK_BOX (presets), w, FALSE, FALSE, 0);
-
-  w = gtk_button_new_with_label ("Copy C code");
-  gtk_widget_set_tooltip_text (w, "C code that builds this exact EVENT_TRACE_PROPERTIES allocation");
-  g_signal_connect (w, "clicked", G_CALLBACK (copy_c_cb), self);
-  gtk_box_pack_start (GTK_BOX (exports), w, FALSE, FALSE, 0);
-  self->command_combo = gtk_combo_box_text_new ();
-  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->command_combo), "logman", "logman");
-  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->command_combo), "xperf", "xperf");
-  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->command_combo), "tracelog", "tracelog");
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->command_combo), "logman");
-  gtk_box_pack_start (GTK_BOX (exports), self->command_combo, FALSE, FALSE, 0);
-  w = gtk_button_new_with_label ("Copy command");
-  gtk_widget_set_tooltip_text (w, "The command line for the chosen tool, quoted for cmd.exe");
-  g_signal_connect (w, "clicked", G_CALLBACK (copy_command_cb), self);
-  gtk_box_pack_start (GTK_BOX (exports), w, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (bar), gtk_label_new ("Preset"), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (bar), self->preset_combo, TRUE, TRUE, 0);
 
   self->start_button = gtk_button_new_with_mnemonic ("_Start");
   gtk_style_context_add_class (gtk_widget_get_style_context (self->start_button), "suggested-action");
   g_signal_connect (self->start_button, "clicked", G_CALLBACK (start_cb), self);
-  gtk_box_pack_start (GTK_BOX (run), self->start_button, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (bar), self->start_button, FALSE, FALSE, 0);
   self->stop_button = gtk_button_new_with_mnemonic ("S_top");
   g_signal_connect (self->stop_button, "clicked", G_CALLBACK (stop_cb), self);
-  gtk_box_pack_start (GTK_BOX (run), self->stop_button, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (bar), self->stop_button, FALSE, FALSE, 0);
 
-  gtk_container_add (GTK_CONTAINER (bar), presets);
-  gtk_container_add (GTK_CONTAINER (bar), exports);
-  gtk_container_add (GTK_CONTAINER (bar), run);
+  g_menu_append (presets, "_Load Preset…", "session.load");
+  g_menu_append (presets, "_Save Preset…", "session.save");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (presets));
+  g_menu_append (exports, "Copy as _C Code", "session.copy-c");
+  g_menu_append (exports, "Copy _logman Command", "session.copy-command::logman");
+  g_menu_append (exports, "Copy _xperf Command", "session.copy-command::xperf");
+  g_menu_append (exports, "Copy _tracelog Command", "session.copy-command::tracelog");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (exports));
+  /* A menu, not a popover: a popover cannot follow its button inside an
+   * offscreen window (the tests draw the panel in one). */
+  gtk_menu_button_set_use_popover (GTK_MENU_BUTTON (menu_button), FALSE);
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), G_MENU_MODEL (menu));
+  gtk_button_set_image (GTK_BUTTON (menu_button), gtk_image_new_from_icon_name ("view-more-symbolic",
+                                                                                GTK_ICON_SIZE_BUTTON));
+  gtk_widget_set_tooltip_text (menu_button, "Load or save a preset; copy as C code or a command line");
+  gtk_box_pack_start (GTK_BOX (bar), menu_button, FALSE, FALSE, 0);
   return bar;
 }
 
-static GtkWidget *
-heading (const char *text)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-  g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>", text);
-
-  gtk_label_set_markup (GTK_LABEL (label), markup);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  return label;
-}
 
 static GtkWidget *
-build_side (EtlSessionPanel *self)
+build_side (EtlSessionPanel *self, GtkWidget *box)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *scroll, *hbox, *grid;
+  GtkWidget *scroll, *hbox, *grid, *inner;
   static const char *const counter_names[] = {
     "EventsLost", "LogBuffersLost", "RealTimeBuffersLost", "BuffersWritten", "FreeBuffers", "NumberOfBuffers",
   };
 
-  g_object_set (box, "margin", 12, NULL);
-
-  hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  gtk_box_pack_start (GTK_BOX (hbox), heading ("Diagnostics"), FALSE, FALSE, 0);
+  inner = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   self->diag_summary = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->diag_summary), 0);
   gtk_style_context_add_class (gtk_widget_get_style_context (self->diag_summary), "dim-label");
-  gtk_box_pack_start (GTK_BOX (hbox), self->diag_summary, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (box), hbox, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (inner), self->diag_summary, FALSE, FALSE, 0);
   self->diag_list = gtk_list_box_new ();
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->diag_list), GTK_SELECTION_NONE);
-  scroll = gtk_scrolled_window_new (NULL, NULL);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_shadow_type (GTK_SCROLLED_WINDOW (scroll), GTK_SHADOW_IN);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroll), 90);
-  gtk_container_add (GTK_CONTAINER (scroll), self->diag_list);
-  gtk_box_pack_start (GTK_BOX (box), scroll, FALSE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (inner), self->diag_list, FALSE, FALSE, 0);
+  add_section (self, box, "diagnostics", "Diagnostics", inner);
 
+  inner = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  gtk_box_pack_start (GTK_BOX (hbox), heading ("Effective values"), FALSE, FALSE, 0);
   self->cpus_spin = gtk_spin_button_new_with_range (1, 2048, 1);
   gtk_widget_set_tooltip_text (self->cpus_spin, "Logical processors of the machine that will run the session");
   g_signal_connect (self->cpus_spin, "value-changed", G_CALLBACK (cpus_changed_cb), self);
-  gtk_box_pack_end (GTK_BOX (hbox), self->cpus_spin, FALSE, FALSE, 0);
-  gtk_box_pack_end (GTK_BOX (hbox), gtk_label_new ("logical processors"), FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (box), hbox, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (hbox), gtk_label_new ("For"), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (hbox), self->cpus_spin, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (hbox), gtk_label_new ("logical processors"), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (inner), hbox, FALSE, FALSE, 0);
   self->effective_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->effective_label), 0);
   gtk_label_set_selectable (GTK_LABEL (self->effective_label), TRUE);
-  g_object_set (self->effective_label, "margin-start", 12, NULL);
-  gtk_box_pack_start (GTK_BOX (box), self->effective_label, FALSE, FALSE, 0);
+  gtk_label_set_line_wrap (GTK_LABEL (self->effective_label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->effective_label), 40);
+  gtk_box_pack_start (GTK_BOX (inner), self->effective_label, FALSE, FALSE, 0);
+  add_section (self, box, "effective", "Effective values", inner);
 
+  inner = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   hbox = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  gtk_box_pack_start (GTK_BOX (hbox), heading ("Bytes passed to StartTrace"), FALSE, FALSE, 0);
   {
     GtkWidget *x86;
 
@@ -1121,31 +1228,34 @@ build_side (EtlSessionPanel *self)
     gtk_widget_set_tooltip_text (self->arch_x64, "64-bit process: HANDLE LoggerThreadId is 8 bytes");
     gtk_widget_set_tooltip_text (x86, "32-bit process: HANDLE LoggerThreadId is 4 bytes; the offsets move by 4");
     g_signal_connect (self->arch_x64, "toggled", G_CALLBACK (arch_toggled_cb), self);
-    gtk_box_pack_end (GTK_BOX (hbox), x86, FALSE, FALSE, 0);
-    gtk_box_pack_end (GTK_BOX (hbox), self->arch_x64, FALSE, FALSE, 0);
+    gtk_box_pack_start (GTK_BOX (hbox), gtk_label_new ("Layout of"), FALSE, FALSE, 0);
+    gtk_box_pack_start (GTK_BOX (hbox), self->arch_x64, FALSE, FALSE, 0);
+    gtk_box_pack_start (GTK_BOX (hbox), x86, FALSE, FALSE, 0);
   }
-  gtk_box_pack_start (GTK_BOX (box), hbox, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (inner), hbox, FALSE, FALSE, 0);
   self->layout_area = gtk_drawing_area_new ();
   gtk_widget_add_events (self->layout_area, GDK_POINTER_MOTION_MASK | GDK_LEAVE_NOTIFY_MASK);
   g_signal_connect (self->layout_area, "draw", G_CALLBACK (layout_draw_cb), self);
   g_signal_connect (self->layout_area, "motion-notify-event", G_CALLBACK (layout_motion_cb), self);
   g_signal_connect (self->layout_area, "leave-notify-event", G_CALLBACK (layout_leave_cb), self);
+  /* 16 bytes a row fit the column; the rows scroll. */
   scroll = gtk_scrolled_window_new (NULL, NULL);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_shadow_type (GTK_SCROLLED_WINDOW (scroll), GTK_SHADOW_IN);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroll), 160);
   gtk_container_add (GTK_CONTAINER (scroll), self->layout_area);
-  gtk_box_pack_start (GTK_BOX (box), scroll, TRUE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (inner), scroll, FALSE, FALSE, 0);
   self->layout_info = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->layout_info), 0);
   gtk_label_set_line_wrap (GTK_LABEL (self->layout_info), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->layout_info), 40);
   gtk_label_set_lines (GTK_LABEL (self->layout_info), 3);
   gtk_label_set_ellipsize (GTK_LABEL (self->layout_info), PANGO_ELLIPSIZE_END);
-  gtk_box_pack_start (GTK_BOX (box), self->layout_info, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (inner), self->layout_info, FALSE, FALSE, 0);
+  add_section (self, box, "bytes", "Bytes passed to StartTrace", inner);
 
-  gtk_box_pack_start (GTK_BOX (box), heading ("Running session (ControlTrace QUERY, every second)"), FALSE, FALSE, 0);
   grid = gtk_grid_new ();
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  g_object_set (grid, "margin-start", 12, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (counter_names); i++)
     {
       GtkWidget *name = gtk_label_new (counter_names[i]);
@@ -1154,12 +1264,12 @@ build_side (EtlSessionPanel *self)
       gtk_widget_set_tooltip_text (name, info->doc);
       gtk_style_context_add_class (gtk_widget_get_style_context (name), "dim-label");
       self->counter_labels[i] = gtk_label_new ("—");
-      gtk_grid_attach (GTK_GRID (grid), name, (int) (i % 3) * 2, (int) (i / 3), 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), self->counter_labels[i], (int) (i % 3) * 2 + 1, (int) (i / 3), 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), name, (int) (i % 2) * 2, (int) (i / 2), 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), self->counter_labels[i], (int) (i % 2) * 2 + 1, (int) (i / 2), 1, 1);
       gtk_label_set_xalign (GTK_LABEL (name), 1);
       gtk_label_set_xalign (GTK_LABEL (self->counter_labels[i]), 0);
     }
-  gtk_box_pack_start (GTK_BOX (box), grid, FALSE, FALSE, 0);
+  add_section (self, box, "running", "Running session (ControlTrace QUERY)", grid);
   return box;
 }
 
@@ -1169,6 +1279,7 @@ etl_session_panel_dispose (GObject *object)
   EtlSessionPanel *self = ETL_SESSION_PANEL (object);
 
   g_clear_handle_id (&self->poll_id, g_source_remove);
+  g_clear_object (&self->actions);
   G_OBJECT_CLASS (etl_session_panel_parent_class)->dispose (object);
 }
 
@@ -1184,6 +1295,7 @@ etl_session_panel_finalize (GObject *object)
     g_free (self->invalid[f]);
   g_free (self->running_name);
   g_free (self->running_file);
+  g_clear_pointer (&self->expanders, g_ptr_array_unref);
   G_OBJECT_CLASS (etl_session_panel_parent_class)->finalize (object);
 }
 
@@ -1212,7 +1324,7 @@ etl_session_panel_class_init (EtlSessionPanelClass *klass)
 static void
 etl_session_panel_init (EtlSessionPanel *self)
 {
-  GtkWidget *left, *scroll, *paned;
+  GtkWidget *column, *scroll;
 
   self->session = etl_session_new_preset ("low-overhead-file", NULL);
   self->arch = ETL_SESSION_ARCH_X64;
@@ -1220,21 +1332,20 @@ etl_session_panel_init (EtlSessionPanel *self)
   self->hover_field = ETL_SESSION_N_FIELDS;
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  self->expanders = g_ptr_array_new ();
   gtk_box_pack_start (GTK_BOX (self), build_toolbar (self), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL), FALSE, FALSE, 0);
 
-  /* The panel shares the window with the timeline: the diagnostics, the
-   * effective values and the bytes go under the form, not beside it. */
-  paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  left = build_form (self);
+  /* One column of collapsible sections that fits a pane of about 400 px:
+   * the form, then the diagnostics, the effective values and the bytes. */
+  column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  g_object_set (column, "margin", 8, NULL);
+  build_form (self, column);
+  build_side (self, column);
   scroll = gtk_scrolled_window_new (NULL, NULL);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scroll), TRUE);
-  gtk_container_add (GTK_CONTAINER (scroll), left);
-  gtk_paned_pack1 (GTK_PANED (paned), scroll, TRUE, FALSE);
-  gtk_paned_pack2 (GTK_PANED (paned), build_side (self), TRUE, FALSE);
-  gtk_paned_set_position (GTK_PANED (paned), 330);
-  gtk_box_pack_start (GTK_BOX (self), paned, TRUE, TRUE, 0);
+  gtk_container_add (GTK_CONTAINER (scroll), column);
+  gtk_box_pack_start (GTK_BOX (self), scroll, TRUE, TRUE, 0);
 
   self->status_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->status_label), 0);
@@ -1423,6 +1534,84 @@ etl_session_panel_highlight_field (EtlSessionPanel *self, const char *field)
   self->hover_field = info ? info->field : ETL_SESSION_N_FIELDS;
   update_hover_info (self);
   gtk_widget_queue_draw (self->layout_area);
+}
+
+/**
+ * etl_session_panel_dup_collapsed_sections:
+ * @self: an #EtlSessionPanel
+ *
+ * Returns: (transfer full): ids of the closed sections ("session",
+ *   "buffers", "log-file", "flags", "clock", "kernel-flags", "diagnostics",
+ *   "effective", "bytes", "running"); g_strfreev()
+ */
+char **
+etl_session_panel_dup_collapsed_sections (EtlSessionPanel *self)
+{
+  GPtrArray *ids = g_ptr_array_new ();
+
+  g_return_val_if_fail (ETL_IS_SESSION_PANEL (self), NULL);
+  for (guint i = 0; i < self->expanders->len; i++)
+    {
+      GtkExpander *e = g_ptr_array_index (self->expanders, i);
+
+      if (!gtk_expander_get_expanded (e))
+        g_ptr_array_add (ids, g_strdup (g_object_get_data (G_OBJECT (e), "etl-section")));
+    }
+  g_ptr_array_add (ids, NULL);
+  return (char **) g_ptr_array_free (ids, FALSE);
+}
+
+/**
+ * etl_session_panel_set_section_expanded:
+ * @self: an #EtlSessionPanel
+ * @id: a section id (etl_session_panel_dup_collapsed_sections()); unknown
+ *   ids are ignored
+ * @expanded: open or close it
+ */
+void
+etl_session_panel_set_section_expanded (EtlSessionPanel *self, const char *id, gboolean expanded)
+{
+  g_return_if_fail (ETL_IS_SESSION_PANEL (self));
+  for (guint i = 0; i < self->expanders->len; i++)
+    {
+      GtkExpander *e = g_ptr_array_index (self->expanders, i);
+
+      if (g_strcmp0 (g_object_get_data (G_OBJECT (e), "etl-section"), id) == 0)
+        gtk_expander_set_expanded (e, expanded);
+    }
+}
+
+/**
+ * etl_session_panel_get_preset:
+ * @self: an #EtlSessionPanel
+ *
+ * Returns: (transfer none): the preset the settings match, or "custom"
+ */
+const char *
+etl_session_panel_get_preset (EtlSessionPanel *self)
+{
+  g_return_val_if_fail (ETL_IS_SESSION_PANEL (self), NULL);
+  return gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->preset_combo));
+}
+
+/**
+ * etl_session_panel_get_field_diagnostic:
+ * @self: an #EtlSessionPanel
+ * @field: a Windows field name
+ *
+ * Returns: (transfer none) (nullable): the diagnostics shown under @field,
+ *   %NULL when none are shown
+ */
+const char *
+etl_session_panel_get_field_diagnostic (EtlSessionPanel *self, const char *field)
+{
+  const EtlSessionFieldInfo *info;
+
+  g_return_val_if_fail (ETL_IS_SESSION_PANEL (self), NULL);
+  info = etl_session_field_lookup (field);
+  if (info == NULL || self->diag_labels[info->field] == NULL || !gtk_widget_get_visible (self->diag_labels[info->field]))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->diag_labels[info->field]));
 }
 
 /**

@@ -23,4 +23,9 @@ int etl_session_panel_get_field_severity (EtlSessionPanel *self, const char *fie
 GBytes *etl_session_panel_get_layout_bytes (EtlSessionPanel *self);
 void etl_session_panel_highlight_field (EtlSessionPanel *self, const char *field);
 
+char **etl_session_panel_dup_collapsed_sections (EtlSessionPanel *self);
+void etl_session_panel_set_section_expanded (EtlSessionPanel *self, const char *id, gboolean expanded);
+const char *etl_session_panel_get_preset (EtlSessionPanel *self);
+const char *etl_session_panel_get_field_diagnostic (EtlSessionPanel *self, const char *field);
+
 G_END_DECLS

@@ -103,7 +103,8 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (EtlEventModel) probe = NULL;
   g_autofree double *pages = NULL;
-  guint64 n, gc_row = 0, n_pages;
+  guint64 n, gc_row = 0, n_pages, slowest = 0;
+  double slowest_ms = 0;
   double gc_ms, first_ms, median_ms, max_ms;
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
@@ -145,6 +146,11 @@ main (int argc, char **argv)
     {
       format_page (trace, rows, p * PAGE_ROWS);
       pages[p] = format_page (trace, rows, p * PAGE_ROWS);
+      if (pages[p] > slowest_ms)
+        {
+          slowest_ms = pages[p];
+          slowest = p * PAGE_ROWS;
+        }
     }
   qsort (pages, n_pages, sizeof (double), compare_double);
   median_ms = pages[n_pages / 2];
@@ -163,6 +169,7 @@ main (int argc, char **argv)
           first_ms <= TARGET_MS ? "met" : "MISSED");
   printf ("| median of all %" G_GUINT64_FORMAT " pages | %.3f | %s |\n", n_pages, median_ms,
           median_ms <= TARGET_MS ? "met" : "MISSED");
-  printf ("| slowest page | %.3f | %s |\n", max_ms, max_ms <= TARGET_MS ? "met" : "MISSED");
+  printf ("| slowest page (rows from %" G_GUINT64_FORMAT ") | %.3f | %s |\n", slowest, max_ms,
+          max_ms <= TARGET_MS ? "met" : "MISSED");
   return 0;
 }

@@ -1027,9 +1027,12 @@ etl_window_open_files (EtlWindow *self, GFile **files, guint n_files)
   ld = g_new0 (LoadData, 1);
   ld->progress = progress_new ();
   ld->paths = g_new0 (char *, n_files + 1);
+  /* Manifests loaded earlier describe this trace too; one deleted since
+   * would fail the whole open, so only those still there. */
   ld->manifests = g_new0 (char *, self->manifests->len + 1);
-  for (guint i = 0; i < self->manifests->len; i++)
-    ld->manifests[i] = g_strdup (g_ptr_array_index (self->manifests, i));
+  for (guint i = 0, k = 0; i < self->manifests->len; i++)
+    if (g_file_test (g_ptr_array_index (self->manifests, i), G_FILE_TEST_IS_REGULAR))
+      ld->manifests[k++] = g_strdup (g_ptr_array_index (self->manifests, i));
   ld->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
   for (guint i = 0; i < n_files; i++)
     {

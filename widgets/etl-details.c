@@ -32,7 +32,6 @@
 
 #include "etl-details.h"
 #include "etl-names.h"
-#include "etl-payload.h"
 #include "etl-time-ruler.h"
 
 #define MAX_DUMP_BYTES (64 * 1024)
@@ -374,15 +373,31 @@ out_type_name (guint out_type)
     }
 }
 
+/* "UInt32", "UInt32 (hex)", "UInt32, map GCReason": the in-type, what the
+ * out-type changes, and the value map or bitmap the schema names for it. */
 static char *
-field_type (const EtlField *f)
+field_type (const EtlSchema *schema, const EtlField *f)
 {
   const char *in = in_type_name (f->in_type);
   const char *o = out_type_name (f->out_type);
+  const char *map = NULL;
+  GString *s = g_string_new (NULL);
 
-  if (in == NULL)
-    return g_strdup_printf ("in-type %u", f->in_type);
-  return o != NULL ? g_strdup_printf ("%s (%s)", in, o) : g_strdup (in);
+  for (guint i = 0; schema != NULL && i < schema->n_properties; i++)
+    if (schema->properties[i].map_name != NULL && g_strcmp0 (schema->properties[i].name, f->name) == 0)
+      {
+        map = schema->properties[i].map_name;
+        break;
+      }
+  if (in != NULL)
+    g_string_append (s, in);
+  else
+    g_string_append_printf (s, "in-type %u", f->in_type);
+  if (o != NULL)
+    g_string_append_printf (s, " (%s)", o);
+  if (map != NULL)
+    g_string_append_printf (s, ", map %s", map);
+  return g_string_free (s, FALSE);
 }
 
 /* Says where @schema came from, as the source line above the fields. */
@@ -449,7 +464,7 @@ format_fields (Out *out, const EtlDecoded *decoded, const EtlRecord *r)
   for (guint i = 0; i < n && i < MAX_FIELDS_SHOWN; i++)
     {
       const EtlField *f = &g_array_index (decoded->fields, EtlField, i);
-      g_autofree char *type = field_type (f);
+      g_autofree char *type = field_type (decoded->schema, f);
 
       g_string_append_printf (out->text, "%s\t%s\t%s\n", f->name, f->value, type);
       if (out->fields != NULL)

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
  * @ETL_EVENT_MODEL_COLUMN_PID: process id, empty when the record has none (string)
  * @ETL_EVENT_MODEL_COLUMN_TID: thread id, empty when the record has none (string)
  * @ETL_EVENT_MODEL_COLUMN_PROVIDER: provider name (string)
- * @ETL_EVENT_MODEL_COLUMN_NAME: event name (string)
+ * @ETL_EVENT_MODEL_COLUMN_NAME: the decoded event name ("GC/Start", from the
+ *   event's schema; etl_record_dup_event_name() without one) (string)
  * @ETL_EVENT_MODEL_COLUMN_OPCODE: event id / opcode, or the HookId of kernel records (string)
  * @ETL_EVENT_MODEL_COLUMN_LEVEL: level name or number (string)
  * @ETL_EVENT_MODEL_COLUMN_SIZE: bytes of user data (string)

@@ -21,6 +21,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+
+#include <glib.h>
 #ifndef G_OS_WIN32
 #include <time.h>
 #endif

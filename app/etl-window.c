@@ -28,10 +28,24 @@
  * summaries from it.  Selecting an event in the list selects and centres it
  * in the timeline, and the other way round; the details pane shows it.
  *
+ * Navigation: Go to Time (Ctrl+G: a time since the start in any unit, or
+ * a wall-clock time), the next / previous event of the same provider and
+ * event (F3 / Shift+F3, searched in a worker), named markers (Ctrl+M) shown
+ * on the ruler and in a list from the header bar, kept per trace in
+ * g_get_user_config_dir()/etlscope/markers.ini, Zoom to Data (the range of
+ * 99.9 % of the records, also the first view when a few outliers would
+ * squeeze the data into a pixel); the keyboard zoom centres on the
+ * selected event.  The event list's context menu filters to or excludes a
+ * row's provider, process, thread or event (conditions applied in the
+ * filter's worker after the filter bar's filter); a loss point clicked in
+ * the loss plot selects the event at that time.  A merged set of files is
+ * one entry of the Recent menu and reopens as a set.
+ *
  * The window's actions (prefix "win") are grouped by menu below: file,
- * view, export.  Window size, maximised state and pane positions are kept
- * in g_get_user_config_dir()/etlscope/state.ini (#GKeyFile, written
- * atomically).
+ * view, export.  Window size, maximised state, pane positions, the session
+ * panel's closed sections and the list's hidden columns are kept in
+ * g_get_user_config_dir()/etlscope/state.ini (#GKeyFile, written
+ * atomically); app.quit writes it too.
  */
 
 #include "config.h"

@@ -26,6 +26,7 @@
 
 #include "etl-event-sort.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "etl-event-model.h"

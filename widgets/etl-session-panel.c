@@ -609,10 +609,6 @@ refresh (EtlSessionPanel *self)
           gtk_label_set_text (GTK_LABEL (self->diag_labels[f]), under[f] ? under[f]->str : "");
           gtk_widget_set_visible (self->diag_labels[f], under[f] != NULL);
         }
-      else if (under[f] != NULL && self->entries[f] == NULL && self->icons[f] == NULL)
-        {
-          /* A field without a widget of its own (computed): the list has it. */
-        }
       if (under[f])
         g_string_free (under[f], TRUE);
     }

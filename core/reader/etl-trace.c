@@ -1371,11 +1371,12 @@ trace_register_schemas (EtlTrace *trace)
  * During the same walk it gathers what decoding needs (see
  * etl_trace_get_schema_registry()): the kernel's MOF layouts and the user's
  * manifests ($XDG_DATA_HOME/etlscope/manifests/, read once per process, at
- * the first open), then the
- * KernelTraceControl MetaData (TDH) records and EventSource manifests of
- * every file opened together, the SysConfig volume mapping and the process
- * table.  A manifest in @manifests that cannot be read fails the open with
- * the manifest parser's error (etl_manifest_load_file()).
+ * the first open), then the KernelTraceControl MetaData (TDH) records and
+ * EventSource manifests of every file opened together, the SysConfig volume
+ * mapping and the process table (etl-trace-feed.c: only those records are
+ * decoded in full; the rest keep the fast path).  A manifest in @manifests
+ * that cannot be read fails the open with the manifest parser's error
+ * (etl_manifest_load_file()).
  *
  * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
  */

@@ -354,26 +354,60 @@ etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *recor
  * etl_trace_feed_finish:
  * @feed: a feed
  *
- * Ends the walk: registers the complete EventSource manifests, decodes the
- * kept lifetime records with every schema now known and finishes the
- * process table.
+ * Ends the walk: registers the complete EventSource manifests.  The kept
+ * lifetime and file name records are taken with
+ * etl_trace_feed_steal_lifetimes() and etl_trace_feed_steal_file_names().
  */
 void
 etl_trace_feed_finish (EtlTraceFeed *feed)
 {
   etl_eventsource_collector_finish (feed->eventsource, NULL);
-  for (guint i = 0; i < feed->lifetimes->len; i++)
+}
+
+/**
+ * etl_trace_feed_steal_lifetimes:
+ * @feed: a finished feed
+ *
+ * The Process and Thread records the walk kept, for
+ * etl_trace_feed_build_process_table().
+ *
+ * Returns: (transfer full): the kept records
+ */
+GArray *
+etl_trace_feed_steal_lifetimes (EtlTraceFeed *feed)
+{
+  GArray *kept = feed->lifetimes;
+
+  feed->lifetimes = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
+  feed->lifetime_bytes = 0;
+  return kept;
+}
+
+/**
+ * etl_trace_feed_build_process_table:
+ * @kept: (transfer full): what etl_trace_feed_steal_lifetimes() returned
+ * @table: (nullable): the table to fill and finish; %NULL only frees @kept
+ *
+ * Decodes the kept lifetime records with the table's schemas (all the
+ * trace's, metadata and manifests included) and finishes the table.
+ */
+void
+etl_trace_feed_build_process_table (GArray *kept, EtlProcessTable *table)
+{
+  for (guint i = 0; table != NULL && i < kept->len; i++)
     {
       EtlRecord r;
 
-      if (kept_decode (&g_array_index (feed->lifetimes, KeptRecord, i), &r))
+      if (kept_decode (&g_array_index (kept, KeptRecord, i), &r))
         {
-          etl_process_table_add_record (feed->processes, &r);
+          etl_process_table_add_record (table, &r);
           etl_record_clear (&r);
         }
     }
-  kept_clear (feed->lifetimes);
-  etl_process_table_finish (feed->processes);
+  kept_clear (kept);
+  g_array_unref (kept);
+  if (table != NULL)
+    etl_process_table_finish (table);
 }
 
 /**

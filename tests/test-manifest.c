@@ -1475,8 +1475,10 @@ test_eventsource_corpus (void)
     g_assert_cmpuint (t.n_no_schema, ==, 0);
     g_assert_cmpuint (t.n_names_equal, ==, t.n_events);
     /* Only ManifestData's PayloadLength (TraceEvent's own, not in the
-     * payload) is missing. */
-    g_assert_cmpuint (t.n_fields_equal, >=, t.n_fields - 4);
+     * payload) is missing, and ProviderEnableParameters' UInt64 keywords
+     * (shown signed, as TraceEvent reads a UInt64 for primitive-types.etl,
+     * where TraceEvent shows these in hex) differ twice. */
+    g_assert_cmpuint (t.n_fields_equal, >=, t.n_fields - 6);
   }
 }
 

@@ -1387,6 +1387,29 @@ test_eventsource_bad (void)
   fake_clear (&f);
   g_assert_cmpuint (etl_eventsource_collector_finish (c, NULL), ==, 1);
   g_assert_cmpuint (etl_eventsource_collector_get_n_manifests (c), ==, 0);
+
+  /* Many processes each starting a manifest of 4096 chunks: capped. */
+  for (guint pid = 0; pid <= ETL_EVENTSOURCE_MAX_PENDING; pid++)
+    {
+      gboolean ok;
+
+      fake_record (&f, 3, 1000 + pid, TEST_PROVIDER, 1, 0x5B, 4096, 0, "<", 1);
+      ok = etl_eventsource_collector_add (c, &f.record, &error);
+      fake_clear (&f);
+      if (pid < ETL_EVENTSOURCE_MAX_PENDING)
+        {
+          g_assert_no_error (error);
+          g_assert_true (ok);
+        }
+      else
+        {
+          g_assert_false (ok);
+          g_assert_error (error, ETL_ERROR, ETL_ERROR_CORRUPT);
+          g_assert_nonnull (strstr (error->message, "1024 other manifests are incomplete"));
+          g_clear_error (&error);
+        }
+    }
+  g_assert_cmpuint (etl_eventsource_collector_finish (c, NULL), ==, 1 + ETL_EVENTSOURCE_MAX_PENDING + 1);
 }
 
 static void

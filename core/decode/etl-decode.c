@@ -14,7 +14,9 @@
  * first property that cannot be decoded ends the walk with the fields so
  * far kept (#EtlDecoded.complete is then %FALSE).
  *
- * Values are formatted as TraceEvent shows them: integers in decimal,
+ * Values are formatted as TraceEvent shows them: integers in decimal
+ * (UInt64 as a signed 64-bit number unless its out-type says unsigned, as
+ * TraceEvent does),
  * pointers and hex out-types as 0x with at least 8 hex digits, value maps and
  * bitmaps by name, booleans as True/False, GUIDs without braces, SIDs as
  * S-1-5-…, FILETIME and SYSTEMTIME as ISO 8601, IPv4/IPv6 addresses, ports
@@ -45,7 +47,7 @@
 /* Caps against hostile counts: elements of one array property, fields of
  * one record, struct nesting, bytes of one string or binary value shown. */
 #define MAX_ELEMENTS 4096
-#define MAX_FIELDS 8192
+#define MAX_FIELDS 65536
 #define MAX_DEPTH 8
 #define MAX_BINARY_SHOWN 256
 #define MAX_SID_SUBAUTHORITIES 15
@@ -75,6 +77,9 @@ volume_clear (gpointer p)
 /**
  * etl_volume_map_new:
  *
+ * A map that knows the UNC root ("\Device\Mup\" → "\\") and whatever
+ * etl_volume_map_add() adds.
+ *
  * Returns: (transfer full): an empty map; free with etl_volume_map_free()
  */
 EtlVolumeMap *
@@ -84,6 +89,9 @@ etl_volume_map_new (void)
 
   map->volumes = g_array_new (FALSE, FALSE, sizeof (Volume));
   g_array_set_clear_func (map->volumes, volume_clear);
+  /* The multiple UNC provider's device is the root of UNC paths
+   * ("\Device\Mup\server\share" is "\\server\share") on every system. */
+  etl_volume_map_add (map, "\\Device\\Mup\\", "\\\\");
   return map;
 }
 
@@ -105,8 +113,12 @@ strip_trailing_backslash (const char *s)
 {
   gsize n = strlen (s);
 
-  while (n > 0 && s[n - 1] == '\\')
+  while (n > 1 && s[n - 1] == '\\')
     n--;
+  if (n == 1 && s[0] == '\\' && s[1] == '\\')
+    n = 1; /* "\\" stays "\": the UNC root */
+  else if (n == 1 && s[0] == '\\')
+    n = 0;
   return g_strndup (s, n);
 }
 
@@ -211,7 +223,10 @@ typedef struct
   guint pointer_size;
   guint64 *values;  /* the last integer value of each property */
   guint8 *has_value;
-  GArray *fields;
+  EtlField *fields; /* collected here, copied into the GArray once */
+  EtlField fields_stack[64];
+  guint n_fields;
+  guint fields_alloc;
   GString *text;
   GString *prefix; /* "Struct[k]." while inside a struct */
 } Walk;
@@ -239,6 +254,36 @@ record_pointer_size (const EtlRecord *record)
     }
 }
 
+
+/* Appending to a record's text buffer: GString's own calls, without their
+ * checks and calls on the hot path (a record appends dozens of pieces). */
+static inline void
+text_append_len (GString *s, const char *p, gsize n)
+{
+  if (G_UNLIKELY (s->len + n + 1 > s->allocated_len))
+    {
+      gsize old = s->len;
+
+      g_string_set_size (s, old + n);
+      s->len = old;
+    }
+  memcpy (s->str + s->len, p, n);
+  s->len += n;
+  s->str[s->len] = '\0';
+}
+
+static inline void
+text_append (GString *s, const char *p)
+{
+  text_append_len (s, p, strlen (p));
+}
+
+static inline void
+text_append_c (GString *s, char c)
+{
+  text_append_len (s, &c, 1);
+}
+
 static inline void
 append_u64 (GString *s, guint64 v)
 {
@@ -251,7 +296,7 @@ append_u64 (GString *s, guint64 v)
       v /= 10;
     }
   while (v != 0);
-  g_string_append_len (s, buf + i, sizeof buf - i);
+  text_append_len (s, buf + i, sizeof buf - i);
 }
 
 static inline void
@@ -259,7 +304,7 @@ append_i64 (GString *s, gint64 v)
 {
   if (v < 0)
     {
-      g_string_append_c (s, '-');
+      text_append_c (s, '-');
       append_u64 (s, (guint64) 0 - (guint64) v);
     }
   else
@@ -280,8 +325,8 @@ append_hex (GString *s, guint64 v)
       v >>= 4;
     }
   while (v != 0 || i > (int) sizeof buf - 8);
-  g_string_append_len (s, "0x", 2);
-  g_string_append_len (s, buf + i, sizeof buf - i);
+  text_append_len (s, "0x", 2);
+  text_append_len (s, buf + i, sizeof buf - i);
 }
 
 static void
@@ -290,14 +335,14 @@ append_hex_bytes (GString *s, const guint8 *p, gsize n)
   static const char digits[] = "0123456789abcdef";
   gsize shown = MIN (n, (gsize) MAX_BINARY_SHOWN);
 
-  g_string_append_len (s, "0x", 2);
+  text_append_len (s, "0x", 2);
   for (gsize i = 0; i < shown; i++)
     {
-      g_string_append_c (s, digits[p[i] >> 4]);
-      g_string_append_c (s, digits[p[i] & 0xF]);
+      text_append_c (s, digits[p[i] >> 4]);
+      text_append_c (s, digits[p[i] & 0xF]);
     }
   if (n > shown)
-    g_string_append (s, "…");
+    text_append (s, "…");
 }
 
 /* UTF-16LE code units to UTF-8; unpaired surrogates become U+FFFD. */
@@ -310,7 +355,7 @@ append_utf16 (GString *s, const guint8 *p, gsize n_units)
 
       if (c < 0x80)
         {
-          g_string_append_c (s, (char) c);
+          text_append_c (s, (char) c);
           continue;
         }
       if (c >= 0xD800 && c < 0xDC00 && i + 1 < n_units)
@@ -338,12 +383,12 @@ append_ansi (GString *s, const guint8 *p, gsize n)
   const char *end;
 
   if (g_utf8_validate ((const char *) p, (gssize) n, &end) && end == (const char *) p + n)
-    g_string_append_len (s, (const char *) p, (gssize) n);
+    text_append_len (s, (const char *) p, (gssize) n);
   else
     {
       g_autofree char *valid = g_utf8_make_valid ((const char *) p, (gssize) n);
 
-      g_string_append (s, valid);
+      text_append (s, valid);
     }
 }
 
@@ -355,7 +400,7 @@ append_guid (GString *s, const guint8 *p)
 
   etl_guid_read (&guid, p);
   etl_guid_to_string (&guid, buf);
-  g_string_append_len (s, buf, ETL_GUID_STRING_LEN);
+  text_append_len (s, buf, ETL_GUID_STRING_LEN);
 }
 
 /* A SID at @p (@avail bytes): its size, or 0 when it does not fit. */
@@ -377,13 +422,13 @@ append_sid (GString *s, const guint8 *p)
 
   for (guint i = 0; i < 6; i++)
     authority = (authority << 8) | p[2 + i];
-  g_string_append (s, "S-");
+  text_append (s, "S-");
   append_u64 (s, p[0]);
-  g_string_append_c (s, '-');
+  text_append_c (s, '-');
   append_u64 (s, authority);
   for (guint i = 0; i < p[1]; i++)
     {
-      g_string_append_c (s, '-');
+      text_append_c (s, '-');
       append_u64 (s, etl_read_u32 (p + 8 + 4 * i));
     }
 }
@@ -402,7 +447,7 @@ append_filetime (GString *s, guint64 ft)
   g_autofree char *iso = ft <= G_MAXINT64 ? etl_filetime_to_iso8601 ((gint64) ft) : NULL;
 
   if (iso != NULL)
-    g_string_append (s, iso);
+    text_append (s, iso);
   else
     append_u64 (s, ft);
 }
@@ -413,7 +458,7 @@ append_ipv4 (GString *s, const guint8 *p)
   for (guint i = 0; i < 4; i++)
     {
       if (i > 0)
-        g_string_append_c (s, '.');
+        text_append_c (s, '.');
       append_u64 (s, p[i]);
     }
 }
@@ -424,7 +469,7 @@ append_ipv6 (GString *s, const guint8 *p)
   g_autoptr (GInetAddress) a = g_inet_address_new_from_bytes (p, G_SOCKET_FAMILY_IPV6);
   g_autofree char *text = g_inet_address_to_string (a);
 
-  g_string_append (s, text);
+  text_append (s, text);
 }
 
 /* SOCKADDR_IN (family 2) and SOCKADDR_IN6 (family 23 on Windows) as
@@ -437,14 +482,14 @@ append_sockaddr (GString *s, const guint8 *p, gsize n)
   if (family == 2 && n >= 8)
     {
       append_ipv4 (s, p + 4);
-      g_string_append_c (s, ':');
+      text_append_c (s, ':');
       append_u64 (s, (guint) (p[2] << 8 | p[3]));
     }
   else if (family == 23 && n >= 24)
     {
-      g_string_append_c (s, '[');
+      text_append_c (s, '[');
       append_ipv6 (s, p + 8);
-      g_string_append (s, "]:");
+      text_append (s, "]:");
       append_u64 (s, (guint) (p[2] << 8 | p[3]));
     }
   else
@@ -493,7 +538,7 @@ append_integer (Walk *w, const EtlProperty *prop, guint64 v, gboolean is_signed,
   switch (prop->out_type)
     {
     case ETL_OUT_BOOLEAN:
-      g_string_append (s, v != 0 ? "True" : "False");
+      text_append (s, v != 0 ? "True" : "False");
       return;
     case ETL_OUT_PORT:
       if (size == 2)
@@ -645,7 +690,9 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
       INTEGER (8, etl_read_u64 (p), TRUE, FALSE);
       break;
     case ETL_IN_UINT64:
-      INTEGER (8, etl_read_u64 (p), FALSE, FALSE);
+      /* TraceEvent reads UInt64 as a C# long: values from 2^63 up show
+       * negative (primitive-types.etl's int64_type=-204 is a UInt64). */
+      INTEGER (8, etl_read_u64 (p), out == ETL_OUT_NULL || out == ETL_OUT_LONG, FALSE);
       break;
     case ETL_IN_HEXINT32:
       INTEGER (4, etl_read_u32 (p), FALSE, TRUE);
@@ -658,7 +705,7 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
       v = etl_read_u32 (p);
       field->has_number = TRUE;
       field->number = v;
-      g_string_append (s, v != 0 ? "True" : "False");
+      text_append (s, v != 0 ? "True" : "False");
       break;
     case ETL_IN_POINTER:
     case ETL_IN_SIZET:
@@ -676,7 +723,7 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
         NEED (4);
         bits = etl_read_u32 (p);
         memcpy (&f, &bits, sizeof f);
-        g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%g", (double) f));
+        text_append (s, g_ascii_formatd (buf, sizeof buf, "%g", (double) f));
       }
       break;
     case ETL_IN_DOUBLE:
@@ -688,7 +735,7 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
         NEED (8);
         bits = etl_read_u64 (p);
         memcpy (&d, &bits, sizeof d);
-        g_string_append (s, g_ascii_dtostr (buf, sizeof buf, d));
+        text_append (s, g_ascii_dtostr (buf, sizeof buf, d));
       }
       break;
     case ETL_IN_GUID:
@@ -758,7 +805,9 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
           }
         else
           units = utf16_strlen (p, avail, &need);
-        if (out == ETL_OUT_NT_PATH && w->volumes != NULL)
+        /* Kernel file names (NT_PATH, and any string that starts with a
+         * mapped NT prefix, as TraceEvent shows Kernel-File's) as DOS paths. */
+        if (w->volumes != NULL && units > 0 && p[0] == '\\' && p[1] == 0)
           {
             gsize start = s->len;
             g_autofree char *dos = NULL;
@@ -768,7 +817,7 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
             if (dos != NULL)
               {
                 g_string_truncate (s, start);
-                g_string_append (s, dos);
+                text_append (s, dos);
               }
           }
         else
@@ -883,21 +932,32 @@ begin_field (Walk *w, const EtlProperty *prop, gboolean is_array, guint k)
 {
   EtlField *f;
 
-  g_array_set_size (w->fields, w->fields->len + 1);
-  f = &g_array_index (w->fields, EtlField, w->fields->len - 1);
+  if (G_UNLIKELY (w->n_fields == w->fields_alloc))
+    {
+      EtlField *old = w->fields;
+
+      w->fields_alloc *= 2;
+      w->fields = g_new (EtlField, w->fields_alloc);
+      memcpy (w->fields, old, w->n_fields * sizeof (EtlField));
+      if (old != w->fields_stack)
+        g_free (old);
+    }
+  f = &w->fields[w->n_fields++];
+  f->has_number = FALSE;
+  f->number = 0;
   f->name = GSIZE_TO_POINTER (w->text->len);
   f->in_type = prop->in_type;
   f->out_type = prop->out_type;
   if (w->prefix != NULL && w->prefix->len > 0)
-    g_string_append_len (w->text, w->prefix->str, w->prefix->len);
-  g_string_append (w->text, prop->name);
+    text_append_len (w->text, w->prefix->str, w->prefix->len);
+  text_append (w->text, prop->name);
   if (is_array)
     {
-      g_string_append_c (w->text, '[');
+      text_append_c (w->text, '[');
       append_u64 (w->text, k);
-      g_string_append_c (w->text, ']');
+      text_append_c (w->text, ']');
     }
-  g_string_append_c (w->text, '\0');
+  text_append_c (w->text, '\0');
   f->value = GSIZE_TO_POINTER (w->text->len);
   return f;
 }
@@ -963,14 +1023,14 @@ decode_property (Walk *w, guint index, guint depth)
         {
           gboolean ok;
 
-          g_string_append (w->prefix, prop->name);
+          text_append (w->prefix, prop->name);
           if (is_array)
             {
-              g_string_append_c (w->prefix, '[');
+              text_append_c (w->prefix, '[');
               append_u64 (w->prefix, k);
-              g_string_append_c (w->prefix, ']');
+              text_append_c (w->prefix, ']');
             }
-          g_string_append_c (w->prefix, '.');
+          text_append_c (w->prefix, '.');
           ok = decode_properties (w, prop->struct_start, prop->n_struct_members, depth + 1);
           g_string_truncate (w->prefix, prefix_len);
           if (!ok)
@@ -992,16 +1052,16 @@ decode_property (Walk *w, guint index, guint depth)
       gsize text_len = w->text->len;
       EtlField *f;
 
-      if (w->fields->len >= MAX_FIELDS)
+      if (w->n_fields >= MAX_FIELDS)
         return FALSE;
       f = begin_field (w, prop, is_array, (guint) k);
       if (!decode_element (w, prop, length, f))
         {
-          g_array_set_size (w->fields, w->fields->len - 1);
+          w->n_fields--;
           g_string_truncate (w->text, text_len);
           return FALSE;
         }
-      g_string_append_c (w->text, '\0');
+      text_append_c (w->text, '\0');
       if (f->has_number && !is_array)
         {
           w->values[index] = f->number;
@@ -1072,10 +1132,12 @@ etl_decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const Et
   memset (&w, 0, sizeof w);
   w.schema = schema;
   w.volumes = volumes;
-  w.data = record->user_data;
+  /* An empty payload still gets a valid pointer (no arithmetic on NULL). */
+  w.data = record->user_data != NULL ? record->user_data : (const guint8 *) "";
   w.len = record->user_data != NULL ? record->user_data_len : 0;
   w.pointer_size = record_pointer_size (record);
-  w.fields = decoded->fields;
+  w.fields = w.fields_stack;
+  w.fields_alloc = G_N_ELEMENTS (w.fields_stack);
   w.text = d->text;
   if (schema->n_properties <= G_N_ELEMENTS (values_stack))
     {
@@ -1093,13 +1155,16 @@ etl_decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const Et
   if (w.prefix != NULL)
     g_string_free (w.prefix, TRUE);
 
-  for (guint i = 0; i < decoded->fields->len; i++)
+  for (guint i = 0; i < w.n_fields; i++)
     {
-      EtlField *f = &g_array_index (decoded->fields, EtlField, i);
+      EtlField *f = &w.fields[i];
 
       f->name = d->text->str + GPOINTER_TO_SIZE (f->name);
       f->value = d->text->str + GPOINTER_TO_SIZE (f->value);
     }
+  g_array_append_vals (decoded->fields, w.fields, w.n_fields);
+  if (w.fields != w.fields_stack)
+    g_free (w.fields);
   decoded->complete = ok && w.pos == w.len;
   decoded->n_bytes = w.pos;
   return decoded;
@@ -1224,10 +1289,10 @@ etl_decoded_format_payload (const EtlDecoded *decoded, gsize max_chars)
       const EtlField *f = &g_array_index (decoded->fields, EtlField, i);
 
       if (i > 0)
-        g_string_append_c (s, ' ');
-      g_string_append (s, f->name);
-      g_string_append_c (s, '=');
-      g_string_append (s, f->value);
+        text_append_c (s, ' ');
+      text_append (s, f->name);
+      text_append_c (s, '=');
+      text_append (s, f->value);
       /* Fields are UTF-8: bytes ≥ characters, so this bounds the work. */
       if (max_chars > 0 && s->len > 4 * max_chars + 4)
         break;
@@ -1237,7 +1302,7 @@ etl_decoded_format_payload (const EtlDecoded *decoded, gsize max_chars)
       const char *cut = g_utf8_offset_to_pointer (s->str, (glong) max_chars - 1);
 
       g_string_truncate (s, (gsize) (cut - s->str));
-      g_string_append (s, "…");
+      text_append (s, "…");
     }
   return g_string_free (s, FALSE);
 }

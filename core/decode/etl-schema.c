@@ -321,9 +321,10 @@ etl_schema_unref (EtlSchema *schema)
  *
  * Appends a scalar property (count 1, length 0, no flags, no map).  Set its
  * other members through @schema->properties[index]; a property that refers
- * to another (count, length, struct members) uses that one's index.  Adding
- * top-level properties updates @schema->n_top_level unless a struct member
- * has been added (set it yourself when you add members).
+ * to another (count, length, struct members) uses that one's index.  While
+ * @schema->n_top_level equals @schema->n_properties it counts the new
+ * property as top-level: after adding struct members (which follow the
+ * top-level properties) set @schema->n_top_level yourself.
  *
  * Returns: the new property's index
  */

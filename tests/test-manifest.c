@@ -948,7 +948,10 @@ test_files (void)
 
 /* ---- decoding gcevents / gcrundownevents with ClrEtwAll.man -------- */
 
-/* An integer as TraceEvent prints it (decimal with commas, or 0x hex). */
+/* An integer as TraceEvent prints it (decimal with commas, negative, or
+ * 0x hex), as its 64-bit two's-complement pattern: TraceEvent shows a
+ * UInt64 as a C# long, and a HexInt64 in hex, so -1 and 0xffffffffffffffff
+ * are the same value. */
 static gboolean
 parse_number (const char *text, guint64 *value)
 {
@@ -960,6 +963,13 @@ parse_number (const char *text, guint64 *value)
       g_string_append_c (plain, *c);
   if (g_str_has_prefix (plain->str, "0x"))
     ok = plain->len > 2 && g_ascii_string_to_unsigned (plain->str + 2, 16, 0, G_MAXUINT64, value, NULL);
+  else if (plain->str[0] == '-')
+    {
+      gint64 v = 0;
+
+      ok = g_ascii_string_to_signed (plain->str, 10, G_MININT64, -1, &v, NULL);
+      *value = (guint64) v;
+    }
   else
     ok = g_ascii_string_to_unsigned (plain->str, 10, 0, G_MAXUINT64, value, NULL);
   g_string_free (plain, TRUE);

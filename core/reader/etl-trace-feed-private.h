@@ -45,6 +45,8 @@ EtlTraceFeed *etl_trace_feed_new (EtlSchemaRegistry *registry, EtlVolumeMap *vol
 void etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *record);
 void etl_trace_feed_finish (EtlTraceFeed *feed);
 void etl_trace_feed_free (EtlTraceFeed *feed);
+GArray *etl_trace_feed_steal_lifetimes (EtlTraceFeed *feed);
+void etl_trace_feed_build_process_table (GArray *kept, EtlProcessTable *table);
 GArray *etl_trace_feed_steal_file_names (EtlTraceFeed *feed);
 EtlMofFileNames *etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry,
                                                   const EtlVolumeMap *volumes);

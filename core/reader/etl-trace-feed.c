@@ -65,7 +65,6 @@ struct _EtlTraceFeed
   gsize lifetime_bytes;
   GArray *file_names;  /* KeptRecord: FileIo name records, decoded on first use */
   gsize file_name_bytes;
-  GHashTable *manifest_events; /* EtlSchemaKey* of the ManifestData schemas registered */
 };
 
 /**
@@ -177,20 +176,6 @@ etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode, const gui
   return classify_opcode (cls, opcode);
 }
 
-static guint
-schema_key_hash (gconstpointer p)
-{
-  const EtlSchemaKey *k = p;
-
-  return etl_guid_hash (&k->guid) ^ ((guint) k->id << 8) ^ k->version;
-}
-
-static gboolean
-schema_key_equal (gconstpointer a, gconstpointer b)
-{
-  return memcmp (a, b, sizeof (EtlSchemaKey)) == 0;
-}
-
 /**
  * etl_trace_feed_new:
  * @registry: where TDH metadata and EventSource manifests are registered
@@ -210,41 +195,7 @@ etl_trace_feed_new (EtlSchemaRegistry *registry, EtlVolumeMap *volumes, EtlProce
   feed->eventsource = etl_eventsource_collector_new (registry);
   feed->lifetimes = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
   feed->file_names = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
-  feed->manifest_events = g_hash_table_new_full (schema_key_hash, schema_key_equal, g_free, NULL);
   return feed;
-}
-
-/*
- * The layout of an EventSource's manifest event itself (id 0xFFFE, opcode
- * 0xFE), which no manifest describes: the 8-byte envelope of
- * EventSource.cs's ManifestEnvelope (Format, MajorVersion, MinorVersion,
- * Magic 0x5B, TotalChunks, ChunkNumber) and the chunk of UTF-8 XML.  Named
- * "ManifestData" as TraceEvent names it.  Registered once per provider and
- * version, as the least trusted EventSource schema.
- */
-static void
-register_manifest_event (EtlTraceFeed *feed, const EtlRecord *record)
-{
-  EtlSchemaKey key;
-  g_autoptr (EtlSchema) schema = NULL;
-
-  etl_schema_key_init_event_id (&key, &record->provider, record->event_id, record->version);
-  if (g_hash_table_contains (feed->manifest_events, &key))
-    return;
-  g_hash_table_add (feed->manifest_events, g_memdup2 (&key, sizeof key));
-  schema = etl_schema_new (&key, ETL_SCHEMA_SOURCE_EVENTSOURCE);
-  schema->event_name = g_strdup ("ManifestData");
-  schema->opcode = record->opcode;
-  schema->level = record->level;
-  schema->keyword = record->keyword;
-  etl_schema_add_property (schema, "Format", ETL_IN_UINT8, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "MajorVersion", ETL_IN_UINT8, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "MinorVersion", ETL_IN_UINT8, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "Magic", ETL_IN_UINT8, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "TotalChunks", ETL_IN_UINT16, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "ChunkNumber", ETL_IN_UINT16, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "Data", ETL_IN_NONNULLTERMINATEDANSISTRING, ETL_OUT_UTF8);
-  etl_schema_registry_add (feed->registry, schema);
 }
 
 static const char *
@@ -336,7 +287,6 @@ etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *recor
       break;
     case ETL_FEED_EVENTSOURCE:
       etl_eventsource_collector_add (feed->eventsource, record, NULL);
-      register_manifest_event (feed, record);
       break;
     case ETL_FEED_LIFETIME:
       keep (feed->lifetimes, &feed->lifetime_bytes, record);
@@ -354,26 +304,60 @@ etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *recor
  * etl_trace_feed_finish:
  * @feed: a feed
  *
- * Ends the walk: registers the complete EventSource manifests, decodes the
- * kept lifetime records with every schema now known and finishes the
- * process table.
+ * Ends the walk: registers the complete EventSource manifests.  The kept
+ * lifetime and file name records are taken with
+ * etl_trace_feed_steal_lifetimes() and etl_trace_feed_steal_file_names().
  */
 void
 etl_trace_feed_finish (EtlTraceFeed *feed)
 {
   etl_eventsource_collector_finish (feed->eventsource, NULL);
-  for (guint i = 0; i < feed->lifetimes->len; i++)
+}
+
+/**
+ * etl_trace_feed_steal_lifetimes:
+ * @feed: a finished feed
+ *
+ * The Process and Thread records the walk kept, for
+ * etl_trace_feed_build_process_table().
+ *
+ * Returns: (transfer full): the kept records
+ */
+GArray *
+etl_trace_feed_steal_lifetimes (EtlTraceFeed *feed)
+{
+  GArray *kept = feed->lifetimes;
+
+  feed->lifetimes = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
+  feed->lifetime_bytes = 0;
+  return kept;
+}
+
+/**
+ * etl_trace_feed_build_process_table:
+ * @kept: (transfer full): what etl_trace_feed_steal_lifetimes() returned
+ * @table: (nullable): the table to fill and finish; %NULL only frees @kept
+ *
+ * Decodes the kept lifetime records with the table's schemas (all the
+ * trace's, metadata and manifests included) and finishes the table.
+ */
+void
+etl_trace_feed_build_process_table (GArray *kept, EtlProcessTable *table)
+{
+  for (guint i = 0; table != NULL && i < kept->len; i++)
     {
       EtlRecord r;
 
-      if (kept_decode (&g_array_index (feed->lifetimes, KeptRecord, i), &r))
+      if (kept_decode (&g_array_index (kept, KeptRecord, i), &r))
         {
-          etl_process_table_add_record (feed->processes, &r);
+          etl_process_table_add_record (table, &r);
           etl_record_clear (&r);
         }
     }
-  kept_clear (feed->lifetimes);
-  etl_process_table_finish (feed->processes);
+  kept_clear (kept);
+  g_array_unref (kept);
+  if (table != NULL)
+    etl_process_table_finish (table);
 }
 
 /**
@@ -441,7 +425,6 @@ etl_trace_feed_free (EtlTraceFeed *feed)
   g_array_unref (feed->lifetimes);
   kept_clear (feed->file_names);
   g_array_unref (feed->file_names);
-  g_hash_table_unref (feed->manifest_events);
   etl_eventsource_collector_free (feed->eventsource);
   g_free (feed);
 }

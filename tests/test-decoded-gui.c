@@ -188,6 +188,26 @@ test_columns (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (copied, "\tProcess\t"));
   g_assert_nonnull (strstr (copied, "Test.x64.exe (3676)"));
   g_assert_nonnull (strstr (copied, "Reason=AllocSmall"));
+
+  /* The Process column sorts (by its text, in a worker). */
+  g_assert_cmpstr (etl_event_list_get_column_id (list, 6), ==, "process");
+  etl_event_list_sort (list, 6, FALSE);
+  wait_for (window_idle, fixture->window);
+  g_assert_true (etl_event_model_get_sorted (etl_event_list_get_model (list)));
+  {
+    g_autofree char *prev = NULL;
+    guint64 n = etl_event_list_get_n_rows (list);
+
+    for (guint64 i = 0; i < n; i += n / 500)
+      {
+        g_autofree char *p = list_text (fixture->window, i, ETL_EVENT_MODEL_COLUMN_PROCESS);
+
+        if (prev != NULL)
+          g_assert_cmpint (g_utf8_collate (prev, p != NULL ? p : ""), <=, 0);
+        g_free (prev);
+        prev = g_strdup (p != NULL ? p : "");
+      }
+  }
 }
 
 /* The details pane: the fields of the first GC/Start as a table, with the

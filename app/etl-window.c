@@ -129,6 +129,8 @@ struct _EtlWindow
   GCancellable *load_cancellable;
   GCancellable *filter_cancellable;
   GCancellable *export_cancellable;
+  GCancellable *manifest_cancellable;
+  GPtrArray *manifests;  /* char*: manifest files loaded; later opens use them too */
   struct Progress *progress;
   guint progress_source;
   char *progress_label;
@@ -684,6 +686,7 @@ on_recent_row_activated (GtkListBox *list, GtkListBoxRow *row, EtlWindow *self)
 typedef struct
 {
   char **paths;
+  char **manifests;
   Progress *progress;
   /* Results */
   EtlTrace *trace;
@@ -772,6 +775,7 @@ load_data_free (gpointer data)
   LoadData *ld = data;
 
   g_strfreev (ld->paths);
+  g_strfreev (ld->manifests);
   progress_unref (ld->progress);
   g_clear_pointer (&ld->trace, etl_trace_unref);
   g_clear_pointer (&ld->summary, etl_summary_unref);
@@ -788,7 +792,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) good = NULL;
 
-  ld->trace = etl_trace_open ((const char *const *) ld->paths, on_progress, ld->progress, cancellable, &error);
+  ld->trace = etl_trace_open_full ((const char *const *) ld->paths, (const char *const *) ld->manifests, on_progress,
+                                   ld->progress, cancellable, &error);
   if (ld->trace == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -825,8 +830,9 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
           if (good->len > 0)
             {
               g_ptr_array_add (good, NULL);
-              ld->trace = etl_trace_open ((const char *const *) good->pdata, on_progress, ld->progress,
-                                          cancellable, &error);
+              ld->trace = etl_trace_open_full ((const char *const *) good->pdata,
+                                               (const char *const *) ld->manifests, on_progress, ld->progress,
+                                               cancellable, &error);
               if (ld->trace == NULL)
                 {
                   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -1035,6 +1041,12 @@ etl_window_open_files (EtlWindow *self, GFile **files, guint n_files)
   ld = g_new0 (LoadData, 1);
   ld->progress = progress_new ();
   ld->paths = g_new0 (char *, n_files + 1);
+  /* Manifests loaded earlier describe this trace too; one deleted since
+   * would fail the whole open, so only those still there. */
+  ld->manifests = g_new0 (char *, self->manifests->len + 1);
+  for (guint i = 0, k = 0; i < self->manifests->len; i++)
+    if (g_file_test (g_ptr_array_index (self->manifests, i), G_FILE_TEST_IS_REGULAR))
+      ld->manifests[k++] = g_strdup (g_ptr_array_index (self->manifests, i));
   ld->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
   for (guint i = 0; i < n_files; i++)
     {
@@ -1261,7 +1273,7 @@ condition_matches (const Condition *c, EtlTrace *trace, guint64 row)
       match = record.has_pid && record.tid == c->value;
     else
       {
-        g_autofree char *name = etl_record_dup_event_name (&record);
+        g_autofree char *name = etl_decode_dup_event_name (etl_trace_get_schema_registry (trace), &record);
 
         match = g_strcmp0 (name, c->name) == 0;
       }
@@ -1434,7 +1446,7 @@ etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, 
       c->name = g_strdup_printf ("%u", record.tid);
     }
   else if (g_str_equal (field, "event"))
-    c->name = etl_record_dup_event_name (&record);
+    c->name = etl_decode_dup_event_name (etl_trace_get_schema_registry (self->trace), &record);
   etl_record_clear (&record);
   if (c->name == NULL)
     {
@@ -2578,6 +2590,164 @@ etl_window_show_open_dialog (EtlWindow *self)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* Manifests --------------------------------------------------------------- */
+
+typedef struct
+{
+  EtlTrace *trace;
+  char *path;
+  EtlManifestInfo info;
+} ManifestData;
+
+static void
+manifest_data_free (gpointer data)
+{
+  ManifestData *md = data;
+
+  etl_trace_unref (md->trace);
+  g_free (md->path);
+  etl_manifest_info_clear (&md->info);
+  g_free (md);
+}
+
+static void
+manifest_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  ManifestData *md = task_data;
+  GError *error = NULL;
+
+  if (!etl_trace_load_manifest (md->trace, md->path, &md->info, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_manifest_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (EtlWindow) self = user_data;
+  ManifestData *md = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *base = g_path_get_basename (md->path);
+  g_autofree char *message = NULL;
+  guint64 selected;
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->manifest_cancellable)
+    return;
+  g_clear_object (&self->manifest_cancellable);
+  update_status (self);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      show_message (self, GTK_MESSAGE_ERROR, error->message);
+      return;
+    }
+  if (!g_ptr_array_find_with_equal_func (self->manifests, md->path, g_str_equal, NULL))
+    g_ptr_array_add (self->manifests, g_strdup (md->path));
+  etl_details_add_manifest (self->details, md->path, md->info.provider_names);
+  if (md->trace != self->trace)
+    return;
+
+  /* Names, processes and payloads read anew: the list's formatted rows,
+   * the details, and a text filter that may match differently now. */
+  etl_event_list_refresh (self->event_list);
+  gtk_widget_queue_draw (GTK_WIDGET (self->timeline));
+  selected = etl_event_list_get_selected_row (self->event_list);
+  if (selected != ETL_EVENT_LIST_NO_ROW)
+    etl_details_show_row (self->details, self->trace, selected);
+  if (self->filter != NULL && self->filter->text != NULL && self->filter->text[0] != '\0')
+    apply_filter (self);
+
+  message = g_strdup_printf ("%s: %u event%s of %u provider%s described%s", base, md->info.n_events,
+                             md->info.n_events == 1 ? "" : "s", md->info.n_providers,
+                             md->info.n_providers == 1 ? "" : "s",
+                             md->info.n_warnings > 0 ? " (with warnings)" : "");
+  show_message (self, md->info.n_warnings > 0 ? GTK_MESSAGE_WARNING : GTK_MESSAGE_INFO, message);
+}
+
+/**
+ * etl_window_load_manifest:
+ * @self: a window
+ * @path: an instrumentation manifest (.man or .xml)
+ *
+ * File ▸ Load Manifest…: registers the events @path describes with the
+ * trace shown (etl_trace_load_manifest(), in a worker), then shows the new
+ * names in the list, the details and the timeline's tooltips.  Traces
+ * opened later in this window use the manifest too.  Errors go to the info
+ * bar; see etl_window_get_busy().
+ */
+void
+etl_window_load_manifest (EtlWindow *self, const char *path)
+{
+  g_autoptr (GTask) task = NULL;
+  ManifestData *md;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  if (self->trace == NULL)
+    {
+      /* Nothing open: the next trace opened gets it. */
+      if (!g_ptr_array_find_with_equal_func (self->manifests, path, g_str_equal, NULL))
+        g_ptr_array_add (self->manifests, g_strdup (path));
+      return;
+    }
+  if (self->manifest_cancellable != NULL)
+    g_cancellable_cancel (self->manifest_cancellable);
+  g_clear_object (&self->manifest_cancellable);
+  self->manifest_cancellable = g_cancellable_new ();
+  md = g_new0 (ManifestData, 1);
+  md->trace = etl_trace_ref (self->trace);
+  md->path = g_strdup (path);
+  task = g_task_new (NULL, self->manifest_cancellable, on_manifest_done, g_object_ref (self));
+  g_task_set_source_tag (task, etl_window_load_manifest);
+  g_task_set_task_data (task, md, manifest_data_free);
+  g_task_run_in_thread (task, manifest_thread);
+}
+
+static void
+on_manifest_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        etl_window_load_manifest (self, path);
+    }
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+load_manifest_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  EtlWindow *self = ETL_WINDOW (user_data);
+  GtkFileChooserNative *dialog;
+  GtkFileFilter *filter;
+  g_autofree char *dir = etl_manifest_dup_user_dir ();
+
+  dialog = gtk_file_chooser_native_new ("Load Manifest", GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN, "_Load",
+                                        "_Cancel");
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, "Instrumentation manifests (*.man, *.xml)");
+  gtk_file_filter_add_pattern (filter, "*.man");
+  gtk_file_filter_add_pattern (filter, "*.MAN");
+  gtk_file_filter_add_pattern (filter, "*.xml");
+  gtk_file_filter_add_pattern (filter, "*.XML");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, "All files");
+  gtk_file_filter_add_pattern (filter, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  if (dir != NULL && g_file_test (dir, G_FILE_TEST_IS_DIR))
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), dir);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_manifest_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 static void
 open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -2763,7 +2933,7 @@ update_actions (EtlWindow *self)
 {
   static const char *const need_trace[] = { "close-trace", "export-selection", "export-image", "find",
                                             "clear-filter", "go-to-time", "find-next", "find-previous",
-                                            "add-marker", "zoom-to-data" };
+                                            "add-marker", "zoom-to-data", "load-manifest" };
   gboolean busy = self->load_cancellable != NULL || self->export_cancellable != NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (need_trace); i++)
@@ -2837,6 +3007,9 @@ etl_window_dispose (GObject *object)
   if (self->filter_cancellable != NULL)
     g_cancellable_cancel (self->filter_cancellable);
   g_clear_object (&self->filter_cancellable);
+  if (self->manifest_cancellable != NULL)
+    g_cancellable_cancel (self->manifest_cancellable);
+  g_clear_object (&self->manifest_cancellable);
   if (self->recent_manager != NULL)
     g_signal_handlers_disconnect_by_data (self->recent_manager, self);
   g_clear_object (&self->recent_manager);
@@ -2858,6 +3031,7 @@ etl_window_finalize (GObject *object)
   g_clear_object (&self->zoom_manager);
   g_clear_object (&self->recent_menu);
   g_free (self->progress_label);
+  g_clear_pointer (&self->manifests, g_ptr_array_unref);
   g_clear_pointer (&self->markers, g_array_unref);
   g_clear_pointer (&self->conditions, g_ptr_array_unref);
 
@@ -2919,6 +3093,7 @@ etl_window_init (EtlWindow *self)
     { "open-files", open_files_action, "as" },
     { "open-recent", open_recent_action, "as" },
     { "open-demo", open_demo_action },
+    { "load-manifest", load_manifest_action },
     { "close-trace", close_trace_action },
     { "cancel", cancel_action },
 
@@ -2941,6 +3116,7 @@ etl_window_init (EtlWindow *self)
   GtkApplication *app;
 
   self->conditions = g_ptr_array_new_with_free_func (condition_free);
+  self->manifests = g_ptr_array_new_with_free_func (g_free);
   self->markers = g_array_new (FALSE, FALSE, sizeof (WindowMarker));
   g_array_set_clear_func (self->markers, window_marker_clear);
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -3090,7 +3266,8 @@ etl_window_get_busy (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
   return self->load_cancellable != NULL || self->filter_cancellable != NULL || self->export_cancellable != NULL
-         || self->find_cancellable != NULL || etl_event_list_get_sorting (self->event_list);
+         || self->manifest_cancellable != NULL || self->find_cancellable != NULL
+         || etl_event_list_get_sorting (self->event_list);
 }
 
 /**

@@ -26,6 +26,7 @@ void etl_window_show_open_dialog (EtlWindow *self);
 void etl_window_open_demo (EtlWindow *self);
 void etl_window_cancel (EtlWindow *self);
 void etl_window_close_trace (EtlWindow *self);
+void etl_window_load_manifest (EtlWindow *self, const char *path);
 
 /* Filter */
 void etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, guint64 row);

@@ -2,10 +2,11 @@
 /*
  * etlscope-cli: the etlscope core, headless, for scripts and tests.
  *
- *   etlscope-cli info FILE...
- *   etlscope-cli dump [--format=jsonl|csv] [--limit N] FILE...
- *   etlscope-cli stats FILE...
- *   etlscope-cli losses FILE...
+ *   etlscope-cli info [--manifest FILE.man]... FILE...
+ *   etlscope-cli dump [--format=jsonl|csv] [--limit N] [--no-fields] [--manifest FILE.man]... FILE...
+ *   etlscope-cli stats [--manifest FILE.man]... FILE...
+ *   etlscope-cli losses [--manifest FILE.man]... FILE...
+ *   etlscope-cli processes [--manifest FILE.man]... FILE...
  *   etlscope-cli session ...
  *   etlscope-cli slice [--from MS] [--to MS] [--pid N] [--provider GUID] IN... -o OUT.etl
  *   etlscope-cli synth --cpus N --records N [...] -o OUT.etl
@@ -25,7 +26,9 @@
 
 #include "etl-cli-session.h"
 #include "etl-cli-write.h"
+#include "etl-decode.h"
 #include "etl-names.h"
+#include "etl-process-table.h"
 #include "etl-session.h"
 #include "etl-trace.h"
 
@@ -82,12 +85,13 @@ report_problems (EtlTrace *trace)
 }
 
 static EtlTrace *
-open_or_report (char **files, int *status)
+open_or_report (char **files, char **manifests, int *status)
 {
   g_autoptr (GError) error = NULL;
   EtlTrace *trace;
 
-  trace = etl_trace_open ((const char *const *) files, NULL, NULL, NULL, &error);
+  trace = etl_trace_open_full ((const char *const *) files, (const char *const *) manifests, NULL, NULL, NULL,
+                               &error);
   if (trace == NULL)
     {
       g_printerr ("etlscope-cli: %s\n", error->message);
@@ -224,8 +228,50 @@ typedef enum
 static const char *const dump_columns[] = {
   "index", "file", "cpu", "ts_raw", "filetime", "rel_ms", "header_type", "kind", "pid", "tid",
   "provider", "provider_name", "name", "event_id", "opcode", "version", "level", "task",
-  "keyword", "channel", "flags", "data_len", "offset", NULL
+  "keyword", "channel", "flags", "data_len", "offset", "process_id", "process_name", "task_name",
+  "opcode_name", "level_name", "keyword_names", "fields", NULL
 };
+
+/* What a record means: its schema's names, its fields and its process. */
+typedef struct
+{
+  EtlDecoded *decoded;
+  GArray *derived; /* EtlField: what TraceEvent computes for kernel events, or NULL */
+  char *name;
+  const EtlProcess *process;
+  guint32 process_id;
+  gboolean has_process_id;
+} Meaning;
+
+static void
+meaning_init (Meaning *m, EtlTrace *trace, const EtlRecord *r)
+{
+  EtlSchema *schema;
+
+  m->decoded = etl_trace_decode_record (trace, r);
+  m->derived = etl_trace_get_derived_fields (trace, r, m->decoded);
+  schema = m->decoded != NULL ? m->decoded->schema : NULL;
+  m->name = schema != NULL ? etl_schema_dup_display_name (schema) : etl_record_dup_event_name (r);
+  m->has_process_id = etl_process_table_resolve_record (etl_trace_get_process_table (trace), r, m->decoded,
+                                                        &m->process_id, NULL);
+  m->process = m->has_process_id ? etl_process_table_lookup (etl_trace_get_process_table (trace), m->process_id,
+                                                             r->filetime)
+                                 : NULL;
+}
+
+static void
+meaning_clear (Meaning *m)
+{
+  g_clear_pointer (&m->decoded, etl_decoded_free);
+  g_clear_pointer (&m->derived, g_array_unref);
+  g_clear_pointer (&m->name, g_free);
+}
+
+static EtlSchema *
+meaning_schema (const Meaning *m)
+{
+  return m->decoded != NULL ? m->decoded->schema : NULL;
+}
 
 static void
 csv_field (GString *line, const char *value, gboolean first)
@@ -249,8 +295,49 @@ csv_field (GString *line, const char *value, gboolean first)
     g_string_append (line, value);
 }
 
+static void
+add_meaning (JsonBuilder *b, const Meaning *m, gboolean with_fields)
+{
+  EtlSchema *schema = meaning_schema (m);
+
+  json_builder_set_member_name (b, "process_id");
+  if (m->has_process_id)
+    json_builder_add_int_value (b, m->process_id);
+  else
+    json_builder_add_null_value (b);
+  add_string (b, "process_name", m->process != NULL ? m->process->image_name : NULL);
+  add_string (b, "task_name", schema != NULL ? schema->task_name : NULL);
+  add_string (b, "opcode_name", schema != NULL ? schema->opcode_name : NULL);
+  add_string (b, "level_name", schema != NULL ? schema->level_name : NULL);
+  json_builder_set_member_name (b, "keyword_names");
+  json_builder_begin_array (b);
+  for (guint k = 0; schema != NULL && schema->keyword_names != NULL && schema->keyword_names[k] != NULL; k++)
+    json_builder_add_string_value (b, schema->keyword_names[k]);
+  json_builder_end_array (b);
+  if (with_fields)
+    {
+      json_builder_set_member_name (b, "fields");
+      json_builder_begin_object (b);
+      for (guint f = 0; m->decoded != NULL && m->decoded->fields != NULL && f < m->decoded->fields->len; f++)
+        {
+          const EtlField *field = &g_array_index (m->decoded->fields, EtlField, f);
+
+          add_string (b, field->name, field->value);
+        }
+      /* Then what TraceEvent derives (BuildTime, ElapsedTimeMSec, …), unless the payload has it. */
+      for (guint f = 0; m->derived != NULL && f < m->derived->len; f++)
+        {
+          const EtlField *field = &g_array_index (m->derived, EtlField, f);
+
+          if (etl_decoded_find (m->decoded, field->name) == NULL)
+            add_string (b, field->name, field->value);
+        }
+      json_builder_end_object (b);
+    }
+}
+
 static int
-cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit)
+cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit, gboolean with_fields)
 {
   guint64 n = etl_trace_get_n_records (trace);
   g_autoptr (JsonGenerator) gen = json_generator_new ();
@@ -274,7 +361,8 @@ cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit)
       char guid[ETL_GUID_STRING_LEN + 1];
       char keyword[24];
       g_autofree char *provider_name = NULL;
-      g_autofree char *name = NULL;
+      const char *name;
+      Meaning meaning = { 0 };
       double rel_ms;
 
       if (!etl_trace_get_record (trace, i, &r, &error))
@@ -285,8 +373,16 @@ cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit)
         }
       etl_guid_to_string (&r.provider, guid);
       g_snprintf (keyword, sizeof keyword, "0x%" G_GINT64_MODIFIER "x", r.keyword);
+      meaning_init (&meaning, trace, &r);
       provider_name = etl_record_dup_provider_name (&r);
-      name = etl_record_dup_event_name (&r);
+      /* A provider only its metadata names (the table knows it by GUID). */
+      if (strcmp (provider_name, guid) == 0 && meaning_schema (&meaning) != NULL
+          && meaning_schema (&meaning)->provider_name != NULL)
+        {
+          g_free (provider_name);
+          provider_name = g_strdup (meaning_schema (&meaning)->provider_name);
+        }
+      name = meaning.name;
       rel_ms = etl_trace_filetime_to_ms (trace, r.filetime);
 
       if (format == FORMAT_JSONL)
@@ -328,6 +424,7 @@ cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit)
           add_int (b, "flags", r.flags);
           add_int (b, "data_len", (gint64) r.user_data_len);
           add_int (b, "offset", (gint64) r.file_offset);
+          add_meaning (b, &meaning, with_fields);
           json_builder_end_object (b);
           root = json_builder_get_root (b);
           json_generator_set_root (gen, root);
@@ -373,9 +470,30 @@ cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit)
           CSV_INT (r.flags, FALSE);
           CSV_INT (r.user_data_len, FALSE);
           CSV_INT (r.file_offset, FALSE);
+          {
+            EtlSchema *schema = meaning_schema (&meaning);
+            g_autofree char *keywords = NULL;
+            g_autofree char *payload = NULL;
+
+            if (meaning.has_process_id)
+              CSV_INT (meaning.process_id, FALSE);
+            else
+              csv_field (line, NULL, FALSE);
+            csv_field (line, meaning.process != NULL ? meaning.process->image_name : NULL, FALSE);
+            csv_field (line, schema != NULL ? schema->task_name : NULL, FALSE);
+            csv_field (line, schema != NULL ? schema->opcode_name : NULL, FALSE);
+            csv_field (line, schema != NULL ? schema->level_name : NULL, FALSE);
+            if (schema != NULL && schema->keyword_names != NULL)
+              keywords = g_strjoinv ("|", schema->keyword_names);
+            csv_field (line, keywords, FALSE);
+            if (with_fields && meaning.decoded != NULL)
+              payload = etl_decoded_format_payload (meaning.decoded, G_MAXSIZE);
+            csv_field (line, payload, FALSE);
+          }
 #undef CSV_INT
           puts (line->str);
         }
+      meaning_clear (&meaning);
       etl_record_clear (&r);
     }
   return status;
@@ -432,6 +550,7 @@ cmd_stats (EtlTrace *trace, double open_ms)
   g_autoptr (GHashTable) by_cpu = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) by_process = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char **provider_names = NULL;
+  EtlProcessTable *processes = etl_trace_get_process_table (trace);
   guint64 n = etl_trace_get_n_records (trace);
   guint64 bytes = 0, events_lost = 0, buffers_lost = 0;
   guint n_losses;
@@ -454,19 +573,36 @@ cmd_stats (EtlTrace *trace, double open_ms)
           if (known && provider_names[p] == NULL)
             provider_names[p] = etl_record_dup_provider_name (&r);
           count (by_kind, etl_record_kind_name (r.kind));
+          /* The process a record belongs to: kernel records name it in their payload. */
+          if (etl_process_table_resolve_record (processes, &r, NULL, &pid, NULL))
+            {
+              g_autofree char *name = etl_process_format_name (etl_process_table_lookup (processes, pid, r.filetime),
+                                                               pid);
+
+              count (by_process, name);
+            }
+          else
+            count (by_process, "none");
           etl_record_clear (&r);
         }
       else
-        status = EXIT_INPUT;
+        {
+          status = EXIT_INPUT;
+          if (etl_trace_get_pid (trace, i, &pid))
+            {
+              g_autofree char *name = etl_process_format_name (etl_process_table_lookup (processes, pid,
+                                                                                         etl_trace_get_filetime (trace, i)),
+                                                               pid);
+
+              count (by_process, name);
+            }
+          else
+            count (by_process, "none");
+        }
       count (by_provider, known && provider_names[p] ? provider_names[p] : "(other)");
       count (by_header_type, etl_header_type_name (etl_trace_get_header_type (trace, i)));
       g_snprintf (key, sizeof key, "%u", etl_trace_get_cpu (trace, i));
       count (by_cpu, key);
-      if (etl_trace_get_pid (trace, i, &pid))
-        g_snprintf (key, sizeof key, "%u", pid);
-      else
-        g_strlcpy (key, "none", sizeof key);
-      count (by_process, key);
     }
   for (guint i = 0; i < etl_trace_get_n_providers (trace); i++)
     g_free (provider_names[i]);
@@ -584,16 +720,123 @@ cmd_losses (EtlTrace *trace)
 
 /* ------------------------------------------------------------------------ */
 
+/* A FILETIME that may be unknown (0): the number and its ISO 8601 form, or nulls. */
+static void
+add_time_or_null (JsonBuilder *b, const char *name, gint64 filetime)
+{
+  g_autofree char *iso_name = g_strconcat (name, "_iso", NULL);
+
+  if (filetime != 0)
+    {
+      add_time (b, name, filetime);
+      return;
+    }
+  json_builder_set_member_name (b, name);
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, iso_name);
+  json_builder_add_null_value (b);
+}
+
+static int
+cmd_processes (EtlTrace *trace)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonNode) root = NULL;
+  EtlProcessTable *table = etl_trace_get_process_table (trace);
+  guint n_processes, n_threads;
+  const EtlProcess *processes = etl_process_table_get_processes (table, &n_processes);
+  const EtlThread *threads = etl_process_table_get_threads (table, &n_threads);
+  g_autofree GPtrArray **threads_of = g_new0 (GPtrArray *, MAX (n_processes, 1));
+
+  for (guint t = 0; t < n_threads; t++)
+    if (threads[t].process != NULL)
+      {
+        guint p = threads[t].process->index;
+
+        if (threads_of[p] == NULL)
+          threads_of[p] = g_ptr_array_new ();
+        g_ptr_array_add (threads_of[p], (gpointer) &threads[t]);
+      }
+
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_processes; i++)
+    {
+      const EtlProcess *p = &processes[i];
+      g_autofree char *display = etl_process_format_name (p, p->pid);
+
+      json_builder_begin_object (b);
+      add_int (b, "pid", p->pid);
+      add_string (b, "name", display);
+      add_string (b, "image_name", p->image_name);
+      add_string (b, "command_line", p->command_line);
+      add_int (b, "parent_pid", p->parent_pid);
+      json_builder_set_member_name (b, "session_id");
+      if (p->session_id != G_MAXUINT32)
+        json_builder_add_int_value (b, p->session_id);
+      else
+        json_builder_add_null_value (b);
+      add_time_or_null (b, "start_time", p->start_time);
+      add_time_or_null (b, "end_time", p->end_time);
+      json_builder_set_member_name (b, "start_rel_ms");
+      if (p->start_time != 0)
+        json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, p->start_time));
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "end_rel_ms");
+      if (p->end_time != 0)
+        json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, p->end_time));
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "exit_status");
+      if (p->end_time != 0)
+        json_builder_add_int_value (b, p->exit_status);
+      else
+        json_builder_add_null_value (b);
+      {
+        char key[24];
+
+        g_snprintf (key, sizeof key, "0x%" G_GINT64_MODIFIER "x", p->unique_process_key);
+        add_string (b, "unique_process_key", key);
+      }
+      json_builder_set_member_name (b, "threads");
+      json_builder_begin_array (b);
+      for (guint t = 0; threads_of[i] != NULL && t < threads_of[i]->len; t++)
+        {
+          const EtlThread *th = g_ptr_array_index (threads_of[i], t);
+
+          json_builder_begin_object (b);
+          add_int (b, "tid", th->tid);
+          add_time_or_null (b, "start_time", th->start_time);
+          add_time_or_null (b, "end_time", th->end_time);
+          add_string (b, "name", th->name);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      g_clear_pointer (&threads_of[i], g_ptr_array_unref);
+    }
+  json_builder_end_array (b);
+  root = json_builder_get_root (b);
+  print_json (root, TRUE);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
 static const char *usage_summary =
   "Commands:\n"
   "  info FILE...        header fields and counts of each file, as JSON\n"
   "  dump FILE...        every record in merged time order (JSON lines or CSV)\n"
   "  stats FILE...       open, merge and summarise: records per provider, kind, CPU, process\n"
   "  losses FILE...      lost events and buffers over time, as JSON\n"
+  "  processes FILE...   the processes and threads of the trace, with lifetimes, as JSON\n"
   "  session ...         build and check EVENT_TRACE_PROPERTIES (see session --help)\n"
   "  slice IN... -o OUT  write the records in a time range / of a process / provider to a new .etl\n"
   "  synth -o OUT        write a realistic synthetic .etl (--cpus N --records N ...)\n"
   "\n"
+  "\n"
+  "info, dump, stats, losses and processes take --manifest FILE.man (repeatable) to\n"
+  "describe events with an instrumentation manifest.\n"
   "Run 'etlscope-cli COMMAND --help' for a command's options.";
 
 static int
@@ -602,6 +845,8 @@ run_trace_command (const char *command, int argc, char **argv)
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) files = NULL;
+  g_auto (GStrv) manifests = NULL;
+  gboolean no_fields = FALSE;
   g_autofree char *format = NULL;
   g_autofree char *param = NULL;
   gint64 limit = -1;
@@ -613,10 +858,12 @@ run_trace_command (const char *command, int argc, char **argv)
   GOptionEntry dump_entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: jsonl (default) or csv", "FORMAT" },
     { "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Print at most N records", "N" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
+    { "no-fields", 0, 0, G_OPTION_ARG_NONE, &no_fields, "Leave out each record's decoded fields", NULL },
     { NULL }
   };
   GOptionEntry file_entries[] = {
+    { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
+      "Describe events with this instrumentation manifest (repeatable)", "FILE.man" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
     { NULL }
   };
@@ -625,13 +872,18 @@ run_trace_command (const char *command, int argc, char **argv)
   context = g_option_context_new (param);
   if (strcmp (command, "dump") == 0)
     {
-      g_option_context_set_summary (context, "Print every record of the files in merged time order, one per line.");
+      g_option_context_set_summary (context, "Print every record of the files in merged time order, one per line,\n"
+                                             "with its decoded name, process and fields.");
       g_option_context_add_main_entries (context, dump_entries, NULL);
+      g_option_context_add_main_entries (context, file_entries, NULL);
     }
   else
     {
       g_option_context_add_main_entries (context, file_entries, NULL);
-      if (strcmp (command, "info") == 0)
+      if (strcmp (command, "processes") == 0)
+        g_option_context_set_summary (context, "Print the process table (processes with lifetimes, command lines and\n"
+                                               "threads, from the trace's Process and Thread records) as JSON.");
+      else if (strcmp (command, "info") == 0)
         g_option_context_set_summary (context, "Print each file's TRACE_LOGFILE_HEADER and record counts as a JSON array.");
       else if (strcmp (command, "stats") == 0)
         g_option_context_set_summary (context, "Read, decompress, index and merge the files and summarise them as JSON.");
@@ -662,7 +914,7 @@ run_trace_command (const char *command, int argc, char **argv)
     }
 
   t0 = g_get_monotonic_time ();
-  trace = open_or_report (files, &status);
+  trace = open_or_report (files, manifests, &status);
   if (trace == NULL)
     return status;
   open_ms = (double) (g_get_monotonic_time () - t0) / 1000.0;
@@ -670,9 +922,11 @@ run_trace_command (const char *command, int argc, char **argv)
   if (strcmp (command, "info") == 0)
     command_status = cmd_info (trace);
   else if (strcmp (command, "dump") == 0)
-    command_status = cmd_dump (trace, dump_format, limit);
+    command_status = cmd_dump (trace, dump_format, limit, !no_fields);
   else if (strcmp (command, "stats") == 0)
     command_status = cmd_stats (trace, open_ms);
+  else if (strcmp (command, "processes") == 0)
+    command_status = cmd_processes (trace);
   else
     command_status = cmd_losses (trace);
   fflush (stdout);
@@ -708,7 +962,7 @@ main (int argc, char **argv)
   if (strcmp (command, "synth") == 0)
     return etl_cli_synth_main (argc - 1, argv + 1);
   if (strcmp (command, "info") == 0 || strcmp (command, "dump") == 0 || strcmp (command, "stats") == 0
-      || strcmp (command, "losses") == 0)
+      || strcmp (command, "losses") == 0 || strcmp (command, "processes") == 0)
     return run_trace_command (command, argc - 1, argv + 1);
 
   g_printerr ("etlscope-cli: unknown command '%s'\n\n%s\n", command, usage_summary);

@@ -222,6 +222,179 @@ test_dump_perfinfo_null_pid (void)
   cli_run_clear (&run);
 }
 
+/* Decoded names, process, task/opcode/level/keyword names and fields. */
+static void
+test_dump_decoded (void)
+{
+  g_autofree char *path = etl_test_corpus_path ("net.4.5.2.x64.etl");
+  g_auto (GStrv) lines = NULL;
+  gboolean seen_header = FALSE, seen_process_start = FALSE, seen_image_load = FALSE;
+  CliRun run = { 0 };
+
+  if (path == NULL)
+    return;
+  run_cli (&run, "dump", "--limit", "30000", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  lines = g_strsplit (run.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 30001);
+  for (guint i = 0; lines[i] && lines[i][0]; i++)
+    {
+      g_autoptr (JsonNode) node = parse_json (lines[i]);
+      JsonObject *o = json_node_get_object (node);
+      JsonObject *fields;
+
+      g_assert_true (json_object_has_member (o, "process_name"));
+      g_assert_true (json_object_has_member (o, "task_name"));
+      g_assert_true (json_object_has_member (o, "opcode_name"));
+      g_assert_true (json_object_has_member (o, "level_name"));
+      g_assert_true (json_object_has_member (o, "keyword_names"));
+      fields = json_object_get_object_member (o, "fields");
+      g_assert_nonnull (fields);
+      if (i == 0)
+        {
+          /* The EventTrace header: MOF EventTrace_Header, logged by PerfView. */
+          g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, "EventTrace");
+          g_assert_cmpstr (json_object_get_string_member (o, "process_name"), ==, "PerfView.exe");
+          g_assert_cmpstr (json_object_get_string_member (fields, "BufferSize"), ==, "65536");
+          g_assert_cmpstr (json_object_get_string_member (fields, "PointerSize"), ==, "8");
+          seen_header = TRUE;
+        }
+      if (json_object_get_int_member (o, "index") == 29324)
+        {
+          /* Microsoft-Windows-Kernel-Process ProcessStart, logged by cmd.exe for Test.x64.exe. */
+          JsonArray *keywords = json_object_get_array_member (o, "keyword_names");
+
+          g_assert_cmpstr (json_object_get_string_member (o, "provider_name"), ==, "Microsoft-Windows-Kernel-Process");
+          g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, "ProcessStart/Start");
+          g_assert_cmpstr (json_object_get_string_member (o, "task_name"), ==, "ProcessStart");
+          g_assert_cmpstr (json_object_get_string_member (o, "opcode_name"), ==, "Start");
+          g_assert_cmpstr (json_object_get_string_member (o, "level_name"), ==, "Informational");
+          g_assert_cmpuint (json_array_get_length (keywords), ==, 1);
+          g_assert_cmpstr (json_array_get_string_element (keywords, 0), ==, "WINEVENT_KEYWORD_PROCESS");
+          g_assert_cmpstr (json_object_get_string_member (o, "process_name"), ==, "cmd.exe");
+          g_assert_cmpint (json_object_get_int_member (o, "process_id"), ==, 3508);
+          g_assert_cmpstr (json_object_get_string_member (fields, "ProcessID"), ==, "3676");
+          g_assert_cmpstr (json_object_get_string_member (fields, "ParentProcessID"), ==, "3508");
+          g_assert_cmpstr (json_object_get_string_member (fields, "CreateTime"), ==, "2020-07-29T00:07:03.3564008Z");
+          seen_process_start = TRUE;
+        }
+      if (g_strcmp0 (json_object_get_string_member (o, "name"), "Image/Load") == 0
+          && json_object_get_int_member (o, "process_id") == 3676 && !seen_image_load)
+        {
+          /* A kernel record's process comes from its payload (ProcessId); its
+           * NT path is shown as a DOS path (SysConfig VolumeMapping), \Device\Mup as UNC. */
+          g_assert_cmpstr (json_object_get_string_member (o, "process_name"), ==, "Test.x64.exe");
+          g_assert_true (g_str_has_prefix (json_object_get_string_member (fields, "FileName"), "\\\\DfsClient\\"));
+          g_assert_true (json_object_has_member (fields, "BuildTime")); /* derived as TraceEvent does */
+          seen_image_load = TRUE;
+        }
+    }
+  g_assert_true (seen_header);
+  g_assert_true (seen_process_start);
+  g_assert_true (seen_image_load);
+  cli_run_clear (&run);
+
+  /* --no-fields leaves the fields out, nothing else. */
+  run_cli (&run, "dump", "--no-fields", "--limit", "1", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  {
+    g_autoptr (JsonNode) node = parse_json (run.out);
+    JsonObject *o = json_node_get_object (node);
+
+    g_assert_false (json_object_has_member (o, "fields"));
+    g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, "EventTrace");
+  }
+  cli_run_clear (&run);
+}
+
+/* --manifest names the events the trace has no metadata for. */
+static void
+test_manifest_option (void)
+{
+  g_autofree char *path = etl_test_corpus_path ("gcevents.etl");
+  g_autofree char *manifest = etl_test_corpus_path ("manifests/ClrEtwAll.man");
+  CliRun run = { 0 };
+
+  if (path == NULL || manifest == NULL)
+    return;
+  run_cli (&run, "dump", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_null (strstr (run.out, "\"name\":\"GC/CreateSegment\""));
+  g_assert_nonnull (strstr (run.out, "\"name\":\"Event(10)\""));
+  cli_run_clear (&run);
+
+  run_cli (&run, "dump", "--manifest", manifest, path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "\"name\":\"GC/CreateSegment\""));
+  g_assert_nonnull (strstr (run.out, "\"name\":\"GC/AllocationTick\""));
+  g_assert_nonnull (strstr (run.out, "\"Type\":\"SmallObjectHeap\""));
+  cli_run_clear (&run);
+
+  /* Every trace command takes it; a manifest that cannot be read fails with its reason. */
+  run_cli (&run, "stats", "-m", manifest, "--manifest", manifest, path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  cli_run_clear (&run);
+  run_cli (&run, "info", "--manifest", "/nonexistent/ClrEtwAll.man", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "/nonexistent/ClrEtwAll.man"));
+  cli_run_clear (&run);
+}
+
+/* stats groups by process name and PID; processes prints the table. */
+static void
+test_processes (void)
+{
+  g_autofree char *path = etl_test_corpus_path ("net.4.5.2.x64.etl");
+  g_autoptr (JsonNode) stats = NULL;
+  g_autoptr (JsonNode) table = NULL;
+  JsonObject *by_process;
+  JsonArray *list;
+  gboolean found = FALSE;
+  CliRun run = { 0 };
+
+  if (path == NULL)
+    return;
+  run_cli (&run, "stats", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  stats = parse_json (run.out);
+  by_process = json_object_get_object_member (json_node_get_object (stats), "records_by_process");
+  g_assert_cmpint (json_object_get_int_member (by_process, "Test.x64.exe (3676)"), >, 40000);
+  g_assert_cmpint (json_object_get_int_member (by_process, "PerfView.exe (3988)"), >, 30000);
+  g_assert_true (json_object_has_member (by_process, "Idle (0)"));
+  cli_run_clear (&run);
+
+  run_cli (&run, "processes", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  table = parse_json (run.out);
+  list = json_node_get_array (table);
+  g_assert_cmpuint (json_array_get_length (list), ==, 33);
+  for (guint i = 0; i < json_array_get_length (list); i++)
+    {
+      JsonObject *p = json_array_get_object_element (list, i);
+      JsonArray *threads;
+      gboolean main_thread = FALSE;
+
+      if (json_object_get_int_member (p, "pid") != 3676)
+        continue;
+      found = TRUE;
+      g_assert_cmpstr (json_object_get_string_member (p, "name"), ==, "Test.x64.exe (3676)");
+      g_assert_cmpstr (json_object_get_string_member (p, "image_name"), ==, "Test.x64.exe");
+      g_assert_cmpstr (json_object_get_string_member (p, "command_line"), ==, "Test.x64.exe");
+      g_assert_cmpint (json_object_get_int_member (p, "parent_pid"), ==, 3508);
+      g_assert_cmpint (json_object_get_int_member (p, "session_id"), ==, 1);
+      g_assert_cmpint (json_object_get_int_member (p, "exit_status"), ==, 0);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (p, "start_rel_ms"), 2732.8, 0.5);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (p, "end_rel_ms"), 8202.3, 0.5);
+      threads = json_object_get_array_member (p, "threads");
+      for (guint t = 0; t < json_array_get_length (threads); t++)
+        if (json_object_get_int_member (json_array_get_object_element (threads, t), "tid") == 3680)
+          main_thread = TRUE;
+      g_assert_true (main_thread);
+    }
+  g_assert_true (found);
+  cli_run_clear (&run);
+}
+
 static void
 test_stats_losses (void)
 {
@@ -357,6 +530,9 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/cli/dump-multi", test_dump_multi);
   g_test_add_func ("/etl/cli/dump-fields", test_dump_fields);
   g_test_add_func ("/etl/cli/dump-perfinfo-null-pid", test_dump_perfinfo_null_pid);
+  g_test_add_func ("/etl/cli/dump-decoded", test_dump_decoded);
+  g_test_add_func ("/etl/cli/manifest-option", test_manifest_option);
+  g_test_add_func ("/etl/cli/processes", test_processes);
   g_test_add_func ("/etl/cli/stats-losses", test_stats_losses);
   g_test_add_func ("/etl/cli/bad-files", test_bad_files);
   g_test_add_func ("/etl/cli/help-and-usage", test_help_and_usage);

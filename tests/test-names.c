@@ -549,7 +549,7 @@ test_record_names (void)
   check_record (&r, "PerfInfo", "PerfInfo/Sample");
 
   r.hook_id = 0x0f99;
-  check_record (&r, "PerfInfo", "PerfInfo/Type(153)");
+  check_record (&r, "PerfInfo", "PerfInfo/Opcode(153)");
 
   /* Unknown group: no GUID to name, so the zero GUID string. */
   memset (&r.provider, 0, sizeof r.provider);
@@ -595,7 +595,7 @@ test_record_names (void)
   r.opcode = 35;
   check_record (&r, "SysConfig", "SysConfig/VolumeMapping");
   r.opcode = 37;
-  check_record (&r, "SysConfig", "SysConfig/Type(37)");
+  check_record (&r, "SysConfig", "SysConfig/Opcode(37)");
   etl_guid_parse ("b3e675d7-2554-4f18-830b-2762732560de", &r.provider);
   r.opcode = 0;
   check_record (&r, "KernelTraceControl", "ImageID");
@@ -611,7 +611,7 @@ test_record_names (void)
   r.opcode = 2;
   check_record (&r, "01234567-89ab-cdef-0123-456789abcdef", "Stop");
   r.opcode = 40;
-  check_record (&r, "01234567-89ab-cdef-0123-456789abcdef", "Type(40)");
+  check_record (&r, "01234567-89ab-cdef-0123-456789abcdef", "Opcode(40)");
 
   /* WPP. */
   memset (&r, 0, sizeof r);

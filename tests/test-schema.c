@@ -347,6 +347,36 @@ test_registry_maps (void)
   g_assert_true (after->properties[1].map == map);
 }
 
+/* A registry built once (kernel MOF, the user's manifests) shared into another. */
+static void
+test_registry_add_all (void)
+{
+  g_autoptr (EtlSchemaRegistry) base = etl_schema_registry_new ();
+  g_autoptr (EtlSchemaRegistry) reg = etl_schema_registry_new ();
+  g_autoptr (EtlSchema) shared = make_schema (&clr_guid, 1, 1, ETL_SCHEMA_SOURCE_MANIFEST, "Shared");
+  g_autoptr (EtlSchema) tdh = make_schema (&clr_guid, 1, 1, ETL_SCHEMA_SOURCE_TDH, "FromTrace");
+  g_autoptr (EtlSchema) later = make_schema (&clr_guid, 2, 1, ETL_SCHEMA_SOURCE_TDH, "Later");
+  g_autoptr (EtlMap) map = etl_map_new ("GCReasonMap", FALSE);
+  EtlSchemaKey key;
+  g_autoptr (EtlSchema) found = NULL;
+
+  etl_map_add (map, 0, "AllocSmall");
+  etl_schema_registry_add_map (base, &clr_guid, map);
+  etl_schema_registry_add (base, shared);
+  etl_schema_registry_add (reg, tdh);
+  etl_schema_registry_add_all (reg, base);
+  /* The trace's own, more trusted, schema stays. */
+  etl_schema_key_init_event_id (&key, &clr_guid, 1, 1);
+  found = etl_schema_registry_lookup (reg, &key, 0, 1);
+  g_assert_true (found == tdh);
+  g_assert_cmpuint (etl_schema_registry_get_n_schemas (reg, ETL_SCHEMA_SOURCE_MANIFEST), ==, 0);
+  /* The base's maps came along: a later schema resolves against them. */
+  etl_schema_registry_add (reg, later);
+  g_assert_true (later->properties[1].map == map);
+  /* The base is unchanged. */
+  g_assert_cmpuint (etl_schema_registry_get_n_schemas (base, ETL_N_SCHEMA_SOURCES), ==, 1);
+}
+
 typedef struct
 {
   EtlSchemaRegistry *reg;
@@ -410,6 +440,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/schema/registry-trust", test_registry_trust);
   g_test_add_func ("/etl/schema/registry-scoped", test_registry_scoped);
   g_test_add_func ("/etl/schema/registry-maps", test_registry_maps);
+  g_test_add_func ("/etl/schema/registry-add-all", test_registry_add_all);
   g_test_add_func ("/etl/schema/registry-threads", test_registry_threads);
 
   return g_test_run ();

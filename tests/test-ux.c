@@ -435,9 +435,9 @@ test_copy_and_columns (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (text);
   lines = g_strsplit (text, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 5); /* header, 3 rows, "" */
-  g_assert_cmpstr (lines[0], ==, "Time\tCPU\tPID\tTID\tProvider\tEvent\tId / Opcode\tLevel");
+  g_assert_cmpstr (lines[0], ==, "Time\tCPU\tPID\tTID\tProvider\tEvent\tProcess\tId / Opcode\tLevel\tPayload");
   header = g_strsplit (lines[1], "\t", -1);
-  g_assert_cmpuint (g_strv_length (header), ==, 8);
+  g_assert_cmpuint (g_strv_length (header), ==, 10);
   g_assert_cmpstr (lines[4], ==, "");
 
   /* Remembered: a new window hides Size too. */

@@ -11,9 +11,17 @@
  * the time relative to the trace's origin, process and thread, provider GUID
  * and name, the EVENT_DESCRIPTOR fields, EVENT_HEADER.Flags and
  * EventProperty decoded bit by bit, kernel and user CPU time, the activity
- * id), the extended data items by type, the decoded payload where core can
- * decode it (etl_payload_decode_tracelogging()) and a hex dump of the user
- * data.  Read-only, selectable text in a #GtkTextView.
+ * id), the extended data items by type, the decoded payload and a hex dump
+ * of the user data.
+ *
+ * The pane scrolls as one page of three parts: the event's name, provider
+ * and process (a #GtkTextView); the decoded fields as a table of name,
+ * value and type (a #GtkTreeView over a #GtkListStore), under a line saying
+ * which schema source decoded them (TraceLogging, in-trace TDH metadata,
+ * an EventSource manifest, a manifest file, a kernel MOF table) and whether
+ * decoding was complete; then the header fields and the hex dump (a second
+ * #GtkTextView).  The fields come from etl_trace_decode_record(), the
+ * process from etl_trace_get_record_process().
  */
 
 #include "config.h"
@@ -24,30 +32,51 @@
 
 #include "etl-details.h"
 #include "etl-names.h"
-#include "etl-payload.h"
 #include "etl-time-ruler.h"
 
 #define MAX_DUMP_BYTES (64 * 1024)
+#define MAX_FIELDS_SHOWN 2000
 #define MAX_STACK_FRAMES 64
 
 /* Windows FILETIME of the Unix epoch, 100-ns units. */
 #define FILETIME_UNIX_EPOCH G_GINT64_CONSTANT (116444736000000000)
 
+enum
+{
+  FIELD_COLUMN_NAME,
+  FIELD_COLUMN_VALUE,
+  FIELD_COLUMN_TYPE,
+  N_FIELD_COLUMNS
+};
+
 struct _EtlDetails
 {
   GtkScrolledWindow parent_instance;
 
-  GtkTextView *text_view;
+  GtkTextView *head_view;     /* name, provider, process */
+  GtkTextBuffer *head;
+  GtkLabel *source_label;     /* which schema decoded the fields */
+  GtkTreeView *fields_view;
+  GtkListStore *fields;
+  GtkTextView *text_view;     /* header fields, extended data, hex dump */
   GtkTextBuffer *buffer;
+  char *text;                 /* all of it as plain text */
+  GHashTable *manifest_files; /* provider name → manifest file's base name */
 };
 
 G_DEFINE_TYPE (EtlDetails, etl_details, GTK_TYPE_SCROLLED_WINDOW)
 
-/* Writes the same text to a plain string and, when present, a tagged buffer. */
+/* Writes the same text to a plain string and, when present, a tagged buffer
+ * (the head buffer first, then the one below the fields) and the fields'
+ * list store. */
 typedef struct
 {
   GString *text;
   GtkTextBuffer *buffer;
+  GtkTextBuffer *below;
+  GtkListStore *fields;
+  GtkLabel *source_label;
+  GHashTable *manifest_files;
 } Out;
 
 static void
@@ -279,6 +308,173 @@ format_hex_dump (Out *out, const guint8 *data, gsize len)
   g_string_free (s, TRUE);
 }
 
+static const char *
+in_type_name (guint in_type)
+{
+  /* TDH_IN_TYPE as manifests spell it, without "win:". */
+  static const char *const names[] = {
+    "Null", "UnicodeString", "AnsiString", "Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64",
+    "UInt64", "Float", "Double", "Boolean", "Binary", "GUID", "Pointer", "FILETIME", "SYSTEMTIME", "SID",
+    "HexInt32", "HexInt64", "CountedString", "CountedAnsiString", "ReversedCountedString",
+    "ReversedCountedAnsiString", "NonNullTerminatedString", "NonNullTerminatedAnsiString", "UnicodeChar",
+    "AnsiChar", "SizeT", "HexDump", "WBEMSID",
+  };
+
+  if (in_type < G_N_ELEMENTS (names))
+    return names[in_type];
+  if (in_type == ETL_IN_COUNTEDBINARY)
+    return "CountedBinary";
+  return NULL;
+}
+
+static const char *
+out_type_name (guint out_type)
+{
+  /* TDH_OUT_TYPE; only those that change how a value reads. */
+  switch (out_type)
+    {
+    case ETL_OUT_HEXINT8:
+    case ETL_OUT_HEXINT16:
+    case ETL_OUT_HEXINT32:
+    case ETL_OUT_HEXINT64:
+      return "hex";
+    case ETL_OUT_PID:
+      return "PID";
+    case ETL_OUT_TID:
+      return "TID";
+    case ETL_OUT_PORT:
+      return "Port";
+    case ETL_OUT_IPV4:
+      return "IPv4";
+    case ETL_OUT_IPV6:
+      return "IPv6";
+    case ETL_OUT_SOCKETADDRESS:
+      return "SocketAddress";
+    case ETL_OUT_XML:
+      return "XML";
+    case ETL_OUT_JSON:
+      return "JSON";
+    case ETL_OUT_UTF8:
+      return "UTF-8";
+    case ETL_OUT_WIN32ERROR:
+      return "Win32Error";
+    case ETL_OUT_NTSTATUS:
+      return "NTSTATUS";
+    case ETL_OUT_HRESULT:
+      return "HRESULT";
+    case ETL_OUT_DATETIME_UTC:
+      return "DateTime UTC";
+    case ETL_OUT_CODE_POINTER:
+      return "CodePointer";
+    case ETL_OUT_NT_PATH:
+      return "NT path";
+    default:
+      return NULL;
+    }
+}
+
+/* "UInt32", "UInt32 (hex)", "UInt32, map GCReason": the in-type, what the
+ * out-type changes, and the value map or bitmap the schema names for it. */
+static char *
+field_type (const EtlSchema *schema, const EtlField *f)
+{
+  const char *in = in_type_name (f->in_type);
+  const char *o = out_type_name (f->out_type);
+  const char *map = NULL;
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; schema != NULL && i < schema->n_properties; i++)
+    if (schema->properties[i].map_name != NULL && g_strcmp0 (schema->properties[i].name, f->name) == 0)
+      {
+        map = schema->properties[i].map_name;
+        break;
+      }
+  if (in != NULL)
+    g_string_append (s, in);
+  else
+    g_string_append_printf (s, "in-type %u", f->in_type);
+  if (o != NULL)
+    g_string_append_printf (s, " (%s)", o);
+  if (map != NULL)
+    g_string_append_printf (s, ", map %s", map);
+  return g_string_free (s, FALSE);
+}
+
+/* Says where @schema came from, as the source line above the fields. */
+static char *
+schema_origin (Out *out, const EtlSchema *schema)
+{
+  switch (schema->source)
+    {
+    case ETL_SCHEMA_SOURCE_TRACELOGGING:
+      return g_strdup ("TraceLogging metadata in the event");
+    case ETL_SCHEMA_SOURCE_TDH:
+      return g_strdup ("in-trace TDH metadata (KernelTraceControl MetaData EventInfo)");
+    case ETL_SCHEMA_SOURCE_EVENTSOURCE:
+      return g_strdup ("EventSource manifest logged in the trace");
+    case ETL_SCHEMA_SOURCE_MANIFEST:
+      {
+        const char *file = NULL;
+
+        if (out->manifest_files != NULL && schema->provider_name != NULL)
+          file = g_hash_table_lookup (out->manifest_files, schema->provider_name);
+        if (file != NULL)
+          return g_strdup_printf ("manifest file %s", file);
+        return g_strdup_printf ("instrumentation manifest of %s",
+                                schema->provider_name != NULL ? schema->provider_name : "the provider");
+      }
+    case ETL_SCHEMA_SOURCE_MOF:
+      return g_strdup_printf ("kernel MOF table (%s, version %u)",
+                              schema->task_name != NULL ? schema->task_name : "class", schema->key.version);
+    case ETL_N_SCHEMA_SOURCES:
+    default:
+      return g_strdup (etl_schema_source_name (schema->source));
+    }
+}
+
+/* The decoded fields: a source line, then one row per field in the list
+ * store (and "Name\tvalue" lines in the plain text). */
+static void
+format_fields (Out *out, const EtlDecoded *decoded, const EtlRecord *r)
+{
+  g_autofree char *source = NULL;
+  guint n = decoded->fields->len;
+
+  out_section (out, "Fields");
+  if (decoded->schema == NULL)
+    source = g_strdup_printf ("No schema describes this event: its %" G_GSIZE_FORMAT " bytes are shown as hex below.",
+                              r->user_data_len);
+  else
+    {
+      g_autofree char *origin = schema_origin (out, decoded->schema);
+
+      if (decoded->complete)
+        source = g_strdup_printf ("Decoded from the %s: %u field%s, complete.", origin, n, n == 1 ? "" : "s");
+      else
+        source = g_strdup_printf ("Decoded from the %s: %u field%s, incomplete (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
+                                  " bytes; the rest is in the hex dump below).",
+                                  origin, n, n == 1 ? "" : "s", decoded->n_bytes, r->user_data_len);
+    }
+  g_string_append (out->text, "Decoding\t");
+  g_string_append (out->text, source);
+  g_string_append_c (out->text, '\n');
+  if (out->source_label != NULL)
+    gtk_label_set_text (out->source_label, source);
+
+  for (guint i = 0; i < n && i < MAX_FIELDS_SHOWN; i++)
+    {
+      const EtlField *f = &g_array_index (decoded->fields, EtlField, i);
+      g_autofree char *type = field_type (decoded->schema, f);
+
+      g_string_append_printf (out->text, "%s\t%s\t%s\n", f->name, f->value, type);
+      if (out->fields != NULL)
+        gtk_list_store_insert_with_values (out->fields, NULL, -1, FIELD_COLUMN_NAME, f->name, FIELD_COLUMN_VALUE,
+                                           f->value, FIELD_COLUMN_TYPE, type, -1);
+    }
+  if (n > MAX_FIELDS_SHOWN)
+    g_string_append_printf (out->text, "…\t%u more fields\n", n - MAX_FIELDS_SHOWN);
+}
+
 static void
 format_record (Out *out, EtlTrace *trace, guint64 row)
 {
@@ -305,6 +501,9 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
   g_autofree char *flags = NULL;
   g_autofree char *property = NULL;
   g_autofree char *base = NULL;
+  g_autofree char *title = NULL;
+  g_autoptr (EtlDecoded) decoded = NULL;
+  const EtlProcess *process;
   const EtlFileInfo *info;
   const char *level, *header_type;
   EtlRecord r;
@@ -318,8 +517,17 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
     }
 
   info = etl_trace_get_file_info (trace, r.file);
-  provider = etl_record_dup_provider_name (&r);
-  event = etl_record_dup_event_name (&r);
+  decoded = etl_trace_decode_record (trace, &r);
+  if (decoded->schema != NULL && decoded->schema->provider_name != NULL && decoded->schema->provider_name[0] != '\0')
+    provider = g_strdup (decoded->schema->provider_name);
+  else
+    provider = etl_record_dup_provider_name (&r);
+  if (decoded->schema != NULL && r.kind != ETL_RECORD_KIND_TRACELOGGING)
+    event = etl_schema_dup_display_name (decoded->schema);
+  else
+    event = etl_record_dup_event_name (&r);
+  title = g_strdup_printf ("%s/%s", provider, event);
+  process = etl_trace_get_record_process (trace, &r, decoded);
   guid = guid_string (&r.provider);
   iso = etl_filetime_to_iso8601 (r.filetime);
   local = filetime_local (r.filetime, 0, TRUE);
@@ -328,9 +536,36 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
   header_type = etl_header_type_name (r.header_type);
   level = etl_names_level (r.level);
 
-  out_section (out, event);
+  out_section (out, title);
+  out_field (out, "Event", "%s", event);
   out_field (out, "Provider", "%s", provider);
   out_field (out, "Provider GUID", "{%s}", guid);
+  if (process != NULL || r.has_pid)
+    {
+      g_autofree char *name = etl_process_format_name (process, r.pid);
+
+      out_field (out, "Process", "%s", name);
+    }
+  if (r.has_pid)
+    {
+      const EtlThread *thread = etl_process_table_lookup_thread (etl_trace_get_process_table (trace), r.tid,
+                                                                 r.filetime);
+
+      if (thread != NULL && thread->name != NULL)
+        out_field (out, "Thread", "%u (%s)", r.tid, thread->name);
+    }
+  {
+    g_autofree char *since = etl_time_format_span (r.filetime - etl_trace_get_origin (trace));
+
+    out_field (out, "Time", "%s since the start", since);
+  }
+
+  format_fields (out, decoded, &r);
+
+  /* The rest goes below the fields table. */
+  if (out->below != NULL)
+    out->buffer = out->below;
+  out_section (out, "Record");
   out_field (out, "Row", "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT, row, etl_trace_get_n_records (trace));
   out_field (out, "File", "%s (file %u)", base, r.file);
   out_field (out, "File offset", "%" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x)", r.file_offset, r.file_offset);
@@ -392,27 +627,6 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
 
   format_ext_items (out, &r);
 
-  if (r.kind == ETL_RECORD_KIND_TRACELOGGING)
-    {
-      gboolean complete = FALSE;
-      g_autoptr (GPtrArray) fields = etl_payload_decode_tracelogging (&r, &complete);
-
-      out_section (out, "Payload (TraceLogging)");
-      if (fields == NULL)
-        out_field (out, "Schema", "malformed");
-      else
-        {
-          for (guint i = 0; i < fields->len; i++)
-            {
-              EtlPayloadField *f = g_ptr_array_index (fields, i);
-
-              out_field (out, f->name, "%s", f->value);
-            }
-          if (!complete)
-            out_field (out, "…", "the rest could not be decoded");
-        }
-    }
-
   out_section (out, "User data");
   out_field (out, "Length", "%" G_GSIZE_FORMAT " bytes", r.user_data_len);
   if (r.user_data != NULL && r.user_data_len > 0)
@@ -422,41 +636,115 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
 }
 
 static void
+etl_details_finalize (GObject *object)
+{
+  EtlDetails *self = ETL_DETAILS (object);
+
+  g_free (self->text);
+  g_clear_pointer (&self->manifest_files, g_hash_table_unref);
+  g_clear_object (&self->fields);
+
+  G_OBJECT_CLASS (etl_details_parent_class)->finalize (object);
+}
+
+static void
 etl_details_class_init (EtlDetailsClass *klass)
 {
+  G_OBJECT_CLASS (klass)->finalize = etl_details_finalize;
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "etldetails");
+}
+
+static GtkTextView *
+new_text_view (EtlDetails *self, gboolean head)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (gtk_text_view_new ());
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  PangoTabArray *tabs;
+
+  gtk_text_view_set_editable (view, FALSE);
+  gtk_text_view_set_cursor_visible (view, FALSE);
+  gtk_text_view_set_left_margin (view, 12);
+  gtk_text_view_set_right_margin (view, 12);
+  gtk_text_view_set_top_margin (view, head ? 8 : 4);
+  gtk_text_view_set_bottom_margin (view, head ? 0 : 8);
+  gtk_text_view_set_wrap_mode (view, GTK_WRAP_WORD_CHAR);
+  tabs = pango_tab_array_new_with_positions (1, TRUE, PANGO_TAB_LEFT, 190);
+  gtk_text_view_set_tabs (view, tabs);
+  pango_tab_array_free (tabs);
+  gtk_text_view_set_indent (view, -190);
+  gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (view)), "event-details");
+
+  gtk_text_buffer_create_tag (buffer, "section", "weight", PANGO_WEIGHT_BOLD, "scale", 1.1, "pixels-above-lines", 4,
+                              "pixels-below-lines", 2, "indent", 0, NULL);
+  gtk_text_buffer_create_tag (buffer, "name", "weight", PANGO_WEIGHT_SEMIBOLD, NULL);
+  gtk_text_buffer_create_tag (buffer, "mono", "family", "Monospace", "indent", 0, "wrap-mode", GTK_WRAP_NONE, NULL);
+  gtk_widget_show (GTK_WIDGET (view));
+  return view;
+}
+
+static GtkTreeViewColumn *
+add_field_column (EtlDetails *self, const char *title, int column, gboolean expand)
+{
+  GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
+  GtkTreeViewColumn *col;
+
+  g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, "single-paragraph-mode", TRUE, "xpad", 6, NULL);
+  if (column == FIELD_COLUMN_VALUE)
+    g_object_set (cell, "family", "Monospace", NULL);
+  col = gtk_tree_view_column_new_with_attributes (title, cell, "text", column, NULL);
+  gtk_tree_view_column_set_resizable (col, TRUE);
+  gtk_tree_view_column_set_expand (col, expand);
+  gtk_tree_view_column_set_sizing (col, GTK_TREE_VIEW_COLUMN_FIXED);
+  gtk_tree_view_column_set_fixed_width (col, column == FIELD_COLUMN_NAME ? 200 : column == FIELD_COLUMN_TYPE ? 150 : 520);
+  gtk_tree_view_append_column (self->fields_view, col);
+  return col;
 }
 
 static void
 etl_details_init (EtlDetails *self)
 {
-  PangoTabArray *tabs;
+  GtkWidget *box;
 
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
-  self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  self->manifest_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_style_context_add_class (gtk_widget_get_style_context (box), "view");
+
+  self->head_view = new_text_view (self, TRUE);
+  self->head = gtk_text_view_get_buffer (self->head_view);
+  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->head_view));
+
+  self->source_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->source_label, 0.0);
+  gtk_label_set_line_wrap (self->source_label, TRUE);
+  gtk_label_set_selectable (self->source_label, TRUE);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->source_label), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->source_label), 12);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->source_label), 4);
+  gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->source_label)), "dim-label");
+  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->source_label));
+
+  self->fields = gtk_list_store_new (N_FIELD_COLUMNS, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+  self->fields_view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->fields)));
+  gtk_tree_view_set_enable_search (self->fields_view, FALSE);
+  gtk_tree_view_set_grid_lines (self->fields_view, GTK_TREE_VIEW_GRID_LINES_VERTICAL);
+  gtk_tree_view_set_tooltip_column (self->fields_view, FIELD_COLUMN_VALUE);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->fields_view), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->fields_view), 12);
+  gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->fields_view)), "event-fields");
+  add_field_column (self, "Field", FIELD_COLUMN_NAME, FALSE);
+  add_field_column (self, "Value", FIELD_COLUMN_VALUE, FALSE);
+  add_field_column (self, "Type", FIELD_COLUMN_TYPE, TRUE);
+  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->fields_view));
+
+  self->text_view = new_text_view (self, FALSE);
   self->buffer = gtk_text_view_get_buffer (self->text_view);
-  gtk_text_view_set_editable (self->text_view, FALSE);
-  gtk_text_view_set_cursor_visible (self->text_view, FALSE);
-  gtk_text_view_set_left_margin (self->text_view, 12);
-  gtk_text_view_set_right_margin (self->text_view, 12);
-  gtk_text_view_set_top_margin (self->text_view, 8);
-  gtk_text_view_set_bottom_margin (self->text_view, 8);
-  gtk_text_view_set_wrap_mode (self->text_view, GTK_WRAP_WORD_CHAR);
-  tabs = pango_tab_array_new_with_positions (1, TRUE, PANGO_TAB_LEFT, 190);
-  gtk_text_view_set_tabs (self->text_view, tabs);
-  pango_tab_array_free (tabs);
-  gtk_text_view_set_indent (self->text_view, -190);
-  gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->text_view)), "event-details");
+  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->text_view));
 
-  gtk_text_buffer_create_tag (self->buffer, "section", "weight", PANGO_WEIGHT_BOLD, "scale", 1.1,
-                              "pixels-above-lines", 4, "pixels-below-lines", 2, "indent", 0, NULL);
-  gtk_text_buffer_create_tag (self->buffer, "name", "weight", PANGO_WEIGHT_SEMIBOLD, NULL);
-  gtk_text_buffer_create_tag (self->buffer, "mono", "family", "Monospace", "indent", 0, "wrap-mode", GTK_WRAP_NONE,
-                              NULL);
-
-  gtk_text_buffer_set_text (self->buffer, "No event selected", -1);
-  gtk_widget_show (GTK_WIDGET (self->text_view));
-  gtk_container_add (GTK_CONTAINER (self), GTK_WIDGET (self->text_view));
+  gtk_widget_show_all (box);
+  gtk_container_add (GTK_CONTAINER (self), box);
+  etl_details_clear (self);
 }
 
 /**
@@ -476,22 +764,33 @@ etl_details_new (void)
  * @trace: the trace
  * @row: a position in @trace's merged sequence
  *
- * Shows every field of record @row (one record read).
+ * Shows every field of record @row (one record read, one decode).
  */
 void
 etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row)
 {
-  Out out;
+  Out out = { 0 };
 
   g_return_if_fail (ETL_IS_DETAILS (self));
   g_return_if_fail (trace != NULL);
   g_return_if_fail (row < etl_trace_get_n_records (trace));
 
+  gtk_text_buffer_set_text (self->head, "", 0);
   gtk_text_buffer_set_text (self->buffer, "", 0);
+  gtk_list_store_clear (self->fields);
   out.text = g_string_new (NULL);
-  out.buffer = self->buffer;
+  out.buffer = self->head;
+  out.below = self->buffer;
+  out.fields = self->fields;
+  out.source_label = self->source_label;
+  out.manifest_files = self->manifest_files;
   format_record (&out, trace, row);
-  g_string_free (out.text, TRUE);
+  gtk_widget_show (GTK_WIDGET (self->source_label));
+  gtk_widget_set_visible (GTK_WIDGET (self->fields_view),
+                          gtk_tree_model_iter_n_children (GTK_TREE_MODEL (self->fields), NULL) > 0);
+  gtk_widget_show (GTK_WIDGET (self->text_view));
+  g_free (self->text);
+  self->text = g_string_free (out.text, FALSE);
 }
 
 /**
@@ -504,23 +803,78 @@ void
 etl_details_clear (EtlDetails *self)
 {
   g_return_if_fail (ETL_IS_DETAILS (self));
-  gtk_text_buffer_set_text (self->buffer, "No event selected", -1);
+  gtk_text_buffer_set_text (self->head, "No event selected", -1);
+  gtk_text_buffer_set_text (self->buffer, "", 0);
+  gtk_list_store_clear (self->fields);
+  gtk_widget_hide (GTK_WIDGET (self->source_label));
+  gtk_widget_hide (GTK_WIDGET (self->fields_view));
+  gtk_widget_hide (GTK_WIDGET (self->text_view));
+  g_free (self->text);
+  self->text = g_strdup ("No event selected");
 }
 
 /**
  * etl_details_dup_text:
  * @self: a details pane
  *
- * Returns: (transfer full): the text shown
+ * Returns: (transfer full): the text shown, as plain text (see
+ *   etl_details_format()); "No event selected" when empty
  */
 char *
 etl_details_dup_text (EtlDetails *self)
 {
-  GtkTextIter start, end;
-
   g_return_val_if_fail (ETL_IS_DETAILS (self), NULL);
-  gtk_text_buffer_get_bounds (self->buffer, &start, &end);
-  return gtk_text_buffer_get_text (self->buffer, &start, &end, FALSE);
+  return g_strdup (self->text);
+}
+
+/**
+ * etl_details_get_fields:
+ * @self: a details pane
+ *
+ * Returns: (transfer none): the decoded fields shown: a #GtkListStore of
+ *   three strings per field (name, value, type), in schema order
+ */
+GtkTreeModel *
+etl_details_get_fields (EtlDetails *self)
+{
+  g_return_val_if_fail (ETL_IS_DETAILS (self), NULL);
+  return GTK_TREE_MODEL (self->fields);
+}
+
+/**
+ * etl_details_dup_source:
+ * @self: a details pane
+ *
+ * Returns: (transfer full): the line saying which schema source decoded
+ *   the event shown and whether decoding was complete; "" when none is shown
+ */
+char *
+etl_details_dup_source (EtlDetails *self)
+{
+  g_return_val_if_fail (ETL_IS_DETAILS (self), NULL);
+  return g_strdup (gtk_widget_get_visible (GTK_WIDGET (self->source_label)) ? gtk_label_get_text (self->source_label)
+                                                                             : "");
+}
+
+/**
+ * etl_details_add_manifest:
+ * @self: a details pane
+ * @path: a manifest file the user loaded
+ * @provider_names: (element-type utf8): the providers it declared
+ *   (#EtlManifestInfo.provider_names)
+ *
+ * Remembers which file described which provider, so the source line can say
+ * "manifest file ClrEtwAll.man" (schemas keep their source, not their file).
+ */
+void
+etl_details_add_manifest (EtlDetails *self, const char *path, GPtrArray *provider_names)
+{
+  g_return_if_fail (ETL_IS_DETAILS (self));
+  g_return_if_fail (path != NULL);
+
+  for (guint i = 0; provider_names != NULL && i < provider_names->len; i++)
+    g_hash_table_replace (self->manifest_files, g_strdup (g_ptr_array_index (provider_names, i)),
+                          g_path_get_basename (path));
 }
 
 /**
@@ -529,14 +883,14 @@ etl_details_dup_text (EtlDetails *self)
  * @row: a position in @trace's merged sequence
  *
  * Formats record @row as the pane shows it, as plain text ("Name\tvalue"
- * lines under section titles).
+ * lines under section titles; the decoded fields as "Name\tvalue\ttype").
  *
  * Returns: (transfer full): the text
  */
 char *
 etl_details_format (EtlTrace *trace, guint64 row)
 {
-  Out out = { g_string_new (NULL), NULL };
+  Out out = { g_string_new (NULL), NULL, NULL, NULL, NULL, NULL };
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (row < etl_trace_get_n_records (trace), NULL);

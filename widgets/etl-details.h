@@ -16,5 +16,8 @@ void etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row);
 void etl_details_clear (EtlDetails *self);
 char *etl_details_dup_text (EtlDetails *self);
 char *etl_details_format (EtlTrace *trace, guint64 row);
+GtkTreeModel *etl_details_get_fields (EtlDetails *self);
+char *etl_details_dup_source (EtlDetails *self);
+void etl_details_add_manifest (EtlDetails *self, const char *path, GPtrArray *provider_names);
 
 G_END_DECLS

@@ -61,15 +61,18 @@ typedef struct
 } EtlEventListColumn;
 
 static const EtlEventListColumn columns[] = {
-  { "time", "Time", ETL_EVENT_MODEL_COLUMN_TIME, 120, TRUE, FALSE, ETL_SORT_KEY_TIME },
-  { "cpu", "CPU", ETL_EVENT_MODEL_COLUMN_CPU, 48, TRUE, FALSE, ETL_SORT_KEY_CPU },
-  { "pid", "PID", ETL_EVENT_MODEL_COLUMN_PID, 70, TRUE, FALSE, ETL_SORT_KEY_PID },
-  { "tid", "TID", ETL_EVENT_MODEL_COLUMN_TID, 70, TRUE, FALSE, ETL_SORT_KEY_TID },
-  { "provider", "Provider", ETL_EVENT_MODEL_COLUMN_PROVIDER, 280, FALSE, FALSE, ETL_SORT_KEY_PROVIDER },
-  { "event", "Event", ETL_EVENT_MODEL_COLUMN_NAME, 260, FALSE, TRUE, ETL_SORT_KEY_EVENT },
+  { "time", "Time", ETL_EVENT_MODEL_COLUMN_TIME, 104, TRUE, FALSE, ETL_SORT_KEY_TIME },
+  { "cpu", "CPU", ETL_EVENT_MODEL_COLUMN_CPU, 44, TRUE, FALSE, ETL_SORT_KEY_CPU },
+  { "pid", "PID", ETL_EVENT_MODEL_COLUMN_PID, 60, TRUE, FALSE, ETL_SORT_KEY_PID },
+  { "tid", "TID", ETL_EVENT_MODEL_COLUMN_TID, 60, TRUE, FALSE, ETL_SORT_KEY_TID },
+  { "provider", "Provider", ETL_EVENT_MODEL_COLUMN_PROVIDER, 190, FALSE, FALSE, ETL_SORT_KEY_PROVIDER },
+  { "event", "Event", ETL_EVENT_MODEL_COLUMN_NAME, 180, FALSE, FALSE, ETL_SORT_KEY_EVENT },
+  { "process", "Process", ETL_EVENT_MODEL_COLUMN_PROCESS, 160, FALSE, FALSE, ETL_SORT_KEY_TEXT },
   { "opcode", "Id / Opcode", ETL_EVENT_MODEL_COLUMN_OPCODE, 96, TRUE, FALSE, ETL_SORT_KEY_OPCODE },
   { "level", "Level", ETL_EVENT_MODEL_COLUMN_LEVEL, 100, FALSE, FALSE, ETL_SORT_KEY_LEVEL },
-  { "size", "Size", ETL_EVENT_MODEL_COLUMN_SIZE, 64, TRUE, FALSE, ETL_SORT_KEY_SIZE },
+  { "size", "Size", ETL_EVENT_MODEL_COLUMN_SIZE, 56, TRUE, FALSE, ETL_SORT_KEY_SIZE },
+  /* The rest of the width; PerfView's "Rest". */
+  { "payload", "Payload", ETL_EVENT_MODEL_COLUMN_PAYLOAD, 300, FALSE, TRUE, ETL_SORT_KEY_TEXT },
 };
 
 /* What the context menu filters by; the list names it, the window applies it. */
@@ -728,6 +731,28 @@ etl_event_list_set_rows (EtlEventList *self, EtlTrace *trace, EtlRowSet *rows)
   swap_model (self, model);
   /* The new rows in the current sort order, when there is one. */
   start_sort (self);
+}
+
+/**
+ * etl_event_list_refresh:
+ * @self: a list
+ *
+ * Formats the rows shown again (etl_event_model_invalidate()), after the
+ * trace's schemas changed (File ▸ Load Manifest…): event names, processes
+ * and payloads may read differently.  A list sorted by a text column is
+ * sorted again in a worker.
+ */
+void
+etl_event_list_refresh (EtlEventList *self)
+{
+  g_return_if_fail (ETL_IS_EVENT_LIST (self));
+
+  etl_event_model_invalidate (self->model);
+  gtk_widget_queue_draw (GTK_WIDGET (self->tree_view));
+  if (self->sort_column >= 0
+      && (columns[self->sort_column].sort_key == ETL_SORT_KEY_EVENT
+          || columns[self->sort_column].sort_key == ETL_SORT_KEY_TEXT))
+    start_sort (self);
 }
 
 /**

@@ -17,6 +17,7 @@ G_DECLARE_FINAL_TYPE (EtlEventList, etl_event_list, ETL, EVENT_LIST, GtkScrolled
 
 GtkWidget *etl_event_list_new (void);
 void etl_event_list_set_rows (EtlEventList *self, EtlTrace *trace, EtlRowSet *rows);
+void etl_event_list_refresh (EtlEventList *self);
 EtlEventModel *etl_event_list_get_model (EtlEventList *self);
 GtkTreeView *etl_event_list_get_tree_view (EtlEventList *self);
 guint64 etl_event_list_get_n_rows (EtlEventList *self);

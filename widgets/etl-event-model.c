@@ -11,7 +11,18 @@
  * etl_trace_get_record() (the way Wireshark's packet list re-reads a packet
  * from its offset, `wiretap/wtap.h`).  The last #CACHE_SIZE formatted rows are
  * kept in a small direct-mapped cache, because a #GtkTreeView asks for every
- * column of a row in turn.  Provider names are cached per provider index.
+ * column of a row in turn.  Provider names are cached per provider index,
+ * process names ("Test.x64.exe (3676)") per process of the trace's process
+ * table.
+ *
+ * Each row formatted also decodes its record once (etl_trace_decode_record()):
+ * the Event column shows the schema's name ("GC/Start"), the Process column
+ * the process the record belongs to (a kernel record may name it in its
+ * payload), the Payload column the first %ETL_EVENT_MODEL_PAYLOAD_CHARS
+ * characters of the fields (etl_decoded_format_payload()).  Only the rows
+ * a view asks for are formatted.  After a manifest is loaded,
+ * etl_event_model_invalidate() drops the formatted rows so the new names
+ * show.
  *
  * The model is immutable: a new filter makes a new model, which the view
  * swaps in.  Pair it with a #GtkTreeView in fixed-height mode, which then
@@ -31,14 +42,15 @@
 #define CACHE_SIZE 512
 
 /* One formatted row: the short columns live in @buf (no allocation per
- * column); the provider points into the per-provider cache; only the event
- * name and error texts are allocated (@owned). */
+ * column); the provider and process point into the per-provider and
+ * per-process caches; only the event name, the payload and error texts are
+ * allocated (@owned). */
 typedef struct
 {
   guint64 row;
   gboolean valid;
   const char *text[ETL_EVENT_MODEL_N_TEXT_COLUMNS];
-  char *owned[2];
+  char *owned[3];
   char buf[160];
 } CachedRow;
 
@@ -53,6 +65,9 @@ struct _EtlEventModel
   CachedRow *cache;        /* CACHE_SIZE rows */
   char **provider_names;  /* per provider index, filled lazily */
   guint n_providers;
+  EtlProcessTable *processes;
+  char **process_names;   /* per EtlProcess.index, filled lazily */
+  guint n_processes;
   guint n_reads;
 };
 
@@ -91,6 +106,30 @@ row_printf (CachedRow *c, gsize *used, const char *format, ...)
   return at;
 }
 
+/* Appends @value in decimal to @c->buf; returns it.  The list's numeric
+ * columns, without a printf each. */
+static const char *
+row_uint (CachedRow *c, gsize *used, guint64 value)
+{
+  char digits[24];
+  int n = 0;
+  char *at = c->buf + *used;
+
+  do
+    {
+      digits[n++] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  while (value != 0);
+  if (sizeof c->buf - *used < (gsize) n + 1)
+    return "";
+  for (int i = 0; i < n; i++)
+    at[i] = digits[n - 1 - i];
+  at[n] = '\0';
+  *used += (gsize) n + 1;
+  return at;
+}
+
 static const char *
 provider_name (EtlEventModel *self, guint64 row, const EtlRecord *record)
 {
@@ -103,11 +142,88 @@ provider_name (EtlEventModel *self, guint64 row, const EtlRecord *record)
   return self->provider_names[p];
 }
 
-/* Formats row @row into @c: one record read. */
+/* Appends @text to @out (capacity @cap bytes, NUL kept) counting UTF-8
+ * characters into @n_chars, at most @max_chars; FALSE once full. */
+static gboolean
+append_capped (char *out, gsize cap, gsize *len, gsize *n_chars, gsize max_chars, const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      gboolean starts_char = ((guchar) *p & 0xC0) != 0x80;
+
+      if (starts_char && *n_chars == max_chars)
+        return FALSE;
+      if (*len + 1 >= cap)
+        return FALSE;
+      out[(*len)++] = *p;
+      if (starts_char)
+        (*n_chars)++;
+    }
+  out[*len] = '\0';
+  return TRUE;
+}
+
+/* The Payload column: "Name=value" joined by spaces, as
+ * etl_decoded_format_payload() writes them, cut to
+ * ETL_EVENT_MODEL_PAYLOAD_CHARS characters (the last one "…").  Written here
+ * in one pass over a stack buffer: the list formats it for every row shown,
+ * and measuring the whole text first (as the general function does) was a
+ * fifth of a page's time. */
+static char *
+format_payload (const EtlDecoded *decoded)
+{
+  char out[ETL_EVENT_MODEL_PAYLOAD_CHARS * 4 + 8];
+  gsize len = 0, n_chars = 0;
+  const gsize max_chars = ETL_EVENT_MODEL_PAYLOAD_CHARS - 1; /* room for "…" */
+  gboolean full = FALSE;
+
+  out[0] = '\0';
+  for (guint i = 0; i < decoded->fields->len && !full; i++)
+    {
+      const EtlField *f = &g_array_index (decoded->fields, EtlField, i);
+
+      full = (i > 0 && !append_capped (out, sizeof out, &len, &n_chars, max_chars, " "))
+             || !append_capped (out, sizeof out, &len, &n_chars, max_chars, f->name)
+             || !append_capped (out, sizeof out, &len, &n_chars, max_chars, "=")
+             || !append_capped (out, sizeof out, &len, &n_chars, max_chars, f->value);
+    }
+  if (full)
+    {
+      /* One more character would not fit: the 200th is "…". */
+      g_assert (len + 4 <= sizeof out);
+      memcpy (out + len, "…", sizeof "…");
+    }
+  return g_strdup (out);
+}
+
+/* "name (PID)" of the process @record belongs to, from the cache; NULL when
+ * the record names no process. */
+static const char *
+process_name (EtlEventModel *self, CachedRow *c, gsize *used, const EtlRecord *record, const EtlDecoded *decoded)
+{
+  const EtlProcess *process;
+  guint32 pid;
+
+  if (self->processes == NULL || !etl_process_table_resolve_record (self->processes, record, decoded, &pid, NULL))
+    {
+      if (!record->has_pid || record->pid == G_MAXUINT32)
+        return NULL;
+      pid = record->pid;
+    }
+  process = self->processes != NULL ? etl_process_table_lookup (self->processes, pid, record->filetime) : NULL;
+  if (process == NULL || process->image_name == NULL || process->index >= self->n_processes)
+    return row_printf (c, used, "Process(%u)", pid);
+  if (self->process_names[process->index] == NULL)
+    self->process_names[process->index] = etl_process_format_name (process, pid);
+  return self->process_names[process->index];
+}
+
+/* Formats row @row into @c: one record read, one decode. */
 static void
 format_row (EtlEventModel *self, guint64 row, CachedRow *c)
 {
   g_autoptr (GError) error = NULL;
+  g_autoptr (EtlDecoded) decoded = NULL;
   EtlRecord r;
   const char *level;
   gsize used = 0;
@@ -123,7 +239,7 @@ format_row (EtlEventModel *self, guint64 row, CachedRow *c)
 
     c->text[ETL_EVENT_MODEL_COLUMN_TIME] = row_printf (c, &used, "%s", time);
   }
-  c->text[ETL_EVENT_MODEL_COLUMN_CPU] = row_printf (c, &used, "%u", etl_trace_get_cpu (self->trace, row));
+  c->text[ETL_EVENT_MODEL_COLUMN_CPU] = row_uint (c, &used, etl_trace_get_cpu (self->trace, row));
 
   if (!etl_trace_get_record (self->trace, row, &r, &error))
     {
@@ -133,8 +249,8 @@ format_row (EtlEventModel *self, guint64 row, CachedRow *c)
 
   if (r.has_pid)
     {
-      c->text[ETL_EVENT_MODEL_COLUMN_PID] = row_printf (c, &used, "%u", r.pid);
-      c->text[ETL_EVENT_MODEL_COLUMN_TID] = row_printf (c, &used, "%u", r.tid);
+      c->text[ETL_EVENT_MODEL_COLUMN_PID] = row_uint (c, &used, r.pid);
+      c->text[ETL_EVENT_MODEL_COLUMN_TID] = row_uint (c, &used, r.tid);
     }
   {
     const char *name = provider_name (self, row, &r);
@@ -143,7 +259,17 @@ format_row (EtlEventModel *self, guint64 row, CachedRow *c)
       name = c->owned[1] = etl_record_dup_provider_name (&r);
     c->text[ETL_EVENT_MODEL_COLUMN_PROVIDER] = name;
   }
-  c->text[ETL_EVENT_MODEL_COLUMN_NAME] = c->owned[0] = etl_record_dup_event_name (&r);
+  decoded = etl_trace_decode_record (self->trace, &r);
+  /* The schema's name ("GC/Start"); TraceLogging records carry their own. */
+  if (decoded->schema != NULL && r.kind != ETL_RECORD_KIND_TRACELOGGING)
+    c->owned[0] = etl_schema_dup_display_name (decoded->schema);
+  else
+    c->owned[0] = etl_record_dup_event_name (&r);
+  c->text[ETL_EVENT_MODEL_COLUMN_NAME] = c->owned[0];
+  c->text[ETL_EVENT_MODEL_COLUMN_PROCESS] = process_name (self, c, &used, &r, decoded);
+  if (decoded->fields->len > 0)
+    c->text[ETL_EVENT_MODEL_COLUMN_PAYLOAD] = c->owned[2] =
+        format_payload (decoded);
   switch (r.kind)
     {
     case ETL_RECORD_KIND_KERNEL:
@@ -161,7 +287,7 @@ format_row (EtlEventModel *self, guint64 row, CachedRow *c)
     }
   level = etl_names_level (r.level);
   c->text[ETL_EVENT_MODEL_COLUMN_LEVEL] = level != NULL ? level : row_printf (c, &used, "%u", r.level);
-  c->text[ETL_EVENT_MODEL_COLUMN_SIZE] = row_printf (c, &used, "%" G_GSIZE_FORMAT, r.user_data_len);
+  c->text[ETL_EVENT_MODEL_COLUMN_SIZE] = row_uint (c, &used, r.user_data_len);
   etl_record_clear (&r);
 }
 
@@ -363,6 +489,10 @@ etl_event_model_finalize (GObject *object)
   for (guint i = 0; i < self->n_providers; i++)
     g_free (self->provider_names[i]);
   g_free (self->provider_names);
+  for (guint i = 0; i < self->n_processes; i++)
+    g_free (self->process_names[i]);
+  g_free (self->process_names);
+  g_clear_pointer (&self->processes, etl_process_table_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_free (self->order);
@@ -402,6 +532,13 @@ etl_event_model_new (EtlTrace *trace, EtlRowSet *rows)
       self->trace = etl_trace_ref (trace);
       self->n_providers = etl_trace_get_n_providers (trace);
       self->provider_names = g_new0 (char *, self->n_providers + 1);
+      self->processes = etl_trace_get_process_table (trace);
+      if (self->processes != NULL)
+        {
+          etl_process_table_ref (self->processes);
+          etl_process_table_get_processes (self->processes, &self->n_processes);
+        }
+      self->process_names = g_new0 (char *, self->n_processes + 1);
     }
   if (rows != NULL && trace != NULL)
     self->rows = etl_row_set_ref (rows);
@@ -536,4 +673,20 @@ etl_event_model_get_n_reads (EtlEventModel *self)
 {
   g_return_val_if_fail (ETL_IS_EVENT_MODEL (self), 0);
   return self->n_reads;
+}
+
+/**
+ * etl_event_model_invalidate:
+ * @self: a model
+ *
+ * Drops every formatted row, so the next read formats it again: after a
+ * manifest was loaded (etl_trace_load_manifest()), event names and payloads
+ * change.  The view must redraw (gtk_widget_queue_draw()) to ask again.
+ */
+void
+etl_event_model_invalidate (EtlEventModel *self)
+{
+  g_return_if_fail (ETL_IS_EVENT_MODEL (self));
+  for (guint i = 0; i < CACHE_SIZE; i++)
+    cached_row_clear (&self->cache[i]);
 }

@@ -90,6 +90,7 @@ typedef struct
   GHashTable *ids;   /* EventIdentity* or char* → id + 1 */
   GHashTable *text_ids;
   GPtrArray *names;  /* id → name */
+  EtlSchemaRegistry *registry; /* decoded event names */
 } Ranker;
 
 static void
@@ -143,7 +144,7 @@ ranker_event_id (Ranker *r, guint p, const EtlRecord *record)
   value = g_hash_table_lookup (r->ids, &key);
   if (value != NULL)
     return GPOINTER_TO_UINT (value) - 1;
-  g_ptr_array_add (r->names, etl_record_dup_event_name (record));
+  g_ptr_array_add (r->names, etl_decode_dup_event_name (r->registry, record));
   g_hash_table_insert (r->ids, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (r->names->len));
   return r->names->len - 1;
 }
@@ -256,6 +257,7 @@ etl_event_sort (EtlTrace *trace, EtlRowSet *rows, EtlSortKey key, int model_colu
     }
 
   ranker_init (&ranker);
+  ranker.registry = etl_trace_get_schema_registry (trace);
   pairs = g_new (guint64, MAX (n, 1));
   if (key == ETL_SORT_KEY_TEXT)
     model = etl_event_model_new (trace, NULL);

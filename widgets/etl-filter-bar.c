@@ -257,8 +257,10 @@ etl_filter_bar_init (EtlFilterBar *self)
   self->provider_entry = add_entry (self, "Provider", "Provider name or GUID, any part of it", 22, FALSE);
   self->pid_entry = add_entry (self, "PID", "Process id (decimal or 0x hex)", 8, FALSE);
   self->tid_entry = add_entry (self, "TID", "Thread id (decimal or 0x hex)", 8, FALSE);
-  self->text_entry = add_entry (self, "Search provider and event names", "Text in the provider or event name", 24,
-                                TRUE);
+  self->text_entry = add_entry (self, "Search provider, event, process and payload",
+                                "Text in the provider, event or process name or in the decoded payload "
+                                "(Reason=AllocSmall)",
+                                24, TRUE);
 
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->spinner), FALSE, FALSE, 0);

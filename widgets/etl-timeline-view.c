@@ -57,6 +57,7 @@
 #define DETAIL_DELAY_MS 80
 #define SUMMARY_BINS_LOG2 16
 #define TOOLTIP_RADIUS_PX 4
+#define TOOLTIP_FIELDS 6
 #define CLICK_RADIUS_PX 10
 #define NEAREST_MAX_SCAN 50000
 #define DRAG_THRESHOLD_PX 3
@@ -744,21 +745,71 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
       /* Label column: the lane's name and its event count. */
       if (clip.x < ETL_LABEL_COLUMN_WIDTH)
         {
+          const char *label = etl_summary_get_lane_label (summary, lane);
+          const char *pid_part = etl_summary_get_mode (summary) == ETL_LANE_PROCESS ? strrchr (label, '(') : NULL;
+          g_autofree char *short_label = NULL;
+          int pid_w = 0, full_w = 0;
+
           pango_layout_set_font_description (layout, NULL);
-          pango_layout_set_text (layout, etl_summary_get_lane_label (summary, lane), -1);
-          pango_layout_set_width (layout, (ETL_LABEL_COLUMN_WIDTH - 16) * PANGO_SCALE);
+          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+          pango_layout_set_width (layout, -1);
+          /* Process lanes, "svchost.exe (1408)": when that is too wide,
+           * "svchost (1408)", then "svcho… (1408)": the PID always shows. */
+          if (pid_part != NULL && pid_part - label > 5)
+            {
+              pango_layout_set_text (layout, label, -1);
+              pango_layout_get_pixel_size (layout, &full_w, NULL);
+              if (full_w > ETL_LABEL_COLUMN_WIDTH - 16)
+                {
+                  gsize name_len = (gsize) (pid_part - 1 - label);
+
+                  if (name_len > 4 && g_ascii_strncasecmp (label + name_len - 4, ".exe", 4) == 0)
+                    name_len -= 4;
+                  short_label = g_strdup_printf ("%.*s %s", (int) name_len, label, pid_part);
+                  label = short_label;
+                  pid_part = strrchr (label, '(');
+                  pango_layout_set_text (layout, label, -1);
+                  pango_layout_get_pixel_size (layout, &full_w, NULL);
+                }
+              if (full_w > ETL_LABEL_COLUMN_WIDTH - 16)
+                {
+                  pango_layout_set_text (layout, pid_part - 1, -1);
+                  pango_layout_get_pixel_size (layout, &pid_w, NULL);
+                  if (pid_w > (ETL_LABEL_COLUMN_WIDTH - 16) / 2)
+                    pid_w = 0;
+                }
+            }
+          pango_layout_set_text (layout, label, pid_w > 0 ? (int) (pid_part - 1 - label) : -1);
+          pango_layout_set_width (layout, (ETL_LABEL_COLUMN_WIDTH - 16 - pid_w) * PANGO_SCALE);
           /* Provider names differ at their end ("Microsoft-Windows-…"):
            * keep the end; the tooltip has the whole name. */
           pango_layout_set_ellipsize (layout, etl_summary_get_mode (summary) == ETL_LANE_PROVIDER
                                                 ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
           pango_layout_get_pixel_size (layout, NULL, &th);
           cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.9);
+          if (pid_w > 0)
+            {
+              int name_w;
+              double ly = lane_h >= 2 * th + 2 ? mid - th : mid - th / 2.0;
+
+              pango_layout_get_pixel_size (layout, &name_w, NULL);
+              cairo_move_to (cr, 10, ly);
+              pango_cairo_show_layout (cr, layout);
+              pango_layout_set_width (layout, -1);
+              pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+              pango_layout_set_text (layout, pid_part - 1, -1);
+              cairo_move_to (cr, 10 + name_w, ly);
+              pango_cairo_show_layout (cr, layout);
+            }
           if (lane_h >= 2 * th + 2)
             {
               guint64 n;
 
-              cairo_move_to (cr, 10, mid - th);
-              pango_cairo_show_layout (cr, layout);
+              if (pid_w == 0)
+                {
+                  cairo_move_to (cr, 10, mid - th);
+                  pango_cairo_show_layout (cr, layout);
+                }
               n = etl_summary_get_lane_total (self->summary,
                                               MIN (lane, etl_summary_get_n_lanes (self->summary) - 1));
               total = g_strdup_printf ("%'" G_GUINT64_FORMAT " %s", n, n == 1 ? "event" : "events");
@@ -768,7 +819,7 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
               cairo_move_to (cr, 10, mid);
               pango_cairo_show_layout (cr, layout);
             }
-          else
+          else if (pid_w == 0)
             {
               cairo_move_to (cr, 10, mid - th / 2.0);
               pango_cairo_show_layout (cr, layout);
@@ -869,8 +920,9 @@ etl_timeline_view_row_at (EtlTimelineView *self, double x, double y, int width, 
  * @height: the view's height, pixels
  *
  * Finds the record of the lane under the pointer nearest in time to @x,
- * within a few pixels, using the trace's index, and reads that one record to
- * name its provider and event.
+ * within a few pixels, using the trace's index, and reads and decodes that
+ * one record to name its provider, event and process and show its first
+ * fields.
  *
  * Returns: (transfer full) (nullable): Pango markup describing the record,
  *   or %NULL when there is none near
@@ -886,6 +938,7 @@ etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int
   g_autofree char *escaped_event = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GString) str = NULL;
+  g_autoptr (EtlDecoded) decoded = NULL;
   EtlRecord rec = { 0 };
   guint64 best;
 
@@ -898,15 +951,47 @@ etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int
   if (!etl_trace_get_record (self->trace, best, &rec, &error))
     return g_markup_printf_escaped ("Record %" G_GUINT64_FORMAT ": %s", best, error->message);
 
-  provider = etl_record_dup_provider_name (&rec);
-  event = etl_record_dup_event_name (&rec);
+  decoded = etl_trace_decode_record (self->trace, &rec);
+  if (decoded->schema != NULL && decoded->schema->provider_name != NULL && decoded->schema->provider_name[0] != '\0')
+    provider = g_strdup (decoded->schema->provider_name);
+  else
+    provider = etl_record_dup_provider_name (&rec);
+  if (decoded->schema != NULL && rec.kind != ETL_RECORD_KIND_TRACELOGGING)
+    event = etl_schema_dup_display_name (decoded->schema);
+  else
+    event = etl_record_dup_event_name (&rec);
   escaped_provider = g_markup_escape_text (provider ? provider : "?", -1);
   escaped_event = g_markup_escape_text (event ? event : "?", -1);
-  rel = etl_time_format_span (rec.filetime - etl_trace_get_origin (self->trace));
+  rel = g_strdup_printf ("%.4f ms", (rec.filetime - etl_trace_get_origin (self->trace)) / 1e4);
   wall = etl_time_format_wall_clock (rec.filetime, 1, FALSE, TRUE);
 
   str = g_string_new (NULL);
   g_string_append_printf (str, "<b>%s</b> / %s\n", escaped_provider, escaped_event);
+  {
+    const EtlProcess *process = etl_trace_get_record_process (self->trace, &rec, decoded);
+
+    if (process != NULL || rec.has_pid)
+      {
+        g_autofree char *name = etl_process_format_name (process, rec.pid);
+        g_autofree char *escaped = g_markup_escape_text (name, -1);
+
+        g_string_append_printf (str, "%s\n", escaped);
+      }
+  }
+  /* The first fields, "Name=value" as the list's Payload column. */
+  for (guint f = 0; f < decoded->fields->len && f < TOOLTIP_FIELDS; f++)
+    {
+      const EtlField *field = &g_array_index (decoded->fields, EtlField, f);
+      g_autofree char *value = g_utf8_strlen (field->value, -1) > 60
+                                   ? g_strdup_printf ("%.*s…", (int) (g_utf8_offset_to_pointer (field->value, 59) - field->value),
+                                                      field->value)
+                                   : g_strdup (field->value);
+      g_autofree char *line = g_markup_printf_escaped ("<small>%s</small> = %s\n", field->name, value);
+
+      g_string_append (str, line);
+    }
+  if (decoded->fields->len > TOOLTIP_FIELDS)
+    g_string_append_printf (str, "<small>… %u more fields</small>\n", decoded->fields->len - TOOLTIP_FIELDS);
   g_string_append_printf (str, "%s · %s\n", rel, wall);
   if (rec.has_pid)
     g_string_append_printf (str, "PID %u · TID %u · ", rec.pid, rec.tid);

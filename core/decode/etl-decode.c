@@ -108,6 +108,8 @@ etl_volume_map_free (EtlVolumeMap *map)
   g_free (map);
 }
 
+/* "C:\Windows\" → "C:\Windows"; the UNC root "\\" (\Device\Mup's DosPath)
+ * → "\", so that "\" + "\server\share" reads "\\server\share". */
 static char *
 strip_trailing_backslash (const char *s)
 {
@@ -186,7 +188,8 @@ volume_find (const EtlVolumeMap *map, const char *path, gsize len)
  *
  * Replaces the longest mapped NT prefix of @nt_path by its DOS path
  * ("C:\Windows\x.dll"); the prefix must end at a path separator.  Compared
- * ASCII case-insensitively, as the object manager does.
+ * ASCII case-insensitively, as the object manager does.  A path with no
+ * device ("\Windows\x.dll") is put on the drive of \SystemRoot's mapping.
  *
  * Returns: (transfer full) (nullable): the DOS path, or %NULL when no
  *   mapping applies
@@ -195,6 +198,7 @@ char *
 etl_volume_map_to_dos (const EtlVolumeMap *map, const char *nt_path)
 {
   const Volume *v;
+  const char *rest;
   gsize len;
 
   g_return_val_if_fail (map != NULL && nt_path != NULL, NULL);
@@ -216,9 +220,22 @@ etl_volume_map_to_dos (const EtlVolumeMap *map, const char *nt_path)
         return NULL;
       return g_strdup_printf ("%.2s%s", root->dos, nt_path);
     }
+  rest = nt_path + strlen (v->nt);
   if (v->dos[0] == '\0')
-    return g_strdup (nt_path + strlen (v->nt) + (nt_path[strlen (v->nt)] == '\\' ? 1 : 0));
-  return g_strconcat (v->dos, nt_path + strlen (v->nt), NULL);
+    return g_strdup (rest + (rest[0] == '\\' ? 1 : 0));
+  return g_strconcat (v->dos, rest, NULL);
+}
+
+/* Whether a string value is a kernel file name the volume map translates
+ * although its metadata declares a plain string: a "FileName" property
+ * holding a device path (Microsoft-Windows-Kernel-File's events), as
+ * TraceEvent shows them.  Other strings (command lines, image names,
+ * VolumeMapping's own NtPath) stay as logged. */
+static gboolean
+looks_like_nt_path (const EtlProperty *prop, const char *s)
+{
+  return prop->name != NULL && strcmp (prop->name, "FileName") == 0
+         && (g_ascii_strncasecmp (s, "\\Device\\", 8) == 0 || g_ascii_strncasecmp (s, "\\SystemRoot\\", 12) == 0);
 }
 
 /* ---- the walk --------------------------------------------------------- */
@@ -820,19 +837,25 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
           }
         else
           units = utf16_strlen (p, avail, &need);
-        /* Kernel file names (NT_PATH, and any string that starts with a
-         * mapped NT prefix, as TraceEvent shows Kernel-File's) as DOS paths. */
-        if (w->volumes != NULL && units > 0 && p[0] == '\\' && p[1] == 0)
+        /* Kernel file names (NT_PATH, and FileName strings that start
+         * with a mapped NT prefix, as TraceEvent shows Kernel-File's) as
+         * DOS paths; command lines, image names and VolumeMapping's own
+         * NtPath stay as logged, as TraceEvent shows them. */
+        if (w->volumes != NULL && units > 0 && p[0] == '\\' && p[1] == 0
+            && (out == ETL_OUT_NT_PATH || out == ETL_OUT_NULL || out == ETL_OUT_STRING))
           {
             gsize start = s->len;
-            g_autofree char *dos = NULL;
 
             append_utf16 (s, p, units);
-            dos = etl_volume_map_to_dos (w->volumes, s->str + start);
-            if (dos != NULL)
+            if (out == ETL_OUT_NT_PATH || looks_like_nt_path (prop, s->str + start))
               {
-                g_string_truncate (s, start);
-                text_append (s, dos);
+                g_autofree char *dos = etl_volume_map_to_dos (w->volumes, s->str + start);
+
+                if (dos != NULL)
+                  {
+                    g_string_truncate (s, start);
+                    text_append (s, dos);
+                  }
               }
           }
         else
@@ -1259,6 +1282,36 @@ tracelogging_schema (EtlSchemaRegistry *registry, const EtlRecord *record)
   return etl_schema_registry_add_blob (registry, meta, meta_len, built);
 }
 
+/* Versions below a record's own tried when no schema has its version. */
+#define MAX_EARLIER_VERSIONS 16
+
+/*
+ * A manifest event logged by a newer provider than the manifest describes
+ * (AllocationTick v4 of .NET 8 against a 2019 ClrEtwAll.man): versions only
+ * append fields, so the newest earlier version's schema names the event and
+ * decodes the fields it knows; the bytes after them leave the decode
+ * incomplete.
+ */
+static EtlSchema *
+lookup_earlier_version (EtlSchemaRegistry *registry, const EtlRecord *record)
+{
+  EtlSchemaKey key;
+
+  if (!etl_schema_key_for_record (record, &key) || key.kind != ETL_SCHEMA_KEY_EVENT_ID)
+    return NULL;
+  for (guint n = 0; n < MAX_EARLIER_VERSIONS && key.version > 0; n++)
+    {
+      EtlSchema *schema;
+
+      key.version--;
+      schema = etl_schema_registry_lookup (registry, &key, record->file,
+                                           record->has_pid ? record->pid : G_MAXUINT32);
+      if (schema != NULL)
+        return schema;
+    }
+  return NULL;
+}
+
 /**
  * etl_decode_record:
  * @registry: (nullable): the schemas; %NULL decodes TraceLogging records only
@@ -1267,8 +1320,9 @@ tracelogging_schema (EtlSchemaRegistry *registry, const EtlRecord *record)
  *
  * Finds @record's schema (its own EVENT_SCHEMA_TL metadata for TraceLogging
  * records, cached in @registry per distinct metadata; else
- * etl_schema_registry_lookup_record()) and decodes it with
- * etl_decode_with_schema().
+ * etl_schema_registry_lookup_record(); else, for a manifest event whose
+ * version no schema has, the newest earlier version's, whose fields a later
+ * version only extends) and decodes it with etl_decode_with_schema().
  *
  * Returns: (transfer full): the decoded fields; without a schema
  *   #EtlDecoded.schema is %NULL, no fields, complete %FALSE
@@ -1285,6 +1339,8 @@ etl_decode_record (EtlSchemaRegistry *registry, const EtlVolumeMap *volumes,
     schema = tracelogging_schema (registry, record);
   if (schema == NULL && registry != NULL)
     schema = etl_schema_registry_lookup_record (registry, record);
+  if (schema == NULL && registry != NULL)
+    schema = lookup_earlier_version (registry, record);
   if (schema == NULL)
     return decoded_new (NULL);
   return etl_decode_with_schema (schema, volumes, record);
@@ -1392,6 +1448,8 @@ etl_decode_dup_event_name (EtlSchemaRegistry *registry, const EtlRecord *record)
     {
       g_autoptr (EtlSchema) schema = etl_schema_registry_lookup_record (registry, record);
 
+      if (schema == NULL)
+        schema = lookup_earlier_version (registry, record);
       if (schema != NULL)
         return etl_schema_dup_display_name (schema);
     }

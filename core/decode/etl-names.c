@@ -1084,7 +1084,7 @@ kernel_event_name (guint16 hook_id)
     return g_strdup_printf ("HookId(0x%04x)", hook_id);
   if (info.opcode_name != NULL)
     return g_strdup_printf ("%s/%s", info.group_name, info.opcode_name);
-  return g_strdup_printf ("%s/Type(%u)", info.group_name, hook_id & 0xff);
+  return g_strdup_printf ("%s/Opcode(%u)", info.group_name, hook_id & 0xff);
 }
 
 static char *
@@ -1110,20 +1110,27 @@ classic_event_name (const EtlRecord *record)
               hook_table[i].opcode);
       for (guint i = 0; i < G_N_ELEMENTS (classic_table); i++)
         if (classic_table[i].cls == cls)
-          return g_strdup_printf ("%s/Type(%u)", classic_table[i].task, record->opcode);
+          return g_strdup_printf ("%s/Opcode(%u)", classic_table[i].task, record->opcode);
     }
 
   generic = etl_names_classic_opcode (record->opcode);
   if (generic != NULL)
     return g_strdup (generic);
-  return g_strdup_printf ("Type(%u)", record->opcode);
+  return g_strdup_printf ("Opcode(%u)", record->opcode);
 }
+
+/* EventSource's manifest event (id 0xFFFE, opcode 0xFE), as TraceEvent names it. */
+#define EVENTSOURCE_MANIFEST_ID 0xFFFE
 
 static char *
 manifest_event_name (const EtlRecord *record)
 {
+  const char *op;
+
+  if (record->event_id == EVENTSOURCE_MANIFEST_ID)
+    return g_strdup ("ManifestData");
   /* Opcode 0 (Info) adds nothing to the id. */
-  const char *op = record->opcode != 0 ? etl_names_classic_opcode (record->opcode) : NULL;
+  op = record->opcode != 0 ? etl_names_classic_opcode (record->opcode) : NULL;
 
   if (op != NULL)
     return g_strdup_printf ("Event(%u)/%s", record->event_id, op);
@@ -1186,13 +1193,15 @@ etl_record_dup_provider_name (const EtlRecord *record)
  * - kernel records: "Group/Opcode" as TraceEvent prints it after its
  *   "Windows Kernel/" prefix ("Process/DCStart", "PerfInfo/Sample"); the
  *   trace header (HookId 0x0000) is "EventTrace/Header"; an unnamed type is
- *   "Group/Type(N)", an unknown group "HookId(0xNNNN)";
+ *   "Group/Opcode(N)" as TraceEvent spells it, an unknown group
+ *   "HookId(0xNNNN)";
  * - TraceLogging records: the name in the EVENT_SCHEMA_TL item;
- * - manifest records (no manifest is available here): "Event(ID)", plus
+ * - manifest records (no manifest is available here): "ManifestData" for
+ *   an EventSource's manifest (id 0xFFFE), else "Event(ID)", plus
  *   "/Opcode" when the opcode is a generic one of evntrace.h (1–8);
  * - classic FULL_HEADER/INSTANCE records: "Task/Opcode" for the classes this
  *   module knows (SysConfig, KernelTraceControl, kernel classes), else the
- *   generic opcode name or "Type(N)";
+ *   generic opcode name or "Opcode(N)";
  * - WPP records: "Message(N)" with the message number.
  *
  * Returns: (transfer full): the name; free with g_free()

@@ -323,6 +323,7 @@ EtlSchema *etl_schema_registry_lookup (EtlSchemaRegistry *registry, const EtlSch
 EtlSchema *etl_schema_registry_lookup_record (EtlSchemaRegistry *registry,
                                               const EtlRecord *record);
 guint etl_schema_registry_get_n_schemas (EtlSchemaRegistry *registry, EtlSchemaSource source);
+void etl_schema_registry_add_all (EtlSchemaRegistry *registry, EtlSchemaRegistry *from);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlMap, etl_map_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlSchema, etl_schema_unref)

@@ -19,6 +19,13 @@
  * Event-name matches are cached per (kind, provider, HookId, event id,
  * opcode), which is all the name depends on for every record kind except
  * TraceLogging, whose name is read from the record's own schema.
+ *
+ * When neither name matches, the free text is also looked for in the
+ * record's process ("Test.x64.exe (3676)", matched once per process of the
+ * trace's process table) and in its decoded payload as the event list's
+ * Payload column shows it ("Count=1 Reason=AllocSmall …", the whole text):
+ * that decodes the record, so a text filter costs one decode per record
+ * whose names do not match.  It runs in a worker (etl_filter_apply_async()).
  */
 
 #include "config.h"
@@ -127,6 +134,10 @@ typedef struct
   gint8 *provider_text_match;
   /* (kind, provider, hook, id, opcode) → 1 + match */
   GHashTable *event_text_match;
+  EtlSchemaRegistry *registry;
+  EtlProcessTable *processes;
+  gint8 *process_text_match; /* per EtlProcess.index: -1 not known yet, else 0/1 */
+  guint n_processes;
 } Walk;
 
 static gboolean
@@ -176,11 +187,58 @@ event_text_matches (Walk *w, guint p, const EtlRecord *record)
       if (value != NULL)
         return GPOINTER_TO_INT (value) - 1;
     }
-  name = etl_record_dup_event_name (record);
+  name = etl_decode_dup_event_name (w->registry, record);
   match = contains_folded (name, w->text_needle);
   if (cacheable)
     g_hash_table_insert (w->event_text_match, g_memdup2 (&key, sizeof key), GINT_TO_POINTER (match + 1));
   return match;
+}
+
+/* The free text in @record's process name or decoded payload. */
+static gboolean
+content_text_matches (Walk *w, const EtlRecord *record)
+{
+  g_autoptr (EtlDecoded) decoded = etl_trace_decode_record (w->trace, record);
+  const EtlProcess *process = NULL;
+  guint32 pid = 0;
+  gboolean have_pid;
+
+  have_pid = w->processes != NULL && etl_process_table_resolve_record (w->processes, record, decoded, &pid, NULL);
+  if (!have_pid && record->has_pid && record->pid != G_MAXUINT32)
+    {
+      pid = record->pid;
+      have_pid = TRUE;
+    }
+  if (have_pid)
+    {
+      if (w->processes != NULL)
+        process = etl_process_table_lookup (w->processes, pid, record->filetime);
+      if (process != NULL && process->index < w->n_processes)
+        {
+          if (w->process_text_match[process->index] < 0)
+            {
+              g_autofree char *name = etl_process_format_name (process, pid);
+
+              w->process_text_match[process->index] = contains_folded (name, w->text_needle);
+            }
+          if (w->process_text_match[process->index])
+            return TRUE;
+        }
+      else
+        {
+          g_autofree char *name = etl_process_format_name (NULL, pid);
+
+          if (contains_folded (name, w->text_needle))
+            return TRUE;
+        }
+    }
+  if (decoded->fields->len > 0)
+    {
+      g_autofree char *payload = etl_decoded_format_payload (decoded, 0);
+
+      return contains_folded (payload, w->text_needle);
+    }
+  return FALSE;
 }
 
 /* Decides row @i.  Reads the record only when the index cannot answer. */
@@ -233,7 +291,7 @@ row_matches (Walk *w, guint64 i)
   else if (f->has_tid && (!r.has_pid || r.tid != f->tid))
     match = FALSE;
   else if (w->text_needle != NULL && !by_text)
-    match = event_text_matches (w, p, &r);
+    match = event_text_matches (w, p, &r) || content_text_matches (w, &r);
 
   etl_record_clear (&r);
   return match;
@@ -280,6 +338,12 @@ etl_filter_apply (EtlTrace *trace, const EtlFilter *filter, GCancellable *cancel
   memset (w.provider_match, -1, w.n_providers + 1);
   memset (w.provider_text_match, -1, w.n_providers + 1);
   w.event_text_match = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  w.registry = etl_trace_get_schema_registry (trace);
+  w.processes = etl_trace_get_process_table (trace);
+  if (w.processes != NULL)
+    etl_process_table_get_processes (w.processes, &w.n_processes);
+  w.process_text_match = g_new (gint8, w.n_processes + 1);
+  memset (w.process_text_match, -1, w.n_processes + 1);
 
   rows = g_array_new (FALSE, FALSE, sizeof (guint64));
   for (guint64 i = 0; i < n; i++)
@@ -303,6 +367,7 @@ out:
   g_free (w.provider_match);
   g_free (w.provider_text_match);
   g_hash_table_unref (w.event_text_match);
+  g_free (w.process_text_match);
   return set;
 }
 

@@ -16,7 +16,8 @@ G_BEGIN_DECLS
  * @pid: process id (records without one are dropped when @has_pid)
  * @has_tid: whether to keep only records of thread @tid
  * @tid: thread id (records without one are dropped when @has_tid)
- * @text: (nullable): substring of the provider name or of the event name,
+ * @text: (nullable): substring of the provider name, the event name, the
+ *   process ("Test.x64.exe (3676)") or the decoded payload ("Reason=AllocSmall"),
  *   case-insensitive; %NULL or "" for any
  *
  * Which records of a trace a view shows.  All conditions must hold.  Create

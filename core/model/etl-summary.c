@@ -191,6 +191,8 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, g
     case ETL_LANE_PROCESS:
       {
         g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint));
+        g_autoptr (GHashTable) first_seen = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+        EtlProcessTable *processes = etl_trace_get_process_table (trace);
         gboolean no_pid = FALSE;
 
         pids = g_hash_table_new (NULL, NULL);
@@ -203,7 +205,11 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, g
               no_pid = TRUE;
             else if (!g_hash_table_contains (pids, GUINT_TO_POINTER (pid)))
               {
+                gint64 *t = g_new (gint64, 1);
+
+                *t = etl_trace_get_filetime (trace, i);
                 g_hash_table_add (pids, GUINT_TO_POINTER (pid));
+                g_hash_table_insert (first_seen, GUINT_TO_POINTER (pid), t);
                 g_array_append_val (ids, pid);
               }
           }
@@ -226,7 +232,16 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, g
               self->lane_labels[i] = g_strdup ("No process");
             else
               {
-                self->lane_labels[i] = g_strdup_printf ("PID %u", pid);
+                /* "Test.x64.exe (3676)": the process that held the pid
+                 * when the lane's first record was logged. */
+                const gint64 *t = g_hash_table_lookup (first_seen, GUINT_TO_POINTER (pid));
+                const EtlProcess *process =
+                    processes != NULL && t != NULL ? etl_process_table_lookup (processes, pid, *t) : NULL;
+
+                if (process != NULL && process->image_name != NULL)
+                  self->lane_labels[i] = etl_process_format_name (process, pid);
+                else
+                  self->lane_labels[i] = g_strdup_printf ("PID %u", pid);
                 g_hash_table_insert (pids, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (i + 1));
               }
           }
@@ -591,8 +606,10 @@ etl_summary_get_lane_id (EtlSummary *summary, guint lane)
  * @summary: a summary
  * @lane: lane index
  *
- * Returns: (transfer none): a label such as "CPU 3", "PID 4242" or a
- *   provider name
+ * Returns: (transfer none): a label such as "CPU 3", a provider name, or a
+ *   process as "Test.x64.exe (3676)" (its image name from the trace's
+ *   process table when the lane's first record was logged; "PID 4242" when
+ *   the table has no name for it)
  */
 const char *
 etl_summary_get_lane_label (EtlSummary *summary, guint lane)

@@ -30,8 +30,12 @@
 #endif
 
 #include "etl-format-private.h"
+#include "etl-manifest.h"
+#include "etl-mof-derived.h"
+#include "etl-mof-kernel.h"
 #include "etl-names.h"
 #include "etl-record-private.h"
+#include "etl-trace-feed-private.h"
 #include "etl-xpress.h"
 
 #define MAX_PROBLEMS_PER_FILE    1000
@@ -101,6 +105,18 @@ struct _EtlTrace
   GMutex cache_lock;
   GHashTable *cache;              /* buffer index -> GBytes (decompressed) */
   GQueue cache_order;
+
+  /* What decoding needs, gathered during the same walk (etl-decode-feed.h). */
+  GByteArray *provider_feed;      /* provider id -> EtlFeedClass */
+  EtlTraceFeed *feed;            /* NULL once the open is finished */
+  EtlSchemaRegistry *registry;
+  EtlVolumeMap *volumes;
+  EtlProcessTable *processes;
+  GArray *lifetime_records;       /* kept Process/Thread records, until first used */
+  GOnce processes_once;           /* builds the process table from them */
+  GArray *file_name_records;      /* kept FileIo name records, until first used */
+  GOnce file_names_once;          /* builds file_names from them */
+  EtlMofFileNames *file_names;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -645,6 +661,7 @@ typedef struct
   guint32 pid;
   guint16 provider;
   guint8 header_type;
+  guint8 feed;          /* EtlFeedKind of the head record: decoding state to hand over */
   guint16 file;
   guint16 cpu;
   /* the last provider GUID this stream interned (records of a stream repeat providers) */
@@ -680,6 +697,8 @@ typedef struct
 } Merge;
 
 #define HOOK_RT_LOST 0x80000000u
+#define HOOK_FEED_SHIFT 24      /* bits 24..27 of a hook_cache value: the EtlFeedKind */
+#define HOOK_FEED_MASK  0x0F000000u
 
 static guint16
 intern_provider (EtlTrace *trace, const EtlGuid *guid)
@@ -694,6 +713,11 @@ intern_provider (EtlTrace *trace, const EtlGuid *guid)
     return PROVIDER_OVERFLOW;
   id = trace->providers->len;
   g_array_append_val (trace->providers, *guid);
+  {
+    guint8 cls = (guint8) etl_trace_feed_classify_provider (guid);
+
+    g_byte_array_append (trace->provider_feed, &cls, 1);
+  }
   key = g_memdup2 (guid, sizeof *guid);
   g_hash_table_insert (trace->provider_ids, key, GUINT_TO_POINTER (id + 1));
   return (guint16) id;
@@ -840,9 +864,11 @@ cursor_advance (Merge *m, Cursor *c)
               v = (guint32) intern_provider (trace, &guid) + 1;
               if (etl_is_rt_lost (&guid, pk.opcode))
                 v |= HOOK_RT_LOST;
+              v |= (guint32) etl_trace_feed_classify_hook (pk.hook_id) << HOOK_FEED_SHIFT;
               m->hook_cache[pk.hook_id] = v;
             }
-          c->provider = (guint16) ((v & ~HOOK_RT_LOST) - 1);
+          c->provider = (guint16) ((v & ~(HOOK_RT_LOST | HOOK_FEED_MASK)) - 1);
+          c->feed = (guint8) ((v & HOOK_FEED_MASK) >> HOOK_FEED_SHIFT);
           if (G_UNLIKELY (v & HOOK_RT_LOST))
             add_rt_loss (trace, c, b, pk.opcode);
         }
@@ -855,6 +881,13 @@ cursor_advance (Merge *m, Cursor *c)
               c->has_last_guid = TRUE;
             }
           c->provider = c->last_provider;
+          c->feed = ETL_FEED_NONE;
+          if (G_UNLIKELY (c->provider < trace->provider_feed->len && trace->provider_feed->data[c->provider] != 0))
+            c->feed = (guint8) etl_trace_feed_classify (trace->provider_feed->data[c->provider], pk.header_type,
+                                                         pk.opcode, c->data + c->rec_offset, pk.size);
+          else if (G_UNLIKELY (pk.opcode == ETL_EVENTSOURCE_MANIFEST_OPCODE && pk.kind == ETL_RECORD_KIND_MANIFEST))
+            c->feed = (guint8) etl_trace_feed_classify (ETL_FEED_CLASS_NONE, pk.header_type, pk.opcode,
+                                                         c->data + c->rec_offset, pk.size);
           if (G_UNLIKELY (etl_is_rt_lost (&pk.provider, pk.opcode)))
             add_rt_loss (trace, c, b, pk.opcode);
         }
@@ -1036,6 +1069,24 @@ collect_buffer_losses (EtlTrace *trace)
     }
 }
 
+/* Decodes @c's head record in full and gives it to the decode feed. */
+static void
+merge_feed (Merge *m, Cursor *c)
+{
+  EtlTrace *trace = m->trace;
+  const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, c->buf);
+  EtlRecord r;
+
+  if (trace->feed == NULL
+      || !etl_record_decode (c->data + c->rec_offset, c->len - c->rec_offset, &r, NULL))
+    return;
+  r.file = c->file;
+  r.cpu = c->cpu;
+  r.filetime = c->filetime;
+  r.file_offset = b->offset + c->rec_offset;
+  etl_trace_feed_add (trace->feed, (EtlFeedKind) c->feed, &r);
+}
+
 static gboolean
 merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GCancellable *cancellable,
            GError **error)
@@ -1123,6 +1174,11 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
         first_time[c->file] = e->filetime;
       last_time[c->file] = e->filetime;
       m.n_index++;
+
+      /* The record is still in the cursor's buffer: hand what decoding
+       * needs (metadata, manifests, volumes, lifetimes) over now. */
+      if (G_UNLIKELY (c->feed != ETL_FEED_NONE))
+        merge_feed (&m, c);
 
       leaf_set_key (&m, w, cursor_advance (&m, c));
       tree_replay (&m, w);
@@ -1270,9 +1326,34 @@ etl_file_open (const char *path, GError **error)
   return f;
 }
 
+/* The schemas every trace starts with, registered once per process: the
+ * kernel's MOF classes and the manifests in the user's folder
+ * ($XDG_DATA_HOME/etlscope/manifests/, read at the first open).
+ * (TraceLogging events describe themselves.) */
+static gpointer
+build_base_registry (gpointer data)
+{
+  EtlSchemaRegistry *base = etl_schema_registry_new ();
+
+  etl_mof_register_kernel (base);
+  etl_manifest_load_user_dir (base, NULL, NULL);
+  return base;
+}
+
+static void
+trace_register_schemas (EtlTrace *trace)
+{
+  static GOnce base_once = G_ONCE_INIT;
+  EtlSchemaRegistry *base = g_once (&base_once, build_base_registry, NULL);
+
+  etl_schema_registry_add_all (trace->registry, base);
+}
+
 /**
- * etl_trace_open:
+ * etl_trace_open_full:
  * @paths: (array zero-terminated=1): the .etl files to open together
+ * @manifests: (array zero-terminated=1) (nullable): instrumentation manifest
+ *   files (XML) to describe events with, as etl_trace_load_manifest()
  * @progress: (scope call) (nullable): called as buffers are read
  * @progress_data: closure for @progress
  * @cancellable: (nullable): a #GCancellable; checked between buffers
@@ -1289,11 +1370,21 @@ etl_file_open (const char *path, GError **error)
  * in #EtlFileInfo.problems.  Cancellation returns %NULL with
  * %G_IO_ERROR_CANCELLED.
  *
+ * During the same walk it gathers what decoding needs (see
+ * etl_trace_get_schema_registry()): the kernel's MOF layouts and the user's
+ * manifests ($XDG_DATA_HOME/etlscope/manifests/, read once per process, at
+ * the first open), then the KernelTraceControl MetaData (TDH) records and
+ * EventSource manifests of every file opened together, the SysConfig volume
+ * mapping and the process table (etl-trace-feed.c: only those records are
+ * decoded in full; the rest keep the fast path).  A manifest in @manifests
+ * that cannot be read fails the open with the manifest parser's error
+ * (etl_manifest_load_file()).
+ *
  * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
  */
 EtlTrace *
-etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer progress_data,
-                GCancellable *cancellable, GError **error)
+etl_trace_open_full (const char *const *paths, const char *const *manifests, EtlProgressFunc progress,
+                     gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autoptr (EtlTrace) trace = NULL;
 
@@ -1311,6 +1402,17 @@ etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer pro
   g_queue_init (&trace->cache_order);
   g_mutex_init (&trace->cache_lock);
   trace->origin = G_MAXINT64;
+  trace->file_names_once = (GOnce) G_ONCE_INIT;
+  trace->processes_once = (GOnce) G_ONCE_INIT;
+  trace->provider_feed = g_byte_array_new ();
+  trace->registry = etl_schema_registry_new ();
+  trace->volumes = etl_volume_map_new ();
+  trace_register_schemas (trace);
+  for (guint i = 0; manifests != NULL && manifests[i] != NULL; i++)
+    if (!etl_manifest_load_file (trace->registry, manifests[i], NULL, error))
+      return NULL;
+  trace->processes = etl_process_table_new (trace->registry);
+  trace->feed = etl_trace_feed_new (trace->registry, trace->volumes, trace->processes);
 
   for (guint i = 0; paths[i] != NULL; i++)
     {
@@ -1345,8 +1447,31 @@ etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer pro
   g_array_sort (trace->buffers, compare_buffers);
   if (!merge_all (trace, progress, progress_data, cancellable, error))
     return NULL;
+  etl_trace_feed_finish (trace->feed);
+  trace->lifetime_records = etl_trace_feed_steal_lifetimes (trace->feed);
+  trace->file_name_records = etl_trace_feed_steal_file_names (trace->feed);
+  g_clear_pointer (&trace->feed, etl_trace_feed_free);
 
   return g_steal_pointer (&trace);
+}
+
+/**
+ * etl_trace_open:
+ * @paths: (array zero-terminated=1): the .etl files to open together
+ * @progress: (scope call) (nullable): called as buffers are read
+ * @progress_data: closure for @progress
+ * @cancellable: (nullable): a #GCancellable; checked between buffers
+ * @error: return location for a #GError
+ *
+ * etl_trace_open_full() without manifest files.
+ *
+ * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
+ */
+EtlTrace *
+etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer progress_data,
+                GCancellable *cancellable, GError **error)
+{
+  return etl_trace_open_full (paths, NULL, progress, progress_data, cancellable, error);
 }
 
 /**
@@ -1384,6 +1509,17 @@ etl_trace_unref (EtlTrace *trace)
   g_hash_table_unref (trace->cache);
   g_queue_clear (&trace->cache_order);
   g_mutex_clear (&trace->cache_lock);
+  g_clear_pointer (&trace->feed, etl_trace_feed_free);
+  g_clear_pointer (&trace->provider_feed, g_byte_array_unref);
+  if (trace->lifetime_records != NULL)
+    etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), NULL);
+  g_clear_pointer (&trace->processes, etl_process_table_unref);
+  g_clear_pointer (&trace->file_names, etl_mof_file_names_free);
+  if (trace->file_name_records != NULL)
+    etl_mof_file_names_free (etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records),
+                                                              NULL, NULL));
+  g_clear_pointer (&trace->volumes, etl_volume_map_free);
+  g_clear_pointer (&trace->registry, etl_schema_registry_unref);
   g_free (trace);
 }
 
@@ -1757,4 +1893,170 @@ etl_trace_get_losses (EtlTrace *trace, guint *n_losses)
 {
   *n_losses = trace->losses->len;
   return (const EtlLoss *) (void *) trace->losses->data;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Decoding                                                                 */
+
+/**
+ * etl_trace_get_schema_registry:
+ * @trace: a trace
+ *
+ * The schemas that describe this trace's events: the kernel's MOF layouts,
+ * the user's manifests, every file's KernelTraceControl MetaData and
+ * EventSource manifests, and manifests loaded with etl_trace_load_manifest().
+ *
+ * Returns: (transfer none): the registry (thread-safe)
+ */
+EtlSchemaRegistry *
+etl_trace_get_schema_registry (EtlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  return trace->registry;
+}
+
+/**
+ * etl_trace_get_volume_map:
+ * @trace: a trace
+ *
+ * Returns: (transfer none): NT device paths to DOS paths, from the trace's
+ *   SysConfig VolumeMapping records (read-only)
+ */
+const EtlVolumeMap *
+etl_trace_get_volume_map (EtlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  return trace->volumes;
+}
+
+/* The process table from the Process/Thread records the walk kept, on first use. */
+static gpointer
+build_processes (gpointer data)
+{
+  EtlTrace *trace = data;
+
+  etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), trace->processes);
+  return trace->processes;
+}
+
+/**
+ * etl_trace_get_process_table:
+ * @trace: a trace
+ *
+ * The processes and threads of all files.  Their Process and Thread
+ * records (kernel, Microsoft-Windows-Kernel-Process) are gathered during
+ * the open's walk and decoded at the first call, with every schema the
+ * trace knows by then (thread-safe).
+ *
+ * Returns: (transfer none): the table (read-only, thread-safe)
+ */
+EtlProcessTable *
+etl_trace_get_process_table (EtlTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  return g_once (&trace->processes_once, build_processes, trace);
+}
+
+/**
+ * etl_trace_load_manifest:
+ * @trace: a trace
+ * @path: an instrumentation manifest (.man / .xml) file
+ * @info: (out caller-allocates) (optional): what was registered; see
+ *   etl_manifest_load_file()
+ * @error: return location for the manifest parser's #GError (file, line,
+ *   reason)
+ *
+ * Registers the events a manifest describes, for File ▸ Load Manifest… after
+ * the trace is open.  Decoding done afterwards uses them; the process table
+ * built at open is kept.  Thread-safe against decoding in other threads.
+ *
+ * Returns: %TRUE when the manifest was read
+ */
+gboolean
+etl_trace_load_manifest (EtlTrace *trace, const char *path, EtlManifestInfo *info, GError **error)
+{
+  g_return_val_if_fail (trace != NULL && path != NULL, FALSE);
+  return etl_manifest_load_file (trace->registry, path, info, error);
+}
+
+/**
+ * etl_trace_decode_record:
+ * @trace: a trace
+ * @record: one of its records (etl_trace_get_record())
+ *
+ * etl_decode_record() with the trace's schemas and volume map.
+ *
+ * Returns: (transfer full): the decoded fields; free with etl_decoded_free()
+ */
+EtlDecoded *
+etl_trace_decode_record (EtlTrace *trace, const EtlRecord *record)
+{
+  g_return_val_if_fail (trace != NULL && record != NULL, NULL);
+  return etl_decode_record (trace->registry, trace->volumes, record);
+}
+
+/**
+ * etl_trace_get_record_process:
+ * @trace: a trace
+ * @record: one of its records
+ * @decoded: (nullable): @record's fields when the caller has them (a kernel
+ *   record names its process in its payload)
+ *
+ * etl_process_table_lookup_record() on the trace's process table.
+ *
+ * Returns: (transfer none) (nullable): the process the record belongs to
+ */
+const EtlProcess *
+etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded)
+{
+  g_return_val_if_fail (trace != NULL && record != NULL, NULL);
+  return etl_process_table_lookup_record (etl_trace_get_process_table (trace), record, decoded);
+}
+
+/* The FileObject → name table for derived FileName fields, built on first use. */
+static gpointer
+build_file_names (gpointer data)
+{
+  EtlTrace *trace = data;
+
+  trace->file_names = etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records), trace->registry,
+                                                       trace->volumes);
+  return trace->file_names;
+}
+
+/**
+ * etl_trace_get_derived_fields:
+ * @trace: a trace
+ * @record: one of its records
+ * @decoded: @record's fields (etl_trace_decode_record())
+ *
+ * The fields TraceEvent computes for kernel events from their payload and
+ * header (etl_mof_derived_fields(): BuildTime, ElapsedTimeMSec, a sample's
+ * processor and priority, a thread's creator, the FileName of a FileKey
+ * from the trace's FileIo name records — decoded at the first call — …),
+ * with the clock of
+ * @record's file: PerfFreq for QPC, 10,000,000 for system time,
+ * CpuSpeedInMHz × 10^6 for CPU cycles.
+ *
+ * Returns: (transfer full) (nullable) (element-type EtlField): the derived
+ *   fields, or %NULL when none apply; free with g_array_unref()
+ */
+GArray *
+etl_trace_get_derived_fields (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded)
+{
+  const EtlFileInfo *info;
+  gint64 freq = 0;
+
+  g_return_val_if_fail (trace != NULL && record != NULL && decoded != NULL, NULL);
+  if (decoded->schema == NULL || decoded->schema->source != ETL_SCHEMA_SOURCE_MOF || record->file >= trace->files->len)
+    return NULL;
+  info = &((EtlFile *) g_ptr_array_index (trace->files, record->file))->info;
+  switch (info->clock_type)
+    {
+    case ETL_CLOCK_QPC: freq = info->perf_freq; break;
+    case ETL_CLOCK_SYSTEM_TIME: freq = 10000000; break;
+    case ETL_CLOCK_CPU_CYCLE: freq = (gint64) info->cpu_speed_mhz * 1000000; break;
+    default: break;
+    }
+  return etl_mof_derived_fields (decoded, record, freq, g_once (&trace->file_names_once, build_file_names, trace));
 }

@@ -3,7 +3,11 @@
 
 #include <gio/gio.h>
 
+#include "etl-decode.h"
 #include "etl-error.h"
+#include "etl-manifest.h"
+#include "etl-process-table.h"
+#include "etl-schema.h"
 #include "etl-types.h"
 
 G_BEGIN_DECLS
@@ -164,6 +168,12 @@ EtlTrace *etl_trace_open (const char *const *paths,
                           gpointer progress_data,
                           GCancellable *cancellable,
                           GError **error);
+EtlTrace *etl_trace_open_full (const char *const *paths,
+                               const char *const *manifests,
+                               EtlProgressFunc progress,
+                               gpointer progress_data,
+                               GCancellable *cancellable,
+                               GError **error);
 EtlTrace *etl_trace_ref (EtlTrace *trace);
 void etl_trace_unref (EtlTrace *trace);
 
@@ -190,6 +200,15 @@ gint64 etl_trace_get_last_filetime (EtlTrace *trace);
 double etl_trace_filetime_to_ms (EtlTrace *trace, gint64 filetime);
 
 const EtlLoss *etl_trace_get_losses (EtlTrace *trace, guint *n_losses);
+
+EtlSchemaRegistry *etl_trace_get_schema_registry (EtlTrace *trace);
+const EtlVolumeMap *etl_trace_get_volume_map (EtlTrace *trace);
+EtlProcessTable *etl_trace_get_process_table (EtlTrace *trace);
+gboolean etl_trace_load_manifest (EtlTrace *trace, const char *path, EtlManifestInfo *info, GError **error);
+EtlDecoded *etl_trace_decode_record (EtlTrace *trace, const EtlRecord *record);
+GArray *etl_trace_get_derived_fields (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded);
+const EtlProcess *etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record,
+                                                const EtlDecoded *decoded);
 
 gint64 etl_filetime_from_raw (guint32 clock_type, gint64 perf_freq, guint32 cpu_speed_mhz,
                               gint64 start_time, gint64 header_ts_raw, gint64 ts_raw);

@@ -31,20 +31,22 @@
 
 /* Caps on what a hostile trace can make the feed keep. */
 #define MAX_LIFETIME_RECORDS (2u * 1024 * 1024)
-#define MAX_LIFETIME_BYTES   (256u * 1024 * 1024)
+#define MAX_LIFETIME_BYTES (256u * 1024 * 1024)
 
 /* xperf's SysConfig rundown (VolumeMapping = 35). */
-static const EtlGuid sysconfig_class = { 0x9b79ee91, 0xb5fd, 0x41c0, { 0xa2, 0x43, 0x42, 0x48, 0xe2, 0x66, 0xe9, 0xd0 } };
+static const EtlGuid sysconfig_class
+    = { 0x9b79ee91, 0xb5fd, 0x41c0, { 0xa2, 0x43, 0x42, 0x48, 0xe2, 0x66, 0xe9, 0xd0 } };
 /* The kernel's Process and Thread classes, for records relogged with a full header. */
-static const EtlGuid process_class = { 0x3d6fa8d0, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
-static const EtlGuid thread_class = { 0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const EtlGuid process_class
+    = { 0x3d6fa8d0, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const EtlGuid thread_class
+    = { 0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
 /* Microsoft-Windows-Kernel-Process */
-static const EtlGuid kernel_process_provider = {
-  0x22fb2cd6, 0x0e7b, 0x422b, { 0xa0, 0xc7, 0x2f, 0xad, 0x1f, 0xd0, 0xe7, 0x16 }
-};
+static const EtlGuid kernel_process_provider
+    = { 0x22fb2cd6, 0x0e7b, 0x422b, { 0xa0, 0xc7, 0x2f, 0xad, 0x1f, 0xd0, 0xe7, 0x16 } };
 
 #define SYSCONFIG_VOLUME_MAPPING 35
-#define THREAD_SET_NAME         72
+#define THREAD_SET_NAME 72
 
 typedef struct
 {
@@ -61,9 +63,9 @@ struct _EtlTraceFeed
   EtlVolumeMap *volumes;
   EtlProcessTable *processes;
   EtlEventSourceCollector *eventsource;
-  GArray *lifetimes;   /* KeptRecord */
+  GArray *lifetimes; /* KeptRecord */
   gsize lifetime_bytes;
-  GArray *file_names;  /* KeptRecord: FileIo name records, decoded on first use */
+  GArray *file_names; /* KeptRecord: FileIo name records, decoded on first use */
   gsize file_name_bytes;
 };
 
@@ -96,13 +98,16 @@ classify_opcode (guint cls, guint opcode)
   switch (cls)
     {
     case ETL_FEED_CLASS_METADATA:
-      return opcode == ETL_TDH_OPCODE_EVENT_INFO || opcode == ETL_TDH_OPCODE_EVENT_MAP_INFO ? ETL_FEED_TDH : ETL_FEED_NONE;
+      return opcode == ETL_TDH_OPCODE_EVENT_INFO || opcode == ETL_TDH_OPCODE_EVENT_MAP_INFO
+                 ? ETL_FEED_TDH
+                 : ETL_FEED_NONE;
     case ETL_FEED_CLASS_SYSCONFIG:
       return opcode == SYSCONFIG_VOLUME_MAPPING ? ETL_FEED_VOLUME : ETL_FEED_NONE;
     case ETL_FEED_CLASS_PROCESS:
       return opcode >= 1 && opcode <= 4 ? ETL_FEED_LIFETIME : ETL_FEED_NONE;
     case ETL_FEED_CLASS_THREAD:
-      return (opcode >= 1 && opcode <= 4) || opcode == THREAD_SET_NAME ? ETL_FEED_LIFETIME : ETL_FEED_NONE;
+      return (opcode >= 1 && opcode <= 4) || opcode == THREAD_SET_NAME ? ETL_FEED_LIFETIME
+                                                                       : ETL_FEED_NONE;
     default:
       return ETL_FEED_NONE;
     }
@@ -130,8 +135,13 @@ etl_trace_feed_classify_hook (guint16 hook_id)
       /* FileIo_Name: Name 0, FileCreate 32, FileDelete 35, FileRundown 36. */
       switch (hook_id & 0xFF)
         {
-        case 0: case 32: case 35: case 36: return ETL_FEED_FILE_NAME;
-        default: return ETL_FEED_NONE;
+        case 0:
+        case 32:
+        case 35:
+        case 36:
+          return ETL_FEED_FILE_NAME;
+        default:
+          return ETL_FEED_NONE;
         }
     default:
       return ETL_FEED_NONE;
@@ -154,9 +164,11 @@ etl_trace_feed_classify_hook (guint16 hook_id)
  * Returns: an #EtlFeedKind
  */
 EtlFeedKind
-etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode, const guint8 *record, gsize size)
+etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode, const guint8 *record,
+                         gsize size)
 {
-  if (header_type == ETL_HEADER_TYPE_EVENT_HEADER32 || header_type == ETL_HEADER_TYPE_EVENT_HEADER64)
+  if (header_type == ETL_HEADER_TYPE_EVENT_HEADER32
+      || header_type == ETL_HEADER_TYPE_EVENT_HEADER64)
     {
       guint id;
 
@@ -226,8 +238,8 @@ keep (GArray *kept, gsize *bytes, const EtlRecord *record)
 {
   KeptRecord k;
 
-  if (kept->len >= MAX_LIFETIME_RECORDS || *bytes + record->size > MAX_LIFETIME_BYTES || record->raw == NULL
-      || record->size > record->raw_len)
+  if (kept->len >= MAX_LIFETIME_RECORDS || *bytes + record->size > MAX_LIFETIME_BYTES
+      || record->raw == NULL || record->size > record->raw_len)
     return;
   k.file = record->file;
   k.cpu = record->cpu;
@@ -391,7 +403,8 @@ etl_trace_feed_steal_file_names (EtlTraceFeed *feed)
  * Returns: (transfer full) (nullable): the FileObject → file name table
  */
 EtlMofFileNames *
-etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry, const EtlVolumeMap *volumes)
+etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry,
+                                 const EtlVolumeMap *volumes)
 {
   EtlMofFileNames *names = registry != NULL ? etl_mof_file_names_new () : NULL;
 

@@ -849,6 +849,9 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   if (ld->trace != NULL)
     {
       g_atomic_int_set (&ld->progress->permille, -1);
+      /* The process table is decoded on first use: do it here, in the
+       * worker, so the list and lanes never pay for it on the main loop. */
+      (void) etl_trace_get_process_table (ld->trace);
       ld->summary = etl_summary_new (ld->trace, NULL, ETL_LANE_CPU, 0, 0, 16, cancellable, &error);
       if (ld->summary == NULL)
         {

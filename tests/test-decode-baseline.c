@@ -45,7 +45,7 @@ typedef struct
 {
   double ms;
   char *provider;
-  char *event;  /* after "Provider/" */
+  char *event; /* after "Provider/" */
   gint64 pid;
   gint64 tid;
   char *pname;
@@ -129,7 +129,8 @@ parse_baseline (const char *path)
       g_assert_nonnull (slash);
       e.provider = g_strndup (colon + 2, slash - (colon + 2));
       e.event = g_strndup (slash + 1, name_end - (slash + 1));
-      e.kernel = strcmp (e.provider, "Windows Kernel") == 0 || strcmp (e.provider, "MSNT_SystemTrace") == 0;
+      e.kernel = strcmp (e.provider, "Windows Kernel") == 0
+                 || strcmp (e.provider, "MSNT_SystemTrace") == 0;
       tmp = field_text (lines[i], "PID");
       e.pid = parse_number (tmp);
       g_free (tmp);
@@ -138,10 +139,10 @@ parse_baseline (const char *path)
       g_free (tmp);
       e.pname = field_text (lines[i], "PName");
       tmp = field_text (lines[i], "ProceNum");
-      e.cpu = (guint) parse_number (tmp);
+      e.cpu = (guint)parse_number (tmp);
       g_free (tmp);
       tmp = field_text (lines[i], "DataLen");
-      e.data_len = (guint64) parse_number (tmp);
+      e.data_len = (guint64)parse_number (tmp);
       g_clear_pointer (&tmp, g_free);
 
       /* The payload: "Name=value; " pairs after DataLen. */
@@ -222,7 +223,8 @@ parse_integer (const char *s, gboolean *negative, guint64 *v)
 static char *
 iso_to_traceevent (const char *v)
 {
-  if (strlen (v) >= 19 && v[4] == '-' && v[7] == '-' && v[10] == 'T' && v[13] == ':' && v[16] == ':')
+  if (strlen (v) >= 19 && v[4] == '-' && v[7] == '-' && v[10] == 'T' && v[13] == ':'
+      && v[16] == ':')
     {
       GString *s = g_string_new (NULL);
       const char *frac = v + 19;
@@ -343,8 +345,8 @@ values_equal (const char *base_in, const EtlField *field)
             {
               guint64 neg = bn ? bv : ov, pos = bn ? ov : bv;
 
-              if (pos == (guint64) (-(gint64) neg) || pos == (guint32) (-(gint32) neg)
-                  || pos == (guint16) (-(gint16) neg) || pos == (guint8) (-(gint8) neg))
+              if (pos == (guint64)(-(gint64)neg) || pos == (guint32)(-(gint32)neg)
+                  || pos == (guint16)(-(gint16)neg) || pos == (guint8)(-(gint8)neg))
                 return TRUE;
             }
         }
@@ -358,15 +360,15 @@ typedef struct
 {
   guint names;
   guint names_equal;
-  guint names_metadata; /* CLR: the metadata's spelling */
+  guint names_metadata;    /* CLR: the metadata's spelling */
   guint names_unknown_clr; /* CLR events no metadata describes (without the manifest) */
   guint pnames;
   guint pnames_equal;
   guint fields;
   guint fields_equal;
-  guint fields_absent; /* later versions' fields TraceEvent prints empty */
-  guint fields_own;    /* TraceEvent's own fields (traceevent_own[]) */
-  guint fields_newer;  /* fields of an event version newer than its metadata */
+  guint fields_absent;    /* later versions' fields TraceEvent prints empty */
+  guint fields_own;       /* TraceEvent's own fields (traceevent_own[]) */
+  guint fields_newer;     /* fields of an event version newer than its metadata */
   guint fields_own_names; /* numbers TraceEvent names from its own enums */
   GString *report;
 } Score;
@@ -380,8 +382,8 @@ is_clr_provider (const char *provider)
 static gboolean
 is_fallback_name (const char *name)
 {
-  return g_str_has_prefix (name, "EventID(") || g_str_has_prefix (name, "Opcode(") || g_str_has_prefix (name, "Event(")
-         || strstr (name, "Type(") != NULL;
+  return g_str_has_prefix (name, "EventID(") || g_str_has_prefix (name, "Opcode(")
+         || g_str_has_prefix (name, "Event(") || strstr (name, "Type(") != NULL;
 }
 
 static const EtlField *find_field (GArray *fields, const char *name);
@@ -437,35 +439,40 @@ is_traceevent_own (const BaselineEvent *e, const char *field)
   g_autofree char *full = g_strconcat (e->provider, "/", e->event, NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (traceevent_own); i++)
-    if (strstr (full, traceevent_own[i].event) != NULL && strcmp (field, traceevent_own[i].field) == 0)
+    if (strstr (full, traceevent_own[i].event) != NULL
+        && strcmp (field, traceevent_own[i].field) == 0)
       return TRUE;
   return FALSE;
 }
 
 static void
-check_event (EtlTrace *trace, const BaselineEvent *e, const EtlRecord *r, gboolean with_manifest, Score *score)
+check_event (EtlTrace *trace, const BaselineEvent *e, const EtlRecord *r, gboolean with_manifest,
+             Score *score)
 {
   g_autoptr (EtlDecoded) decoded = etl_trace_decode_record (trace, r);
   g_autoptr (GArray) derived = etl_trace_get_derived_fields (trace, r, decoded);
-  g_autofree char *name = decoded->schema != NULL ? etl_schema_dup_display_name (decoded->schema)
-                                                  : etl_decode_dup_event_name (etl_trace_get_schema_registry (trace), r);
+  g_autofree char *name
+      = decoded->schema != NULL
+            ? etl_schema_dup_display_name (decoded->schema)
+            : etl_decode_dup_event_name (etl_trace_get_schema_registry (trace), r);
   const EtlProcess *process = etl_trace_get_record_process (trace, r, decoded);
 
   score->names++;
   if (strcmp (name, e->event) == 0)
     score->names_equal++;
-  else if (is_clr_provider (e->provider) && decoded->schema != NULL && decoded->schema->source != ETL_SCHEMA_SOURCE_MOF
-           && !is_fallback_name (name))
+  else if (is_clr_provider (e->provider) && decoded->schema != NULL
+           && decoded->schema->source != ETL_SCHEMA_SOURCE_MOF && !is_fallback_name (name))
     score->names_metadata++;
   else if (is_clr_provider (e->provider) && decoded->schema == NULL)
     {
       /* Without the manifest: DotNETRuntimePrivate; with it: events newer than the manifest. */
       score->names_unknown_clr++;
-      g_string_append_printf (score->report, "  name (no metadata): %.3f ms %s/%s: ours \"%s\"\n", e->ms, e->provider,
-                              e->event, name);
+      g_string_append_printf (score->report, "  name (no metadata): %.3f ms %s/%s: ours \"%s\"\n",
+                              e->ms, e->provider, e->event, name);
     }
   else
-    g_string_append_printf (score->report, "  name: %.3f ms %s/%s: ours \"%s\"\n", e->ms, e->provider, e->event, name);
+    g_string_append_printf (score->report, "  name: %.3f ms %s/%s: ours \"%s\"\n", e->ms,
+                            e->provider, e->event, name);
 
   if (e->pname[0] != '\0')
     {
@@ -476,8 +483,9 @@ check_event (EtlTrace *trace, const BaselineEvent *e, const EtlRecord *r, gboole
       if (unknown ? ours == NULL : g_strcmp0 (ours, e->pname) == 0)
         score->pnames_equal++;
       else
-        g_string_append_printf (score->report, "  PName: %.3f ms %s/%s PID=%" G_GINT64_FORMAT ": \"%s\", ours \"%s\"\n",
-                                e->ms, e->provider, e->event, e->pid, e->pname, ours ? ours : "(none)");
+        g_string_append_printf (
+            score->report, "  PName: %.3f ms %s/%s PID=%" G_GINT64_FORMAT ": \"%s\", ours \"%s\"\n",
+            e->ms, e->provider, e->event, e->pid, e->pname, ours ? ours : "(none)");
     }
 
   for (guint i = 0; i < e->fields->len; i++)
@@ -512,12 +520,13 @@ check_event (EtlTrace *trace, const BaselineEvent *e, const EtlRecord *r, gboole
       /* A number the metadata gives no names for (no map, or bits the map
        * lacks), which TraceEvent names from its own enums (GC
        * Reason=Induced, PauseMode=Interactive, AssemblyFlags=ReadyToRun). */
-      if (f != NULL && f->has_number && !values_equal (bf->value, f) && !is_number_text (bf->value, TRUE)
-          && !g_str_has_prefix (bf->value, "0x")
+      if (f != NULL && f->has_number && !values_equal (bf->value, f)
+          && !is_number_text (bf->value, TRUE) && !g_str_has_prefix (bf->value, "0x")
           && (!property_has_map (decoded->schema, f->name) || strstr (f->value, "0x") != NULL))
         {
           score->fields_own_names++;
-          g_string_append_printf (score->report, "  field (TraceEvent's value name): %s/%s %s=%s, ours %s\n",
+          g_string_append_printf (score->report,
+                                  "  field (TraceEvent's value name): %s/%s %s=%s, ours %s\n",
                                   e->provider, e->event, bf->name, bf->value, f->value);
           continue;
         }
@@ -525,8 +534,8 @@ check_event (EtlTrace *trace, const BaselineEvent *e, const EtlRecord *r, gboole
       if (f != NULL && values_equal (bf->value, f))
         score->fields_equal++;
       else
-        g_string_append_printf (score->report, "  field: %s/%s %s=%s, ours %s\n", e->provider, e->event, bf->name,
-                                bf->value, f != NULL ? f->value : "(missing)");
+        g_string_append_printf (score->report, "  field: %s/%s %s=%s, ours %s\n", e->provider,
+                                e->event, bf->name, bf->value, f != NULL ? f->value : "(missing)");
     }
 }
 
@@ -593,7 +602,7 @@ test_decode_baseline (gconstpointer data)
   for (guint i = 0; i < events->len; i++)
     {
       BaselineEvent *e = &g_array_index (events, BaselineEvent, i);
-      gint64 from = etl_trace_get_origin (trace) + (gint64) floor ((e->ms - TOLERANCE_MS) * 10000.0);
+      gint64 from = etl_trace_get_origin (trace) + (gint64)floor ((e->ms - TOLERANCE_MS) * 10000.0);
       guint64 k = etl_trace_lower_bound (trace, from);
       gboolean found = FALSE;
 
@@ -610,7 +619,7 @@ test_decode_baseline (gconstpointer data)
           g_assert_true (etl_trace_get_record (trace, k, &r, NULL));
           ok = r.cpu == e->cpu && r.user_data_len == e->data_len;
           if (ok && !e->kernel)
-            ok = r.has_pid && r.pid == (guint32) e->pid && r.tid == (guint32) e->tid;
+            ok = r.has_pid && r.pid == (guint32)e->pid && r.tid == (guint32)e->tid;
           if (ok)
             {
               used[k] = 1;
@@ -620,27 +629,31 @@ test_decode_baseline (gconstpointer data)
           etl_record_clear (&r);
         }
       if (!found)
-        g_error ("%s: no record for baseline event %u: %.3f ms %s/%s", bc->name, i, e->ms, e->provider, e->event);
+        g_error ("%s: no record for baseline event %u: %.3f ms %s/%s", bc->name, i, e->ms,
+                 e->provider, e->event);
     }
 
-  g_test_message ("%s%s: names %u/%u equal (+%u CLR names spelt as the metadata, %u CLR events without "
-                  "metadata), PName %u/%u, fields %u/%u equal (%.1f%%; left out: %u of later versions "
-                  "printed empty, %u of TraceEvent's own, %u of events or versions newer than the metadata, "
-                  "%u numbers TraceEvent names from its own enums; all fields %.1f%%)",
-                  bc->name, bc->manifest ? " with the manifest" : "", score.names_equal, score.names,
-                  score.names_metadata, score.names_unknown_clr, score.pnames_equal, score.pnames, score.fields_equal,
-                  score.fields, score.fields ? 100.0 * score.fields_equal / score.fields : 100.0, score.fields_absent,
-                  score.fields_own, score.fields_newer, score.fields_own_names,
-                  100.0 * score.fields_equal
-                      / MAX (score.fields + score.fields_absent + score.fields_own + score.fields_newer
-                                 + score.fields_own_names,
-                             1));
+  g_test_message (
+      "%s%s: names %u/%u equal (+%u CLR names spelt as the metadata, %u CLR events without "
+      "metadata), PName %u/%u, fields %u/%u equal (%.1f%%; left out: %u of later versions "
+      "printed empty, %u of TraceEvent's own, %u of events or versions newer than the metadata, "
+      "%u numbers TraceEvent names from its own enums; all fields %.1f%%)",
+      bc->name, bc->manifest ? " with the manifest" : "", score.names_equal, score.names,
+      score.names_metadata, score.names_unknown_clr, score.pnames_equal, score.pnames,
+      score.fields_equal, score.fields,
+      score.fields ? 100.0 * score.fields_equal / score.fields : 100.0, score.fields_absent,
+      score.fields_own, score.fields_newer, score.fields_own_names,
+      100.0 * score.fields_equal
+          / MAX (score.fields + score.fields_absent + score.fields_own + score.fields_newer
+                     + score.fields_own_names,
+                 1));
   if (score.report->len > 0)
     g_test_message ("%s differences:\n%s", bc->name, score.report->str);
 
-  g_assert_cmpuint (score.names_equal + score.names_metadata + score.names_unknown_clr, ==, score.names);
+  g_assert_cmpuint (score.names_equal + score.names_metadata + score.names_unknown_clr, ==,
+                    score.names);
   g_assert_cmpuint (score.pnames_equal, ==, score.pnames);
-  g_assert_cmpfloat ((double) score.fields_equal, >=, bc->field_target * score.fields);
+  g_assert_cmpfloat ((double)score.fields_equal, >=, bc->field_target * score.fields);
 
   g_string_free (score.report, TRUE);
   for (guint i = 0; i < events->len; i++)
@@ -693,11 +706,13 @@ test_share (gconstpointer data)
             {
               g_autofree char *provider = etl_record_dup_provider_name (&r);
               g_autofree char *name = etl_record_dup_event_name (&r);
-              g_autofree char *key = g_strdup_printf ("no schema: %s/%s v%u", provider, name, r.version);
+              g_autofree char *key
+                  = g_strdup_printf ("no schema: %s/%s v%u", provider, name, r.version);
 
               by_source[ETL_N_SCHEMA_SOURCES]++;
-              g_hash_table_insert (missing, g_strdup (key),
-                                   GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (missing, key)) + 1));
+              g_hash_table_insert (
+                  missing, g_strdup (key),
+                  GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (missing, key)) + 1));
             }
           else
             {
@@ -708,12 +723,14 @@ test_share (gconstpointer data)
                 {
                   g_autofree char *provider = etl_record_dup_provider_name (&r);
                   g_autofree char *name = etl_schema_dup_display_name (decoded->schema);
-                  g_autofree char *key = g_strdup_printf ("incomplete (%s): %s/%s v%u", etl_schema_source_name (decoded->schema->source),
-                                                          provider, name, r.version);
+                  g_autofree char *key = g_strdup_printf (
+                      "incomplete (%s): %s/%s v%u",
+                      etl_schema_source_name (decoded->schema->source), provider, name, r.version);
 
                   incomplete[decoded->schema->source]++;
-                  g_hash_table_insert (missing, g_strdup (key),
-                                       GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (missing, key)) + 1));
+                  g_hash_table_insert (
+                      missing, g_strdup (key),
+                      GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (missing, key)) + 1));
                 }
             }
         }
@@ -723,18 +740,21 @@ test_share (gconstpointer data)
   g_string_append_printf (report, "net.4.5.2.x64%s: %" G_GUINT64_FORMAT " records with user data\n",
                           manifest_name ? " with ClrEtwAll.man" : "", with_data);
   for (guint s = 0; s <= ETL_N_SCHEMA_SOURCES; s++)
-    g_string_append_printf (report, "  %-12s %7" G_GUINT64_FORMAT " (%5.2f%%), incomplete %" G_GUINT64_FORMAT "\n",
-                            s < ETL_N_SCHEMA_SOURCES ? etl_schema_source_name (s) : "none", by_source[s],
-                            100.0 * by_source[s] / MAX (with_data, 1), s < ETL_N_SCHEMA_SOURCES ? incomplete[s] : 0);
-  share = (double) decoded_ok / MAX (with_data, 1);
-  g_string_append_printf (report, "  named and fully decoded: %" G_GUINT64_FORMAT " (%.2f%%)\n", decoded_ok, 100.0 * share);
+    g_string_append_printf (
+        report, "  %-12s %7" G_GUINT64_FORMAT " (%5.2f%%), incomplete %" G_GUINT64_FORMAT "\n",
+        s < ETL_N_SCHEMA_SOURCES ? etl_schema_source_name (s) : "none", by_source[s],
+        100.0 * by_source[s] / MAX (with_data, 1), s < ETL_N_SCHEMA_SOURCES ? incomplete[s] : 0);
+  share = (double)decoded_ok / MAX (with_data, 1);
+  g_string_append_printf (report, "  named and fully decoded: %" G_GUINT64_FORMAT " (%.2f%%)\n",
+                          decoded_ok, 100.0 * share);
   {
     GHashTableIter iter;
     gpointer key, value;
 
     g_hash_table_iter_init (&iter, missing);
     while (g_hash_table_iter_next (&iter, &key, &value))
-      g_string_append_printf (report, "  %s: %" G_GSIZE_FORMAT "\n", (const char *) key, GPOINTER_TO_SIZE (value));
+      g_string_append_printf (report, "  %s: %" G_GSIZE_FORMAT "\n", (const char *)key,
+                              GPOINTER_TO_SIZE (value));
   }
   g_test_message ("%s", report->str);
   g_assert_cmpfloat (share, >=, manifest_name ? 0.99 : 0.97);
@@ -756,15 +776,16 @@ main (int argc, char **argv)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *test_path = g_strdup_printf ("/etl/decode-baseline/%s%s", cases[i].name,
-                                                    cases[i].manifest != NULL && strcmp (cases[i].name, "net.4.5.2.x64") == 0
-                                                        ? "-manifest"
-                                                        : "");
+      g_autofree char *test_path = g_strdup_printf (
+          "/etl/decode-baseline/%s%s", cases[i].name,
+          cases[i].manifest != NULL && strcmp (cases[i].name, "net.4.5.2.x64") == 0 ? "-manifest"
+                                                                                    : "");
 
       g_test_add_data_func (test_path, &cases[i], test_decode_baseline);
     }
   g_test_add_data_func ("/etl/decode-baseline/share/net.4.5.2.x64", NULL, test_share);
-  g_test_add_data_func ("/etl/decode-baseline/share/net.4.5.2.x64-manifest", "manifests/ClrEtwAll.man", test_share);
+  g_test_add_data_func ("/etl/decode-baseline/share/net.4.5.2.x64-manifest",
+                        "manifests/ClrEtwAll.man", test_share);
 
   return g_test_run ();
 }

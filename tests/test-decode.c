@@ -35,7 +35,8 @@ make_record (guint8 header_type, const guint8 *data, gsize len)
 
   memset (&r, 0, sizeof r);
   r.header_type = header_type;
-  r.kind = header_type == ETL_HEADER_TYPE_EVENT_HEADER64 || header_type == ETL_HEADER_TYPE_EVENT_HEADER32
+  r.kind = header_type == ETL_HEADER_TYPE_EVENT_HEADER64
+                   || header_type == ETL_HEADER_TYPE_EVENT_HEADER32
                ? ETL_RECORD_KIND_MANIFEST
                : ETL_RECORD_KIND_KERNEL;
   r.provider = test_guid;
@@ -84,13 +85,16 @@ format_one (guint16 in_type, guint16 out_type, guint8 header_type, const guint8 
     static const guint8 data_[] = bytes;                                                           \
     gboolean complete_ = FALSE;                                                                    \
     g_autofree char *v_                                                                            \
-        = format_one (in, out, ETL_HEADER_TYPE_EVENT_HEADER64, data_, sizeof data_, &complete_); \
+        = format_one (in, out, ETL_HEADER_TYPE_EVENT_HEADER64, data_, sizeof data_, &complete_);   \
     g_assert_cmpstr (v_, ==, expected);                                                            \
     g_assert_true (complete_);                                                                     \
   }                                                                                                \
   G_STMT_END
 
-#define B(...) { __VA_ARGS__ }
+#define B(...)                                                                                     \
+  {                                                                                                \
+    __VA_ARGS__                                                                                    \
+  }
 
 static void
 test_integers (void)
@@ -139,7 +143,7 @@ test_numbers (void)
   d = decode (schema, ETL_HEADER_TYPE_EVENT_HEADER64, data, sizeof data);
   f = etl_decoded_find (d, "A");
   g_assert_true (f->has_number);
-  g_assert_cmpint ((gint64) f->number, ==, -2);
+  g_assert_cmpint ((gint64)f->number, ==, -2);
   g_assert_cmpint (f->in_type, ==, ETL_IN_INT8);
   f = etl_decoded_find (d, "B");
   g_assert_cmpuint (f->number, ==, 0x1234);
@@ -200,13 +204,14 @@ test_guid_sid_time (void)
 {
   /* GUID 0ad614c4-0ef4-4225-8... from primitive-types.etl's first event. */
   CHECK (ETL_IN_GUID, ETL_OUT_NULL,
-         B (0xc4, 0x14, 0xd6, 0x0a, 0xf4, 0x0e, 0x25, 0x42, 0x8a, 0xbc, 0x01, 0x02, 0x03, 0x04, 0x05,
-            0x06),
+         B (0xc4, 0x14, 0xd6, 0x0a, 0xf4, 0x0e, 0x25, 0x42, 0x8a, 0xbc, 0x01, 0x02, 0x03, 0x04,
+            0x05, 0x06),
          "0ad614c4-0ef4-4225-8abc-010203040506");
   /* S-1-5-21-1-2-3-1001 */
-  CHECK (ETL_IN_SID, ETL_OUT_NULL,
-         B (1, 5, 0, 0, 0, 0, 0, 5, 21, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0xe9, 0x03, 0, 0),
-         "S-1-5-21-1-2-3-1001");
+  CHECK (
+      ETL_IN_SID, ETL_OUT_NULL,
+      B (1, 5, 0, 0, 0, 0, 0, 5, 21, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0xe9, 0x03, 0, 0),
+      "S-1-5-21-1-2-3-1001");
   /* FILETIME 2020-07-29T00:07:00Z = 132404548200000000. */
   CHECK (ETL_IN_FILETIME, ETL_OUT_NULL, B (0x00, 0x6a, 0x1b, 0x2e, 0x3c, 0x65, 0xd6, 0x01),
          "2020-07-29T00:07:00.0000000Z");
@@ -222,9 +227,10 @@ static void
 test_wbemsid (void)
 {
   /* TOKEN_USER (two pointers) then S-1-5-18. */
-  static const guint8 sid64[] = { 0x10, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                  1,    1,    0, 0, 0, 0, 0, 5, 18, 0, 0, 0, 0x77 };
-  static const guint8 sid32[] = { 0x10, 0x20, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0 };
+  static const guint8 sid64[] = { 0x10, 0x20, 0, 0, 0, 0, 0, 0, 0, 0,  0, 0, 0, 0,   0,
+                                  0,    1,    1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0, 0x77 };
+  static const guint8 sid32[]
+      = { 0x10, 0x20, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0 };
   static const guint8 null_sid[] = { 0, 0, 0, 0, 0x41, 0 };
   g_autoptr (EtlSchema) schema = new_schema ();
   g_autoptr (EtlDecoded) d64 = NULL, d32 = NULL, dnull = NULL;
@@ -254,15 +260,16 @@ test_network (void)
   CHECK (ETL_IN_UINT32, ETL_OUT_IPV4, B (192, 168, 1, 20), "192.168.1.20");
   /* Ports are in network byte order. */
   CHECK (ETL_IN_UINT16, ETL_OUT_PORT, B (0x01, 0xbb), "443");
-  CHECK (ETL_IN_BINARY, ETL_OUT_IPV6, B (0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1),
-         "2001:db8::1");
+  CHECK (ETL_IN_BINARY, ETL_OUT_IPV6,
+         B (0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1), "2001:db8::1");
   /* SOCKADDR_IN: family 2, port, address. */
-  CHECK (ETL_IN_BINARY, ETL_OUT_SOCKETADDRESS, B (2, 0, 0x00, 0x50, 10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0),
-         "10.0.0.1:80");
-  /* SOCKADDR_IN6: family 23, port, flow info, address, scope. */
   CHECK (ETL_IN_BINARY, ETL_OUT_SOCKETADDRESS,
-         B (23, 0, 0x1f, 0x90, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0),
-         "[::1]:8080");
+         B (2, 0, 0x00, 0x50, 10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0), "10.0.0.1:80");
+  /* SOCKADDR_IN6: family 23, port, flow info, address, scope. */
+  CHECK (
+      ETL_IN_BINARY, ETL_OUT_SOCKETADDRESS,
+      B (23, 0, 0x1f, 0x90, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0),
+      "[::1]:8080");
 }
 
 static void
@@ -274,7 +281,9 @@ test_strings (void)
   CHECK (ETL_IN_UNICODESTRING, ETL_OUT_NULL, B (0x3d, 0xd8, 0x00, 0xde, 0x00, 0xd8, 'x', 0, 0, 0),
          "😀\xef\xbf\xbdx");
   /* ANSI with an invalid sequence made valid. */
-  CHECK (ETL_IN_ANSISTRING, ETL_OUT_NULL, B ('a', 0xff, 'b', 0), "a\xef\xbf\xbd" "b");
+  CHECK (ETL_IN_ANSISTRING, ETL_OUT_NULL, B ('a', 0xff, 'b', 0),
+         "a\xef\xbf\xbd"
+         "b");
   CHECK (ETL_IN_ANSISTRING, ETL_OUT_NULL, B ('c', 'm', 'd', 0), "cmd");
   /* Counted strings: u16 byte count first (reversed: big-endian). */
   CHECK (ETL_IN_COUNTEDSTRING, ETL_OUT_NULL, B (4, 0, 'o', 0, 'k', 0), "ok");
@@ -488,8 +497,8 @@ test_clr_stack_walk (void)
 {
   /* ClrInstanceID u16, Reserved1 u8, Reserved2 u8, FrameCount u32, then
    * Stack declared as 2 pointers but FrameCount of them. */
-  static const guint8 data64[] = { 9, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
-                                   0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0 };
+  static const guint8 data64[] = { 9, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+                                   2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0 };
   static const guint8 data32[] = { 9, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0 };
   g_autoptr (EtlSchema) schema = new_schema ();
   g_autoptr (EtlDecoded) d64 = NULL, d32 = NULL;
@@ -517,9 +526,9 @@ static void
 test_volume_map (void)
 {
   EtlVolumeMap *map = etl_volume_map_new ();
-  static const guint8 path[] = { '\\', 0, 'D', 0, 'e', 0, 'v', 0, 'i', 0, 'c', 0, 'e', 0, '\\', 0,
-                                 'H',  0, 'V', 0, '2', 0, '\\', 0, 'x', 0, '.', 0, 'd', 0, 'l', 0,
-                                 'l',  0, 0,   0 };
+  static const guint8 path[]
+      = { '\\', 0, 'D', 0, 'e',  0, 'v', 0, 'i', 0, 'c', 0, 'e', 0, '\\', 0, 'H', 0,
+          'V',  0, '2', 0, '\\', 0, 'x', 0, '.', 0, 'd', 0, 'l', 0, 'l',  0, 0,   0 };
   g_autoptr (EtlSchema) schema = new_schema ();
   g_autoptr (EtlDecoded) d = NULL, raw = NULL;
   EtlRecord r = make_record (ETL_HEADER_TYPE_SYSTEM64, path, sizeof path);
@@ -630,9 +639,9 @@ test_tracelogging_corpus (void)
     { "Mars", "False", "77", "-29", "-58", "29", "58", "-116", "116" },
     { "Jupiter", "True", "74", "-69", "-138", "69", "138", "-276", "276" },
   };
-  static const char *const names[9] = { "string_type", "boolean_type", "char_type",
-                                         "int16_type",  "int32_type",   "uint16_type",
-                                         "uint32_type", "int64_type",   "uint64_type" };
+  static const char *const names[9]
+      = { "string_type", "boolean_type", "char_type",  "int16_type", "int32_type",
+          "uint16_type", "uint32_type",  "int64_type", "uint64_type" };
   static const char *const guid_prefix[5]
       = { "0ad614c4-0ef4-4225-8", "e04ff801-9ea3-494f-a", "c7a6c80e-f2a6-4220-a",
           "0a922cee-67c1-4108-b", "bb11b97b-1110-4eb6-b" };
@@ -644,7 +653,7 @@ test_tracelogging_corpus (void)
 
   if (path == NULL)
     return;
-  trace = etl_trace_open ((const char *const[]) { path, NULL }, NULL, NULL, NULL, &error);
+  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
 
   for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
@@ -700,15 +709,15 @@ static void
 test_tracelogging_struct (void)
 {
   static const guint8 meta[] = {
-    0, 0,    /* size, patched below */
-    0,       /* tags */
-    'E', 0,  /* event name */
-    'A', 0, 0x04,               /* A: UINT8 */
-    'S', 0, 0x98, 2,            /* S: struct of 2 (STRUCT | chain, out = 2) */
-    'x', 0, 0x06,               /* S.x: UINT16 */
-    'y', 0, 0x24, 2, 0,         /* S.y: UINT8[2] (constant count) */
-    'V', 0, 0x44,               /* V: UINT8[] (variable count) */
-    'B', 0, 0x0e,               /* B: binary (u16 length first) */
+    0,   0,             /* size, patched below */
+    0,                  /* tags */
+    'E', 0,             /* event name */
+    'A', 0, 0x04,       /* A: UINT8 */
+    'S', 0, 0x98, 2,    /* S: struct of 2 (STRUCT | chain, out = 2) */
+    'x', 0, 0x06,       /* S.x: UINT16 */
+    'y', 0, 0x24, 2, 0, /* S.y: UINT8[2] (constant count) */
+    'V', 0, 0x44,       /* V: UINT8[] (variable count) */
+    'B', 0, 0x0e,       /* B: binary (u16 length first) */
   };
   static const guint8 data[] = { 7, 0x34, 0x12, 1, 2, 3, 0, 9, 8, 7, 2, 0, 0xca, 0xfe };
   g_autofree guint8 *copy = g_memdup2 (meta, sizeof meta);

@@ -948,7 +948,10 @@ test_files (void)
 
 /* ---- decoding gcevents / gcrundownevents with ClrEtwAll.man -------- */
 
-/* An integer as TraceEvent prints it (decimal with commas, or 0x hex). */
+/* An integer as TraceEvent prints it (decimal with commas, negative, or
+ * 0x hex), as its 64-bit two's-complement pattern: TraceEvent shows a
+ * UInt64 as a C# long, and a HexInt64 in hex, so -1 and 0xffffffffffffffff
+ * are the same value. */
 static gboolean
 parse_number (const char *text, guint64 *value)
 {
@@ -960,6 +963,13 @@ parse_number (const char *text, guint64 *value)
       g_string_append_c (plain, *c);
   if (g_str_has_prefix (plain->str, "0x"))
     ok = plain->len > 2 && g_ascii_string_to_unsigned (plain->str + 2, 16, 0, G_MAXUINT64, value, NULL);
+  else if (plain->str[0] == '-')
+    {
+      gint64 v = 0;
+
+      ok = g_ascii_string_to_signed (plain->str, 10, G_MININT64, -1, &v, NULL);
+      *value = (guint64) v;
+    }
   else
     ok = g_ascii_string_to_unsigned (plain->str, 10, 0, G_MAXUINT64, value, NULL);
   g_string_free (plain, TRUE);
@@ -1387,6 +1397,29 @@ test_eventsource_bad (void)
   fake_clear (&f);
   g_assert_cmpuint (etl_eventsource_collector_finish (c, NULL), ==, 1);
   g_assert_cmpuint (etl_eventsource_collector_get_n_manifests (c), ==, 0);
+
+  /* Many processes each starting a manifest of 4096 chunks: capped. */
+  for (guint pid = 0; pid <= ETL_EVENTSOURCE_MAX_PENDING; pid++)
+    {
+      gboolean ok;
+
+      fake_record (&f, 3, 1000 + pid, TEST_PROVIDER, 1, 0x5B, 4096, 0, "<", 1);
+      ok = etl_eventsource_collector_add (c, &f.record, &error);
+      fake_clear (&f);
+      if (pid < ETL_EVENTSOURCE_MAX_PENDING)
+        {
+          g_assert_no_error (error);
+          g_assert_true (ok);
+        }
+      else
+        {
+          g_assert_false (ok);
+          g_assert_error (error, ETL_ERROR, ETL_ERROR_CORRUPT);
+          g_assert_nonnull (strstr (error->message, "1024 other manifests are incomplete"));
+          g_clear_error (&error);
+        }
+    }
+  g_assert_cmpuint (etl_eventsource_collector_finish (c, NULL), ==, 1 + ETL_EVENTSOURCE_MAX_PENDING + 1);
 }
 
 static void

@@ -15,8 +15,8 @@
 #define T0 G_GINT64_CONSTANT (132404548206236167)
 
 static void
-add (EtlProcessTable *t, EtlLifetimeEvent event, gint64 when, guint32 pid, guint32 parent, const char *image,
-     const char *command_line)
+add (EtlProcessTable *t, EtlLifetimeEvent event, gint64 when, guint32 pid, guint32 parent,
+     const char *image, const char *command_line)
 {
   EtlProcessInfo info = { 0 };
 
@@ -39,7 +39,8 @@ test_pid_reuse (void)
   g_autofree char *short_name = NULL;
 
   /* Added out of time order on purpose: finish() orders them. */
-  add (t, ETL_LIFETIME_START, T0 + 500 * MS, 100, 4, "\\Device\\HarddiskVolume2\\Windows\\notepad.exe", "notepad a.txt");
+  add (t, ETL_LIFETIME_START, T0 + 500 * MS, 100, 4,
+       "\\Device\\HarddiskVolume2\\Windows\\notepad.exe", "notepad a.txt");
   add (t, ETL_LIFETIME_RUNDOWN_START, T0 + 1 * MS, 100, 8, "cmd.exe", "cmd /c build");
   add (t, ETL_LIFETIME_END, T0 + 200 * MS, 100, 8, "cmd.exe", "cmd /c build");
   add (t, ETL_LIFETIME_END, T0 + 900 * MS, 100, 4, "notepad.exe", NULL);

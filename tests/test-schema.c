@@ -10,10 +10,9 @@
 #include "etl-names.h"
 #include "etl-schema.h"
 
-static const EtlGuid clr_guid = { 0xe13c0d23, 0xccbc, 0x4e12,
-                                  { 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 } };
-static const EtlGuid other_guid = { 0x12345678, 0x1111, 0x2222,
-                                    { 1, 2, 3, 4, 5, 6, 7, 8 } };
+static const EtlGuid clr_guid
+    = { 0xe13c0d23, 0xccbc, 0x4e12, { 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 } };
+static const EtlGuid other_guid = { 0x12345678, 0x1111, 0x2222, { 1, 2, 3, 4, 5, 6, 7, 8 } };
 
 static void
 test_map_value (void)
@@ -261,10 +260,10 @@ test_registry_trust (void)
   g_assert_cmpuint (etl_schema_registry_get_n_schemas (reg, ETL_N_SCHEMA_SOURCES), ==, 2);
 
   /* A schema survives the registry when a reference is held. */
-  found = etl_schema_registry_lookup_record (reg, &(EtlRecord) { .kind = ETL_RECORD_KIND_MANIFEST,
-                                                                 .provider = clr_guid,
-                                                                 .event_id = 1,
-                                                                 .version = 1 });
+  found = etl_schema_registry_lookup_record (reg, &(EtlRecord){ .kind = ETL_RECORD_KIND_MANIFEST,
+                                                                .provider = clr_guid,
+                                                                .event_id = 1,
+                                                                .version = 1 });
   g_clear_pointer (&reg, etl_schema_registry_unref);
   g_assert_cmpstr (found->task_name, ==, "Tdh2");
   etl_schema_unref (found);
@@ -279,7 +278,8 @@ static void
 test_registry_scoped (void)
 {
   g_autoptr (EtlSchemaRegistry) reg = etl_schema_registry_new ();
-  g_autoptr (EtlSchema) global = make_schema (&clr_guid, 8, 0, ETL_SCHEMA_SOURCE_MANIFEST, "Global");
+  g_autoptr (EtlSchema) global
+      = make_schema (&clr_guid, 8, 0, ETL_SCHEMA_SOURCE_MANIFEST, "Global");
   g_autoptr (EtlSchema) p100 = make_schema (&clr_guid, 8, 0, ETL_SCHEMA_SOURCE_EVENTSOURCE, "P100");
   g_autoptr (EtlSchema) p200 = make_schema (&clr_guid, 8, 0, ETL_SCHEMA_SOURCE_EVENTSOURCE, "P200");
   g_autoptr (EtlSchema) tdh = make_schema (&clr_guid, 8, 0, ETL_SCHEMA_SOURCE_TDH, "Tdh");

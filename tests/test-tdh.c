@@ -15,8 +15,8 @@
 #include "etl-test-util.h"
 #include "etl-trace.h"
 
-static const EtlGuid clr_guid = { 0xe13c0d23, 0xccbc, 0x4e12,
-                                  { 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 } };
+static const EtlGuid clr_guid
+    = { 0xe13c0d23, 0xccbc, 0x4e12, { 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 } };
 
 /* ---- building blobs --------------------------------------------------- */
 
@@ -51,10 +51,10 @@ add_string (GByteArray *b, const char *s)
 
   for (const char *p = s; *p; p++)
     {
-      guint8 u[2] = { (guint8) *p, 0 };
+      guint8 u[2] = { (guint8)*p, 0 };
       g_byte_array_append (b, u, 2);
     }
-  g_byte_array_append (b, (const guint8 *) "\0\0", 2);
+  g_byte_array_append (b, (const guint8 *)"\0\0", 2);
   return at;
 }
 
@@ -79,12 +79,12 @@ build_event_info (const Prop *props, guint n, guint n_top)
   g_byte_array_set_size (b, 112 + 24 * n);
   memset (b->data, 0, b->len);
   put_guid (b, 0, &clr_guid);
-  put_u16 (b, 32, 1);           /* Id */
-  b->data[34] = 1;              /* Version */
-  b->data[36] = 4;              /* Level */
-  b->data[37] = 1;              /* Opcode */
-  put_u16 (b, 38, 1);           /* Task */
-  put_u32 (b, 40, 0x1);         /* Keyword (low half) */
+  put_u16 (b, 32, 1);   /* Id */
+  b->data[34] = 1;      /* Version */
+  b->data[36] = 4;      /* Level */
+  b->data[37] = 1;      /* Opcode */
+  put_u16 (b, 38, 1);   /* Task */
+  put_u32 (b, 40, 0x1); /* Keyword (low half) */
   put_u32 (b, 100, n);
   put_u32 (b, 104, n_top);
   off = add_string (b, "Microsoft-Windows-DotNETRuntime");
@@ -285,7 +285,8 @@ test_register_record (void)
   g_assert_nonnull (d->schema);
   g_assert_true (d->complete);
   rest = etl_decoded_format_payload (d, 200);
-  g_assert_cmpstr (rest, ==, "Count=1 Depth=0 Reason=AllocSmall Type=NonConcurrentGC ClrInstanceID=9");
+  g_assert_cmpstr (rest, ==,
+                   "Count=1 Depth=0 Reason=AllocSmall Type=NonConcurrentGC ClrInstanceID=9");
 }
 
 /* ---- hostile blobs ---------------------------------------------------- */
@@ -335,7 +336,7 @@ test_hostile_event_info (void)
   g_clear_pointer (&b, g_byte_array_unref);
   /* An unterminated string at the very end. */
   b = build_event_info (gc_start_props, 5, 5);
-  g_byte_array_append (b, (const guint8 *) "A\0B", 3);
+  g_byte_array_append (b, (const guint8 *)"A\0B", 3);
   put_u32 (b, 68, b->len - 3);
   expect_error (b, "offset 68");
   g_clear_pointer (&b, g_byte_array_unref);
@@ -465,7 +466,7 @@ corpus_open (Corpus *c)
   memset (c, 0, sizeof *c);
   if (path == NULL)
     return FALSE;
-  c->trace = etl_trace_open ((const char *const[]) { path, NULL }, NULL, NULL, NULL, &error);
+  c->trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   c->registry = etl_schema_registry_new ();
   for (guint64 i = 0; i < etl_trace_get_n_records (c->trace); i++)
@@ -505,7 +506,7 @@ baseline_value (const char *line, const char *name)
     return NULL;
   p += strlen (needle);
   end = strchr (p, ';');
-  return g_strndup (p, end != NULL ? (gsize) (end - p) : strlen (p));
+  return g_strndup (p, end != NULL ? (gsize)(end - p) : strlen (p));
 }
 
 static void
@@ -516,7 +517,8 @@ test_corpus_counts (void)
   if (!corpus_open (&c))
     return;
   g_test_message ("EventInfo records %u, EventMapInfo records %u, TDH schemas %u", c.n_event_info,
-                  c.n_map_info, etl_schema_registry_get_n_schemas (c.registry, ETL_SCHEMA_SOURCE_TDH));
+                  c.n_map_info,
+                  etl_schema_registry_get_n_schemas (c.registry, ETL_SCHEMA_SOURCE_TDH));
   g_assert_cmpuint (c.n_event_info, ==, 61);
   g_assert_cmpuint (c.n_map_info, ==, 24);
   g_assert_cmpuint (etl_schema_registry_get_n_schemas (c.registry, ETL_SCHEMA_SOURCE_TDH), ==, 61);
@@ -528,8 +530,10 @@ test_corpus_counts (void)
 static void
 test_corpus_gc_events (void)
 {
-  static const char *const gc_start_fields[] = { "Count", "Reason", "Depth", "Type", "ClrInstanceID" };
-  static const char *const tick_fields[] = { "AllocationKind", "ClrInstanceID", "TypeName", "HeapIndex" };
+  static const char *const gc_start_fields[]
+      = { "Count", "Reason", "Depth", "Type", "ClrInstanceID" };
+  static const char *const tick_fields[]
+      = { "AllocationKind", "ClrInstanceID", "TypeName", "HeapIndex" };
   g_autofree char *baseline_path = etl_test_corpus_path ("net.4.5.2.x64.baseline.txt");
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL;

@@ -254,7 +254,7 @@ typedef struct
   gsize len;
   gsize pos;
   guint pointer_size;
-  guint64 *values;  /* the last integer value of each property */
+  guint64 *values; /* the last integer value of each property */
   guint8 *has_value;
   EtlField *fields; /* collected here, copied into the GArray once */
   EtlField fields_stack[64];
@@ -286,7 +286,6 @@ record_pointer_size (const EtlRecord *record)
       return 8;
     }
 }
-
 
 /* Appending to a record's text buffer: GString's own calls, without their
  * checks and calls on the hot path (a record appends dozens of pieces). */
@@ -325,7 +324,7 @@ append_u64 (GString *s, guint64 v)
 
   do
     {
-      buf[--i] = (char) ('0' + v % 10);
+      buf[--i] = (char)('0' + v % 10);
       v /= 10;
     }
   while (v != 0);
@@ -338,10 +337,10 @@ append_i64 (GString *s, gint64 v)
   if (v < 0)
     {
       text_append_c (s, '-');
-      append_u64 (s, (guint64) 0 - (guint64) v);
+      append_u64 (s, (guint64)0 - (guint64)v);
     }
   else
-    append_u64 (s, (guint64) v);
+    append_u64 (s, (guint64)v);
 }
 
 /* "0x" and at least 8 hex digits, as TraceEvent prints pointers and hex. */
@@ -357,7 +356,7 @@ append_hex (GString *s, guint64 v)
       buf[--i] = digits[v & 0xF];
       v >>= 4;
     }
-  while (v != 0 || i > (int) sizeof buf - 8);
+  while (v != 0 || i > (int)sizeof buf - 8);
   text_append_len (s, "0x", 2);
   text_append_len (s, buf + i, sizeof buf - i);
 }
@@ -366,7 +365,7 @@ static void
 append_hex_bytes (GString *s, const guint8 *p, gsize n)
 {
   static const char digits[] = "0123456789abcdef";
-  gsize shown = MIN (n, (gsize) MAX_BINARY_SHOWN);
+  gsize shown = MIN (n, (gsize)MAX_BINARY_SHOWN);
 
   text_append_len (s, "0x", 2);
   for (gsize i = 0; i < shown; i++)
@@ -388,7 +387,7 @@ append_utf16 (GString *s, const guint8 *p, gsize n_units)
 
       if (c < 0x80)
         {
-          text_append_c (s, (char) c);
+          text_append_c (s, (char)c);
           continue;
         }
       if (c >= 0xD800 && c < 0xDC00 && i + 1 < n_units)
@@ -415,11 +414,11 @@ append_ansi (GString *s, const guint8 *p, gsize n)
 {
   const char *end;
 
-  if (g_utf8_validate ((const char *) p, (gssize) n, &end) && end == (const char *) p + n)
-    text_append_len (s, (const char *) p, (gssize) n);
+  if (g_utf8_validate ((const char *)p, (gssize)n, &end) && end == (const char *)p + n)
+    text_append_len (s, (const char *)p, (gssize)n);
   else
     {
-      g_autofree char *valid = g_utf8_make_valid ((const char *) p, (gssize) n);
+      g_autofree char *valid = g_utf8_make_valid ((const char *)p, (gssize)n);
 
       text_append (s, valid);
     }
@@ -444,7 +443,7 @@ sid_size (const guint8 *p, gsize avail)
 
   if (avail < 8 || p[1] > MAX_SID_SUBAUTHORITIES)
     return 0;
-  n = 8 + 4 * (gsize) p[1];
+  n = 8 + 4 * (gsize)p[1];
   return n <= avail ? n : 0;
 }
 
@@ -477,7 +476,7 @@ append_systemtime (GString *s, const guint8 *p)
 static void
 append_filetime (GString *s, guint64 ft)
 {
-  g_autofree char *iso = ft <= G_MAXINT64 ? etl_filetime_to_iso8601 ((gint64) ft) : NULL;
+  g_autofree char *iso = ft <= G_MAXINT64 ? etl_filetime_to_iso8601 ((gint64)ft) : NULL;
 
   if (iso != NULL)
     text_append (s, iso);
@@ -516,14 +515,14 @@ append_sockaddr (GString *s, const guint8 *p, gsize n)
     {
       append_ipv4 (s, p + 4);
       text_append_c (s, ':');
-      append_u64 (s, (guint) (p[2] << 8 | p[3]));
+      append_u64 (s, (guint)(p[2] << 8 | p[3]));
     }
   else if (family == 23 && n >= 24)
     {
       text_append_c (s, '[');
       append_ipv6 (s, p + 8);
       text_append (s, "]:");
-      append_u64 (s, (guint) (p[2] << 8 | p[3]));
+      append_u64 (s, (guint)(p[2] << 8 | p[3]));
     }
   else
     append_hex_bytes (s, p, n);
@@ -556,7 +555,7 @@ append_integer (Walk *w, const EtlProperty *prop, guint64 v, gboolean is_signed,
                 gboolean hex)
 {
   GString *s = w->text;
-  const EtlMap *map = g_atomic_pointer_get (&((EtlProperty *) prop)->map);
+  const EtlMap *map = g_atomic_pointer_get (&((EtlProperty *)prop)->map);
 
   if (map != NULL)
     {
@@ -583,7 +582,7 @@ append_integer (Walk *w, const EtlProperty *prop, guint64 v, gboolean is_signed,
     case ETL_OUT_IPV4:
       if (size == 4)
         {
-          guint8 b[4] = { (guint8) v, (guint8) (v >> 8), (guint8) (v >> 16), (guint8) (v >> 24) };
+          guint8 b[4] = { (guint8)v, (guint8)(v >> 8), (guint8)(v >> 16), (guint8)(v >> 24) };
 
           append_ipv4 (s, b);
           return;
@@ -608,16 +607,16 @@ append_integer (Walk *w, const EtlProperty *prop, guint64 v, gboolean is_signed,
       switch (size)
         {
         case 1:
-          sv = (gint8) v;
+          sv = (gint8)v;
           break;
         case 2:
-          sv = (gint16) v;
+          sv = (gint16)v;
           break;
         case 4:
-          sv = (gint32) v;
+          sv = (gint32)v;
           break;
         default:
-          sv = (gint64) v;
+          sv = (gint64)v;
           break;
         }
       append_i64 (s, sv);
@@ -673,28 +672,28 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
   GString *s = w->text;
   guint out = prop->out_type;
 
-#define NEED(n)                                                                                   \
-  G_STMT_START                                                                                    \
-  {                                                                                               \
-    need = (n);                                                                                   \
-    if (avail < need)                                                                             \
-      return FALSE;                                                                               \
-  }                                                                                               \
+#define NEED(n)                                                                                    \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    need = (n);                                                                                    \
+    if (avail < need)                                                                              \
+      return FALSE;                                                                                \
+  }                                                                                                \
   G_STMT_END
 
-#define INTEGER(size, read, is_signed, hex)                                                       \
-  G_STMT_START                                                                                    \
-  {                                                                                               \
-    NEED (size);                                                                                  \
-    v = (read);                                                                                   \
-    field->has_number = TRUE;                                                                     \
-    field->number = (is_signed) ? (guint64) (gint64) (size == 1   ? (gint64) (gint8) v            \
-                                                      : size == 2 ? (gint64) (gint16) v           \
-                                                      : size == 4 ? (gint64) (gint32) v           \
-                                                                  : (gint64) v)                   \
-                                : v;                                                              \
-    append_integer (w, prop, v, is_signed, size, hex);                                            \
-  }                                                                                               \
+#define INTEGER(size, read, is_signed, hex)                                                        \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    NEED (size);                                                                                   \
+    v = (read);                                                                                    \
+    field->has_number = TRUE;                                                                      \
+    field->number = (is_signed) ? (guint64)(gint64)(size == 1   ? (gint64)(gint8)v                 \
+                                                    : size == 2 ? (gint64)(gint16)v                \
+                                                    : size == 4 ? (gint64)(gint32)v                \
+                                                                : (gint64)v)                       \
+                                : v;                                                               \
+    append_integer (w, prop, v, is_signed, size, hex);                                             \
+  }                                                                                                \
   G_STMT_END
 
   switch (prop->in_type)
@@ -756,7 +755,7 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
         NEED (4);
         bits = etl_read_u32 (p);
         memcpy (&f, &bits, sizeof f);
-        text_append (s, g_ascii_formatd (buf, sizeof buf, "%g", (double) f));
+        text_append (s, g_ascii_formatd (buf, sizeof buf, "%g", (double)f));
       }
       break;
     case ETL_IN_DOUBLE:
@@ -798,7 +797,7 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
       NEED (4);
       if (etl_read_u32 (p) == 0)
         break;
-      NEED (2 * (gsize) w->pointer_size);
+      NEED (2 * (gsize)w->pointer_size);
       {
         gsize n = sid_size (p + 2 * w->pointer_size, avail - 2 * w->pointer_size);
 
@@ -828,7 +827,7 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
 
             if (length > avail / 2)
               return FALSE;
-            need = 2 * (gsize) length;
+            need = 2 * (gsize)length;
             units = utf16_strlen (p, need, &consumed);
           }
         else if (prop->in_type == ETL_IN_NONNULLTERMINATEDSTRING)
@@ -874,9 +873,9 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
 
             if (length > avail)
               return FALSE;
-            need = (gsize) length;
+            need = (gsize)length;
             nul = memchr (p, 0, need);
-            n = nul != NULL ? (gsize) (nul - p) : need;
+            n = nul != NULL ? (gsize)(nul - p) : need;
           }
         else if (prop->in_type == ETL_IN_NONNULLTERMINATEDANSISTRING)
           n = need = avail;
@@ -884,7 +883,7 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
           {
             const guint8 *nul = memchr (p, 0, avail);
 
-            n = nul != NULL ? (gsize) (nul - p) : avail;
+            n = nul != NULL ? (gsize)(nul - p) : avail;
             need = nul != NULL ? n + 1 : n;
           }
         append_ansi (s, p, n);
@@ -896,8 +895,8 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
         guint n;
 
         NEED (2);
-        n = prop->in_type == ETL_IN_COUNTEDSTRING ? etl_read_u16 (p) : (guint) (p[0] << 8 | p[1]);
-        NEED (2 + (gsize) n);
+        n = prop->in_type == ETL_IN_COUNTEDSTRING ? etl_read_u16 (p) : (guint)(p[0] << 8 | p[1]);
+        NEED (2 + (gsize)n);
         append_utf16 (s, p + 2, n / 2);
       }
       break;
@@ -908,8 +907,8 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
 
         NEED (2);
         n = prop->in_type == ETL_IN_COUNTEDANSISTRING ? etl_read_u16 (p)
-                                                       : (guint) (p[0] << 8 | p[1]);
-        NEED (2 + (gsize) n);
+                                                      : (guint)(p[0] << 8 | p[1]);
+        NEED (2 + (gsize)n);
         append_ansi (s, p + 2, n);
       }
       break;
@@ -918,7 +917,7 @@ decode_element (Walk *w, const EtlProperty *prop, guint64 length, EtlField *fiel
         gsize n;
 
         if (length > 0)
-          n = (gsize) MIN (length, (guint64) G_MAXSIZE);
+          n = (gsize)MIN (length, (guint64)G_MAXSIZE);
         else if (out == ETL_OUT_IPV6)
           n = 16;
         else
@@ -1103,8 +1102,8 @@ decode_property (Walk *w, guint index, guint depth)
       if (w->prefix == NULL)
         w->prefix = g_string_new (NULL);
       prefix_len = w->prefix->len;
-      if (depth >= MAX_DEPTH || (guint) prop->struct_start + prop->n_struct_members
-                                    > w->schema->n_properties
+      if (depth >= MAX_DEPTH
+          || (guint)prop->struct_start + prop->n_struct_members > w->schema->n_properties
           || prop->struct_start <= index)
         return FALSE;
       for (guint64 k = 0; k < count; k++)
@@ -1142,7 +1141,7 @@ decode_property (Walk *w, guint index, guint depth)
 
       if (w->n_fields >= MAX_FIELDS)
         return FALSE;
-      f = begin_field (w, prop, is_array, (guint) k);
+      f = begin_field (w, prop, is_array, (guint)k);
       if (!decode_element (w, prop, length, f))
         {
           w->n_fields--;
@@ -1215,13 +1214,13 @@ etl_decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const Et
   g_return_val_if_fail (schema != NULL && record != NULL, NULL);
 
   decoded = decoded_new (schema);
-  d = (Decoded *) decoded;
+  d = (Decoded *)decoded;
 
   memset (&w, 0, sizeof w);
   w.schema = schema;
   w.volumes = volumes;
   /* An empty payload still gets a valid pointer (no arithmetic on NULL). */
-  w.data = record->user_data != NULL ? record->user_data : (const guint8 *) "";
+  w.data = record->user_data != NULL ? record->user_data : (const guint8 *)"";
   w.len = record->user_data != NULL ? record->user_data_len : 0;
   w.pointer_size = record_pointer_size (record);
   w.fields = w.fields_stack;
@@ -1354,7 +1353,7 @@ etl_decode_record (EtlSchemaRegistry *registry, const EtlVolumeMap *volumes,
 void
 etl_decoded_free (EtlDecoded *decoded)
 {
-  Decoded *d = (Decoded *) decoded;
+  Decoded *d = (Decoded *)decoded;
 
   if (decoded == NULL)
     return;
@@ -1404,7 +1403,7 @@ etl_decoded_format_payload (const EtlDecoded *decoded, gsize max_chars)
 
   g_return_val_if_fail (decoded != NULL, NULL);
 
-  s = g_string_sized_new (max_chars > 0 ? MIN (max_chars + 8, (gsize) 1024) : 128);
+  s = g_string_sized_new (max_chars > 0 ? MIN (max_chars + 8, (gsize)1024) : 128);
   for (guint i = 0; i < decoded->fields->len; i++)
     {
       const EtlField *f = &g_array_index (decoded->fields, EtlField, i);
@@ -1418,11 +1417,11 @@ etl_decoded_format_payload (const EtlDecoded *decoded, gsize max_chars)
       if (max_chars > 0 && s->len > 4 * max_chars + 4)
         break;
     }
-  if (max_chars > 0 && g_utf8_strlen (s->str, (gssize) s->len) > (glong) max_chars)
+  if (max_chars > 0 && g_utf8_strlen (s->str, (gssize)s->len) > (glong)max_chars)
     {
-      const char *cut = g_utf8_offset_to_pointer (s->str, (glong) max_chars - 1);
+      const char *cut = g_utf8_offset_to_pointer (s->str, (glong)max_chars - 1);
 
-      g_string_truncate (s, (gsize) (cut - s->str));
+      g_string_truncate (s, (gsize)(cut - s->str));
       text_append (s, "…");
     }
   return g_string_free (s, FALSE);

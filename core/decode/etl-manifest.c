@@ -2223,7 +2223,8 @@ es_complete (EtlEventSourceCollector *c, EsPending *pending, GError **error)
  *   %ETL_ERROR_CORRUPT (bad envelope, a chunk number out of range, more
  *   than %ETL_MANIFEST_MAX_BYTES for one manifest or
  *   %ETL_EVENTSOURCE_MAX_PENDING_BYTES in all, malformed XML, more than
- *   %ETL_EVENTSOURCE_MAX_PROPERTIES properties registered already) or
+ *   %ETL_EVENTSOURCE_MAX_PROPERTIES properties registered already, more
+ *   than %ETL_EVENTSOURCE_MAX_PENDING manifests incomplete at once) or
  *   %ETL_ERROR_UNSUPPORTED (a Format other than 1); messages name the
  *   file index, the record's offset, the provider and the PID
  */
@@ -2294,6 +2295,14 @@ etl_eventsource_collector_add (EtlEventSourceCollector *collector, const EtlReco
     }
   if (pending == NULL)
     {
+      if (g_hash_table_size (c->pending) >= ETL_EVENTSOURCE_MAX_PENDING)
+        {
+          g_set_error (error, ETL_ERROR, ETL_ERROR_CORRUPT,
+                       "file %u, offset %" G_GUINT64_FORMAT ": %s: %u other manifests are incomplete; chunk dropped",
+                       record->file, record->file_offset, what, ETL_EVENTSOURCE_MAX_PENDING);
+          c->n_discarded++;
+          return FALSE;
+        }
       pending = g_new0 (EsPending, 1);
       pending->key = key;
       pending->total = total;

@@ -96,6 +96,7 @@ gboolean etl_manifest_parse_out_type (const char *name, guint16 *out_type);
 #define ETL_EVENTSOURCE_MAX_CHUNKS 4096
 #define ETL_EVENTSOURCE_MAX_PENDING_BYTES (64u * 1024 * 1024) /* all incomplete manifests */
 #define ETL_EVENTSOURCE_MAX_PROPERTIES (4u * 1024 * 1024)      /* all manifests of one collector */
+#define ETL_EVENTSOURCE_MAX_PENDING 1024                        /* manifests incomplete at once */
 
 gboolean etl_eventsource_record_is_manifest (const EtlRecord *record);
 

@@ -114,8 +114,7 @@ etl_map_add (EtlMap *map, guint64 value, const char *name)
   /* Grow in powers of two: maps are built once, entry by entry. */
   if ((map->n_entries & (map->n_entries - 1)) == 0)
     map->entries = g_renew (EtlMapEntry, map->entries, MAX (4, map->n_entries * 2));
-  memmove (&map->entries[lo + 1], &map->entries[lo],
-           (map->n_entries - lo) * sizeof (EtlMapEntry));
+  memmove (&map->entries[lo + 1], &map->entries[lo], (map->n_entries - lo) * sizeof (EtlMapEntry));
   map->entries[lo].value = value;
   map->entries[lo].name = g_strstrip (g_strdup (name));
   map->n_entries++;
@@ -513,7 +512,7 @@ schema_key_hash (gconstpointer p)
 {
   const EtlSchemaKey *k = p;
 
-  return etl_guid_hash (&k->guid) ^ ((guint) k->id * 2654435761u) ^ ((guint) k->version << 24)
+  return etl_guid_hash (&k->guid) ^ ((guint)k->id * 2654435761u) ^ ((guint)k->version << 24)
          ^ k->kind;
 }
 
@@ -580,13 +579,13 @@ etl_schema_registry_new (void)
   r->ref_count = 1;
   g_rw_lock_init (&r->lock);
   r->schemas = g_hash_table_new_full (schema_key_hash, schema_key_equal, NULL,
-                                      (GDestroyNotify) etl_schema_unref);
+                                      (GDestroyNotify)etl_schema_unref);
   r->scoped = g_hash_table_new_full (scoped_key_hash, scoped_key_equal, g_free,
-                                     (GDestroyNotify) etl_schema_unref);
+                                     (GDestroyNotify)etl_schema_unref);
   r->maps = g_hash_table_new_full (map_key_hash, map_key_equal, map_key_free,
-                                   (GDestroyNotify) etl_map_unref);
-  r->blobs = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
-                                    (GDestroyNotify) etl_schema_unref);
+                                   (GDestroyNotify)etl_map_unref);
+  r->blobs = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
+                                    (GDestroyNotify)etl_schema_unref);
   return r;
 }
 

@@ -103,7 +103,7 @@ read_string (const guint8 *blob, gsize len, guint32 offset, char **out, gsize *e
   for (gsize i = 0; i < n; i++)
     units[i] = etl_read_u16 (blob + offset + 2 * i);
   units[n] = 0;
-  *out = g_utf16_to_utf8 (units, (glong) n, NULL, NULL, NULL);
+  *out = g_utf16_to_utf8 (units, (glong)n, NULL, NULL, NULL);
   if (*out == NULL)
     {
       /* Unpaired surrogates: keep what converts, replace the rest. */
@@ -247,26 +247,26 @@ etl_tdh_parse_event_info (const guint8 *blob, gsize blob_len, GError **error)
             break;
           }
         g_ptr_array_add (words, trimmed (word));
-        off = end <= G_MAXUINT32 ? (guint32) end : 0;
+        off = end <= G_MAXUINT32 ? (guint32)end : 0;
       }
     if (words->len > 0)
       {
         g_ptr_array_add (words, NULL);
-        schema->keyword_names = (char **) g_ptr_array_free (g_steal_pointer (&words), FALSE);
+        schema->keyword_names = (char **)g_ptr_array_free (g_steal_pointer (&words), FALSE);
       }
   }
 
   schema->properties = g_new0 (EtlProperty, MAX (n_props, 1u));
   for (guint32 i = 0; i < n_props; i++)
     {
-      const guint8 *e = blob + TEI_HEADER_SIZE + (gsize) i * EPI_SIZE;
-      gsize at = TEI_HEADER_SIZE + (gsize) i * EPI_SIZE;
+      const guint8 *e = blob + TEI_HEADER_SIZE + (gsize)i * EPI_SIZE;
+      gsize at = TEI_HEADER_SIZE + (gsize)i * EPI_SIZE;
       EtlProperty *p = &schema->properties[i];
       guint32 flags = etl_read_u32 (e);
       guint32 name_off = etl_read_u32 (e + 4);
 
       schema->n_properties = i + 1;
-      p->flags = (guint16) (flags & 0x3F);
+      p->flags = (guint16)(flags & 0x3F);
       if (!read_string (blob, blob_len, name_off, &p->name, NULL))
         {
           fail (error, what, at + 4, "property name outside the blob");
@@ -278,8 +278,7 @@ etl_tdh_parse_event_info (const guint8 *blob, gsize blob_len, GError **error)
         {
           p->struct_start = etl_read_u16 (e + 8);
           p->n_struct_members = etl_read_u16 (e + 10);
-          if ((guint32) p->struct_start + p->n_struct_members > n_props
-              || p->struct_start <= i)
+          if ((guint32)p->struct_start + p->n_struct_members > n_props || p->struct_start <= i)
             {
               fail (error, what, at + 8, "struct members outside the property array");
               return NULL;
@@ -380,12 +379,12 @@ etl_tdh_parse_map_info (const guint8 *blob, gsize blob_len, EtlGuid *provider, G
   map = etl_map_new (g_strstrip (name), (flag & (MAP_FLAG_BITMAP | MAP_FLAG_WBEM_BITMAP)) != 0);
   for (guint32 i = 0; i < n; i++)
     {
-      const guint8 *e = m + EMI_HEADER_SIZE + (gsize) i * EME_SIZE;
+      const guint8 *e = m + EMI_HEADER_SIZE + (gsize)i * EME_SIZE;
       g_autofree char *text = NULL;
 
       if (!read_string (m, len, etl_read_u32 (e), &text, NULL))
         {
-          fail (error, what, 16 + EMI_HEADER_SIZE + (gsize) i * EME_SIZE,
+          fail (error, what, 16 + EMI_HEADER_SIZE + (gsize)i * EME_SIZE,
                 "entry name outside the blob");
           return NULL;
         }

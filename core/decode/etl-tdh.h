@@ -12,7 +12,8 @@
 
 G_BEGIN_DECLS
 
-/* KernelTraceControl's MetaData event class (bbccf6c1-6cd1-48c4-80ff-839482e37671) and its opcodes. */
+/* KernelTraceControl's MetaData event class (bbccf6c1-6cd1-48c4-80ff-839482e37671) and its opcodes.
+ */
 #define ETL_TDH_OPCODE_EVENT_INFO 32
 #define ETL_TDH_OPCODE_EVENT_MAP_INFO 33
 

@@ -125,7 +125,7 @@ static guint16
 map_in_type (guint base)
 {
   if (base <= 23 && base != TLG_IN_BINARY)
-    return (guint16) base; /* the same numbering, BOOL32 = BOOLEAN */
+    return (guint16)base; /* the same numbering, BOOL32 = BOOLEAN */
   if (base == TLG_IN_BINARY || base == TLG_IN_COUNTEDBINARY)
     return ETL_IN_COUNTEDBINARY;
   return 0xFF;
@@ -141,8 +141,7 @@ fail (GError **error, gsize offset, const char *reason)
 
 /* Reads the metadata's fields in order. */
 static gboolean
-parse_fields (const guint8 *s, gsize len, const char **event_name, GArray *fields,
-              GError **error)
+parse_fields (const guint8 *s, gsize len, const char **event_name, GArray *fields, GError **error)
 {
   gsize end, pos = 2;
   const guint8 *nul;
@@ -162,8 +161,8 @@ parse_fields (const guint8 *s, gsize len, const char **event_name, GArray *field
   nul = memchr (s + pos, 0, end - pos);
   if (nul == NULL)
     return fail (error, pos, "event name not terminated");
-  *event_name = (const char *) s + pos;
-  pos = (gsize) (nul - s) + 1;
+  *event_name = (const char *)s + pos;
+  pos = (gsize)(nul - s) + 1;
 
   while (pos < end)
     {
@@ -174,8 +173,8 @@ parse_fields (const guint8 *s, gsize len, const char **event_name, GArray *field
       nul = memchr (s + pos, 0, end - pos);
       if (nul == NULL)
         return fail (error, pos, "field name not terminated");
-      f.name = (const char *) s + pos;
-      pos = (gsize) (nul - s) + 1;
+      f.name = (const char *)s + pos;
+      pos = (gsize)(nul - s) + 1;
       if (pos >= end)
         return fail (error, pos, "field without a type");
       f.in_type = s[pos++];
@@ -286,8 +285,8 @@ add_property (EtlSchema *schema, const TlField *f, guint flat_index, GArray *ori
  *   metadata
  */
 EtlSchema *
-etl_tracelogging_schema_parse (const guint8 *metadata, gsize metadata_len,
-                               const EtlSchemaKey *key, GError **error)
+etl_tracelogging_schema_parse (const guint8 *metadata, gsize metadata_len, const EtlSchemaKey *key,
+                               GError **error)
 {
   g_autoptr (GArray) fields = g_array_new (FALSE, FALSE, sizeof (TlField));
   g_autoptr (GArray) origin = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -301,7 +300,7 @@ etl_tracelogging_schema_parse (const guint8 *metadata, gsize metadata_len,
 
   if (!parse_fields (metadata, metadata_len, &event_name, fields, error))
     return NULL;
-  f = (TlField *) fields->data;
+  f = (TlField *)fields->data;
   n = fields->len;
 
   schema = etl_schema_new (key, ETL_SCHEMA_SOURCE_TRACELOGGING);
@@ -327,7 +326,7 @@ etl_tracelogging_schema_parse (const guint8 *metadata, gsize metadata_len,
       if (!(schema->properties[p].flags & ETL_PROPERTY_STRUCT))
         continue;
       flat = g_array_index (origin, guint, p);
-      schema->properties[p].struct_start = (guint16) schema->n_properties;
+      schema->properties[p].struct_start = (guint16)schema->n_properties;
       j = flat + 1;
       for (guint m = 0; m < f[flat].out_type; m++)
         {

@@ -45,13 +45,14 @@
 #define NO_ID G_MAXUINT32
 
 /* Microsoft-Windows-Kernel-Process */
-static const EtlGuid kernel_process_provider = {
-  0x22fb2cd6, 0x0e7b, 0x422b, { 0xa0, 0xc7, 0x2f, 0xad, 0x1f, 0xd0, 0xe7, 0x16 }
-};
+static const EtlGuid kernel_process_provider
+    = { 0x22fb2cd6, 0x0e7b, 0x422b, { 0xa0, 0xc7, 0x2f, 0xad, 0x1f, 0xd0, 0xe7, 0x16 } };
 /* The kernel's Process and Thread classes (ProcessGuid, ThreadGuid), for
  * records relogged with a full header. */
-static const EtlGuid process_class = { 0x3d6fa8d0, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
-static const EtlGuid thread_class = { 0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const EtlGuid process_class
+    = { 0x3d6fa8d0, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const EtlGuid thread_class
+    = { 0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
 
 #define HOOK_GROUP_PROCESS 0x03
 #define HOOK_GROUP_THREAD 0x05
@@ -78,7 +79,7 @@ typedef struct
 /* Per id: the lifetimes in the order they began. */
 typedef struct
 {
-  guint first;   /* index into the sorted array */
+  guint first; /* index into the sorted array */
   guint count;
 } IdRange;
 
@@ -86,14 +87,14 @@ struct _EtlProcessTable
 {
   gatomicrefcount ref_count;
   EtlSchemaRegistry *registry;
-  GArray *pending;       /* Pending */
+  GArray *pending; /* Pending */
   gboolean finished;
 
   /* After finish: sorted by (pid, begin); processes_by_start for listing. */
   EtlProcess *processes;
   guint n_processes;
-  gint64 *process_from;  /* lookup key of processes[i] */
-  guint *process_by_pid; /* indices into processes, grouped by pid, by begin */
+  gint64 *process_from;   /* lookup key of processes[i] */
+  guint *process_by_pid;  /* indices into processes, grouped by pid, by begin */
   GHashTable *pid_ranges; /* pid -> IdRange* */
 
   EtlThread *threads;
@@ -245,7 +246,8 @@ etl_process_table_add_process (EtlProcessTable *table, EtlLifetimeEvent event, g
   p->create_time = info->create_time;
   p->unique_process_key = info->unique_process_key;
   p->image_name = file_part (info->image_name);
-  p->command_line = info->command_line && *info->command_line ? g_strdup (info->command_line) : NULL;
+  p->command_line
+      = info->command_line && *info->command_line ? g_strdup (info->command_line) : NULL;
 }
 
 /**
@@ -261,8 +263,8 @@ etl_process_table_add_process (EtlProcessTable *table, EtlLifetimeEvent event, g
  * Adds one thread record (Thread Start/End/DCStart/DCEnd/SetName).
  */
 void
-etl_process_table_add_thread (EtlProcessTable *table, EtlLifetimeEvent event, gint64 filetime, guint32 pid,
-                              guint32 tid, const char *name)
+etl_process_table_add_thread (EtlProcessTable *table, EtlLifetimeEvent event, gint64 filetime,
+                              guint32 pid, guint32 tid, const char *name)
 {
   Pending *p;
 
@@ -305,19 +307,39 @@ classify (const EtlRecord *record, gboolean *is_thread, EtlLifetimeEvent *event)
         return FALSE;
       opcode = record->opcode;
     }
-  else if (record->kind == ETL_RECORD_KIND_MANIFEST && etl_guid_equal (&record->provider, &kernel_process_provider))
+  else if (record->kind == ETL_RECORD_KIND_MANIFEST
+           && etl_guid_equal (&record->provider, &kernel_process_provider))
     {
       /* ProcessStart 1, ProcessStop 2, ThreadStart 3, ThreadStop 4,
        * ProcessRundown 15, ThreadRundown 5 (the provider's manifest). */
       switch (record->event_id)
         {
-        case 1: *is_thread = FALSE; *event = ETL_LIFETIME_START; return TRUE;
-        case 2: *is_thread = FALSE; *event = ETL_LIFETIME_END; return TRUE;
-        case 3: *is_thread = TRUE; *event = ETL_LIFETIME_START; return TRUE;
-        case 4: *is_thread = TRUE; *event = ETL_LIFETIME_END; return TRUE;
-        case 5: *is_thread = TRUE; *event = ETL_LIFETIME_RUNDOWN_START; return TRUE;
-        case 15: *is_thread = FALSE; *event = ETL_LIFETIME_RUNDOWN_START; return TRUE;
-        default: return FALSE;
+        case 1:
+          *is_thread = FALSE;
+          *event = ETL_LIFETIME_START;
+          return TRUE;
+        case 2:
+          *is_thread = FALSE;
+          *event = ETL_LIFETIME_END;
+          return TRUE;
+        case 3:
+          *is_thread = TRUE;
+          *event = ETL_LIFETIME_START;
+          return TRUE;
+        case 4:
+          *is_thread = TRUE;
+          *event = ETL_LIFETIME_END;
+          return TRUE;
+        case 5:
+          *is_thread = TRUE;
+          *event = ETL_LIFETIME_RUNDOWN_START;
+          return TRUE;
+        case 15:
+          *is_thread = FALSE;
+          *event = ETL_LIFETIME_RUNDOWN_START;
+          return TRUE;
+        default:
+          return FALSE;
         }
     }
   else
@@ -325,10 +347,18 @@ classify (const EtlRecord *record, gboolean *is_thread, EtlLifetimeEvent *event)
 
   switch (opcode)
     {
-    case 1: *event = ETL_LIFETIME_START; return TRUE;
-    case 2: *event = ETL_LIFETIME_END; return TRUE;
-    case 3: *event = ETL_LIFETIME_RUNDOWN_START; return TRUE;
-    case 4: *event = ETL_LIFETIME_RUNDOWN_END; return TRUE;
+    case 1:
+      *event = ETL_LIFETIME_START;
+      return TRUE;
+    case 2:
+      *event = ETL_LIFETIME_END;
+      return TRUE;
+    case 3:
+      *event = ETL_LIFETIME_RUNDOWN_START;
+      return TRUE;
+    case 4:
+      *event = ETL_LIFETIME_RUNDOWN_END;
+      return TRUE;
     case THREAD_OPCODE_SET_NAME:
       if (*is_thread)
         {
@@ -426,7 +456,7 @@ field_filetime (const EtlDecoded *decoded, const char *const *names)
   if (f == NULL)
     return 0;
   if (f->has_number)
-    return (gint64) f->number;
+    return (gint64)f->number;
   if (f->value == NULL)
     return 0;
   dt = g_date_time_new_from_iso8601 (f->value, NULL);
@@ -438,7 +468,8 @@ field_filetime (const EtlDecoded *decoded, const char *const *names)
 }
 
 static const char *const pid_names[] = { "ProcessId", "ProcessID", "PID", NULL };
-static const char *const parent_names[] = { "ParentId", "ParentID", "ParentProcessId", "ParentProcessID", NULL };
+static const char *const parent_names[]
+    = { "ParentId", "ParentID", "ParentProcessId", "ParentProcessID", NULL };
 static const char *const session_names[] = { "SessionId", "SessionID", NULL };
 static const char *const exit_names[] = { "ExitStatus", "ExitCode", NULL };
 static const char *const key_names[] = { "UniqueProcessKey", NULL };
@@ -493,21 +524,21 @@ etl_process_table_add_record (EtlProcessTable *table, const EtlRecord *record)
             return FALSE;
           tid = record->tid;
         }
-      etl_process_table_add_thread (table, event, record->filetime, (guint32) pid, (guint32) tid,
+      etl_process_table_add_thread (table, event, record->filetime, (guint32)pid, (guint32)tid,
                                     field_string (decoded, thread_name_names));
     }
   else
     {
       EtlProcessInfo info = { 0 };
 
-      info.pid = (guint32) pid;
+      info.pid = (guint32)pid;
       info.session_id = NO_ID;
       if (field_number (decoded, parent_names, &v))
-        info.parent_pid = (guint32) v;
+        info.parent_pid = (guint32)v;
       if (field_number (decoded, session_names, &v))
-        info.session_id = (guint32) v;
+        info.session_id = (guint32)v;
       if (field_number (decoded, exit_names, &v))
-        info.exit_status = (guint32) v;
+        info.exit_status = (guint32)v;
       if (field_number (decoded, key_names, &v))
         info.unique_process_key = v;
       info.create_time = field_filetime (decoded, create_names);
@@ -523,11 +554,11 @@ etl_process_table_add_record (EtlProcessTable *table, const EtlRecord *record)
 
 typedef struct
 {
-  EtlProcess p;       /* or the thread's fields in the thread pass */
+  EtlProcess p; /* or the thread's fields in the thread pass */
   EtlThread t;
-  gint64 from;        /* lookup key: where this lifetime begins */
-  gboolean alive;     /* no End seen yet */
-  guint pos;          /* position in the listing */
+  gint64 from;    /* lookup key: where this lifetime begins */
+  gboolean alive; /* no End seen yet */
+  guint pos;      /* position in the listing */
 } Building;
 
 static gint
@@ -613,7 +644,7 @@ apply_process (GHashTable *by_pid, GPtrArray *all, const Pending *p)
   Building *b = NULL;
   gint64 t = p->filetime;
 
-  switch ((EtlLifetimeEvent) p->event)
+  switch ((EtlLifetimeEvent)p->event)
     {
     case ETL_LIFETIME_START:
       {
@@ -673,7 +704,7 @@ apply_thread (GHashTable *by_tid, GPtrArray *all, const Pending *p)
   gint64 t = p->filetime;
   gboolean same_owner = cur != NULL && (p->pid == NO_ID || cur->t.pid == p->pid);
 
-  switch ((EtlLifetimeEvent) p->event)
+  switch ((EtlLifetimeEvent)p->event)
     {
     case ETL_LIFETIME_START:
       if (cur != NULL && cur->alive && same_owner && cur->t.start_time != 0
@@ -745,7 +776,7 @@ id_of (const Building *b, gboolean threads)
 static gint
 compare_listing (gconstpointer a, gconstpointer b, gpointer user_data)
 {
-  const Building *x = *(Building *const *) a, *y = *(Building *const *) b;
+  const Building *x = *(Building *const *)a, *y = *(Building *const *)b;
   gboolean threads = GPOINTER_TO_INT (user_data);
   gint64 sx = listing_start (x, threads), sy = listing_start (y, threads);
   guint32 ix = id_of (x, threads), iy = id_of (y, threads);
@@ -764,7 +795,7 @@ compare_listing (gconstpointer a, gconstpointer b, gpointer user_data)
 static gint
 compare_id_from (gconstpointer a, gconstpointer b, gpointer user_data)
 {
-  const Building *x = *(Building *const *) a, *y = *(Building *const *) b;
+  const Building *x = *(Building *const *)a, *y = *(Building *const *)b;
   gboolean threads = GPOINTER_TO_INT (user_data);
   guint32 ix = id_of (x, threads), iy = id_of (y, threads);
 
@@ -777,7 +808,8 @@ compare_id_from (gconstpointer a, gconstpointer b, gpointer user_data)
 
 /* Orders @all for listing (sets each pos) and builds the per-id lookup. */
 static void
-index_lifetimes (GPtrArray *all, gboolean threads, guint **by_id_out, gint64 **from_out, GHashTable *ranges)
+index_lifetimes (GPtrArray *all, gboolean threads, guint **by_id_out, gint64 **from_out,
+                 GHashTable *ranges)
 {
   g_autoptr (GPtrArray) by_id = g_ptr_array_new ();
   guint *by_id_index;
@@ -816,7 +848,8 @@ index_lifetimes (GPtrArray *all, gboolean threads, guint **by_id_out, gint64 **f
 
 /* The lifetime of @id at @filetime: the last one begun at or before it, else the first. */
 static gint
-lookup_index (GHashTable *ranges, const guint *by_id, const gint64 *from, guint32 id, gint64 filetime)
+lookup_index (GHashTable *ranges, const guint *by_id, const gint64 *from, guint32 id,
+              gint64 filetime)
 {
   const IdRange *r = g_hash_table_lookup (ranges, GUINT_TO_POINTER (id));
   guint lo, hi;
@@ -835,7 +868,7 @@ lookup_index (GHashTable *ranges, const guint *by_id, const gint64 *from, guint3
       else
         hi = mid;
     }
-  return (gint) by_id[lo > r->first ? lo - 1 : r->first];
+  return (gint)by_id[lo > r->first ? lo - 1 : r->first];
 }
 
 static void
@@ -904,7 +937,8 @@ etl_process_table_finish (EtlProcessTable *table)
 
       *t = b->t;
       if (t->pid != NO_ID)
-        t->process = etl_process_table_lookup (table, t->pid, t->start_time != 0 ? t->start_time : b->p.first_seen);
+        t->process = etl_process_table_lookup (
+            table, t->pid, t->start_time != 0 ? t->start_time : b->p.first_seen);
     }
 }
 
@@ -994,10 +1028,10 @@ etl_process_table_lookup_thread (EtlProcessTable *table, guint32 tid, gint64 fil
 
 /* Payload fields that name a kernel record's subject, as TraceEvent reads
  * them: the process first, then a thread. */
-static const char *const subject_pid_names[] = { "ProcessId", "ProcessID", "PID", "StackProcess", NULL };
-static const char *const subject_tid_names[] = {
-  "TThreadId", "ThreadId", "IssuingThreadId", "NewThreadId", "TTID", "StackThread", NULL
-};
+static const char *const subject_pid_names[]
+    = { "ProcessId", "ProcessID", "PID", "StackProcess", NULL };
+static const char *const subject_tid_names[]
+    = { "TThreadId", "ThreadId", "IssuingThreadId", "NewThreadId", "TTID", "StackThread", NULL };
 
 /**
  * etl_process_table_resolve_record:
@@ -1019,8 +1053,8 @@ static const char *const subject_tid_names[] = {
  * Returns: %TRUE when a process id was found
  */
 gboolean
-etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *record, const EtlDecoded *decoded,
-                                  guint32 *pid, guint32 *tid)
+etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *record,
+                                  const EtlDecoded *decoded, guint32 *pid, guint32 *tid)
 {
   g_autoptr (EtlDecoded) own = NULL;
   guint32 out_tid = NO_ID;
@@ -1037,12 +1071,12 @@ etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *recor
         decoded = own = etl_decode_record (table->registry, NULL, record);
       if (decoded != NULL && decoded->fields != NULL)
         {
-          if ((!record->has_pid || record->pid == NO_ID) && field_number (decoded, subject_tid_names, &v)
-              && v != NO_ID)
-            out_tid = (guint32) v;
+          if ((!record->has_pid || record->pid == NO_ID)
+              && field_number (decoded, subject_tid_names, &v) && v != NO_ID)
+            out_tid = (guint32)v;
           if (field_number (decoded, subject_pid_names, &v) && v != NO_ID)
             {
-              *pid = (guint32) v;
+              *pid = (guint32)v;
               if (tid)
                 *tid = out_tid;
               return TRUE;
@@ -1050,16 +1084,17 @@ etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *recor
           /* A thread named in the payload only stands in for a header
            * without a process (PERFINFO, or -1): DiskIo's IssuingThreadId
            * is not the thread that logged the request. */
-          if ((!record->has_pid || record->pid == NO_ID) && field_number (decoded, subject_tid_names, &v)
-              && v != NO_ID && table->finished)
+          if ((!record->has_pid || record->pid == NO_ID)
+              && field_number (decoded, subject_tid_names, &v) && v != NO_ID && table->finished)
             {
-              const EtlThread *t = etl_process_table_lookup_thread (table, (guint32) v, record->filetime);
+              const EtlThread *t
+                  = etl_process_table_lookup_thread (table, (guint32)v, record->filetime);
 
               if (t != NULL && t->pid != NO_ID)
                 {
                   *pid = t->pid;
                   if (tid)
-                    *tid = (guint32) v;
+                    *tid = (guint32)v;
                   return TRUE;
                 }
             }
@@ -1099,7 +1134,8 @@ etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *recor
  *   names no process or no record described it
  */
 const EtlProcess *
-etl_process_table_lookup_record (EtlProcessTable *table, const EtlRecord *record, const EtlDecoded *decoded)
+etl_process_table_lookup_record (EtlProcessTable *table, const EtlRecord *record,
+                                 const EtlDecoded *decoded)
 {
   guint32 pid;
 

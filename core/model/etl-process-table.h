@@ -133,7 +133,8 @@ void etl_process_table_finish (EtlProcessTable *table);
 const EtlProcess *etl_process_table_get_processes (EtlProcessTable *table, guint *n_processes);
 const EtlThread *etl_process_table_get_threads (EtlProcessTable *table, guint *n_threads);
 const EtlProcess *etl_process_table_lookup (EtlProcessTable *table, guint32 pid, gint64 filetime);
-const EtlThread *etl_process_table_lookup_thread (EtlProcessTable *table, guint32 tid, gint64 filetime);
+const EtlThread *etl_process_table_lookup_thread (EtlProcessTable *table, guint32 tid,
+                                                  gint64 filetime);
 gboolean etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *record,
                                            const EtlDecoded *decoded, guint32 *pid, guint32 *tid);
 const EtlProcess *etl_process_table_lookup_record (EtlProcessTable *table, const EtlRecord *record,

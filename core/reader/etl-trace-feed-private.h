@@ -14,11 +14,11 @@ G_BEGIN_DECLS
 typedef enum
 {
   ETL_FEED_NONE,
-  ETL_FEED_TDH,          /* KernelTraceControl MetaData EventInfo / EventMapInfo */
-  ETL_FEED_VOLUME,       /* SysConfig VolumeMapping */
-  ETL_FEED_LIFETIME,     /* Process / Thread / Microsoft-Windows-Kernel-Process */
-  ETL_FEED_EVENTSOURCE,  /* an EventSource manifest chunk (event 0xFFFE) */
-  ETL_FEED_FILE_NAME,    /* FileIo Name / FileCreate / FileDelete / FileRundown */
+  ETL_FEED_TDH,         /* KernelTraceControl MetaData EventInfo / EventMapInfo */
+  ETL_FEED_VOLUME,      /* SysConfig VolumeMapping */
+  ETL_FEED_LIFETIME,    /* Process / Thread / Microsoft-Windows-Kernel-Process */
+  ETL_FEED_EVENTSOURCE, /* an EventSource manifest chunk (event 0xFFFE) */
+  ETL_FEED_FILE_NAME,   /* FileIo Name / FileCreate / FileDelete / FileRundown */
 } EtlFeedKind;
 
 /* Providers (event classes) whose records may feed; kept per provider id. */
@@ -32,19 +32,20 @@ typedef enum
   ETL_FEED_CLASS_KERNEL_PROCESS,
 } EtlFeedClass;
 
-
 typedef struct _EtlTraceFeed EtlTraceFeed;
 
 EtlFeedClass etl_trace_feed_classify_provider (const EtlGuid *provider);
 EtlFeedKind etl_trace_feed_classify_hook (guint16 hook_id);
-EtlFeedKind etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode, const guint8 *record,
-                                     gsize size);
+EtlFeedKind etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode,
+                                     const guint8 *record, gsize size);
 
 EtlTraceFeed *etl_trace_feed_new (EtlSchemaRegistry *registry, EtlVolumeMap *volumes,
                                   EtlProcessTable *processes);
 void etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *record);
 void etl_trace_feed_finish (EtlTraceFeed *feed);
 void etl_trace_feed_free (EtlTraceFeed *feed);
+GArray *etl_trace_feed_steal_lifetimes (EtlTraceFeed *feed);
+void etl_trace_feed_build_process_table (GArray *kept, EtlProcessTable *table);
 GArray *etl_trace_feed_steal_file_names (EtlTraceFeed *feed);
 EtlMofFileNames *etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry,
                                                   const EtlVolumeMap *volumes);

@@ -31,20 +31,22 @@
 
 /* Caps on what a hostile trace can make the feed keep. */
 #define MAX_LIFETIME_RECORDS (2u * 1024 * 1024)
-#define MAX_LIFETIME_BYTES   (256u * 1024 * 1024)
+#define MAX_LIFETIME_BYTES (256u * 1024 * 1024)
 
 /* xperf's SysConfig rundown (VolumeMapping = 35). */
-static const EtlGuid sysconfig_class = { 0x9b79ee91, 0xb5fd, 0x41c0, { 0xa2, 0x43, 0x42, 0x48, 0xe2, 0x66, 0xe9, 0xd0 } };
+static const EtlGuid sysconfig_class
+    = { 0x9b79ee91, 0xb5fd, 0x41c0, { 0xa2, 0x43, 0x42, 0x48, 0xe2, 0x66, 0xe9, 0xd0 } };
 /* The kernel's Process and Thread classes, for records relogged with a full header. */
-static const EtlGuid process_class = { 0x3d6fa8d0, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
-static const EtlGuid thread_class = { 0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const EtlGuid process_class
+    = { 0x3d6fa8d0, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
+static const EtlGuid thread_class
+    = { 0x3d6fa8d1, 0xfe05, 0x11d0, { 0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c } };
 /* Microsoft-Windows-Kernel-Process */
-static const EtlGuid kernel_process_provider = {
-  0x22fb2cd6, 0x0e7b, 0x422b, { 0xa0, 0xc7, 0x2f, 0xad, 0x1f, 0xd0, 0xe7, 0x16 }
-};
+static const EtlGuid kernel_process_provider
+    = { 0x22fb2cd6, 0x0e7b, 0x422b, { 0xa0, 0xc7, 0x2f, 0xad, 0x1f, 0xd0, 0xe7, 0x16 } };
 
 #define SYSCONFIG_VOLUME_MAPPING 35
-#define THREAD_SET_NAME         72
+#define THREAD_SET_NAME 72
 
 typedef struct
 {
@@ -61,11 +63,10 @@ struct _EtlTraceFeed
   EtlVolumeMap *volumes;
   EtlProcessTable *processes;
   EtlEventSourceCollector *eventsource;
-  GArray *lifetimes;   /* KeptRecord */
+  GArray *lifetimes; /* KeptRecord */
   gsize lifetime_bytes;
-  GArray *file_names;  /* KeptRecord: FileIo name records, decoded on first use */
+  GArray *file_names; /* KeptRecord: FileIo name records, decoded on first use */
   gsize file_name_bytes;
-  GHashTable *manifest_events; /* EtlSchemaKey* of the ManifestData schemas registered */
 };
 
 /**
@@ -97,13 +98,16 @@ classify_opcode (guint cls, guint opcode)
   switch (cls)
     {
     case ETL_FEED_CLASS_METADATA:
-      return opcode == ETL_TDH_OPCODE_EVENT_INFO || opcode == ETL_TDH_OPCODE_EVENT_MAP_INFO ? ETL_FEED_TDH : ETL_FEED_NONE;
+      return opcode == ETL_TDH_OPCODE_EVENT_INFO || opcode == ETL_TDH_OPCODE_EVENT_MAP_INFO
+                 ? ETL_FEED_TDH
+                 : ETL_FEED_NONE;
     case ETL_FEED_CLASS_SYSCONFIG:
       return opcode == SYSCONFIG_VOLUME_MAPPING ? ETL_FEED_VOLUME : ETL_FEED_NONE;
     case ETL_FEED_CLASS_PROCESS:
       return opcode >= 1 && opcode <= 4 ? ETL_FEED_LIFETIME : ETL_FEED_NONE;
     case ETL_FEED_CLASS_THREAD:
-      return (opcode >= 1 && opcode <= 4) || opcode == THREAD_SET_NAME ? ETL_FEED_LIFETIME : ETL_FEED_NONE;
+      return (opcode >= 1 && opcode <= 4) || opcode == THREAD_SET_NAME ? ETL_FEED_LIFETIME
+                                                                       : ETL_FEED_NONE;
     default:
       return ETL_FEED_NONE;
     }
@@ -131,8 +135,13 @@ etl_trace_feed_classify_hook (guint16 hook_id)
       /* FileIo_Name: Name 0, FileCreate 32, FileDelete 35, FileRundown 36. */
       switch (hook_id & 0xFF)
         {
-        case 0: case 32: case 35: case 36: return ETL_FEED_FILE_NAME;
-        default: return ETL_FEED_NONE;
+        case 0:
+        case 32:
+        case 35:
+        case 36:
+          return ETL_FEED_FILE_NAME;
+        default:
+          return ETL_FEED_NONE;
         }
     default:
       return ETL_FEED_NONE;
@@ -155,9 +164,11 @@ etl_trace_feed_classify_hook (guint16 hook_id)
  * Returns: an #EtlFeedKind
  */
 EtlFeedKind
-etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode, const guint8 *record, gsize size)
+etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode, const guint8 *record,
+                         gsize size)
 {
-  if (header_type == ETL_HEADER_TYPE_EVENT_HEADER32 || header_type == ETL_HEADER_TYPE_EVENT_HEADER64)
+  if (header_type == ETL_HEADER_TYPE_EVENT_HEADER32
+      || header_type == ETL_HEADER_TYPE_EVENT_HEADER64)
     {
       guint id;
 
@@ -175,20 +186,6 @@ etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode, const gui
       return ETL_FEED_NONE;
     }
   return classify_opcode (cls, opcode);
-}
-
-static guint
-schema_key_hash (gconstpointer p)
-{
-  const EtlSchemaKey *k = p;
-
-  return etl_guid_hash (&k->guid) ^ ((guint) k->id << 8) ^ k->version;
-}
-
-static gboolean
-schema_key_equal (gconstpointer a, gconstpointer b)
-{
-  return memcmp (a, b, sizeof (EtlSchemaKey)) == 0;
 }
 
 /**
@@ -210,41 +207,7 @@ etl_trace_feed_new (EtlSchemaRegistry *registry, EtlVolumeMap *volumes, EtlProce
   feed->eventsource = etl_eventsource_collector_new (registry);
   feed->lifetimes = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
   feed->file_names = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
-  feed->manifest_events = g_hash_table_new_full (schema_key_hash, schema_key_equal, g_free, NULL);
   return feed;
-}
-
-/*
- * The layout of an EventSource's manifest event itself (id 0xFFFE, opcode
- * 0xFE), which no manifest describes: the 8-byte envelope of
- * EventSource.cs's ManifestEnvelope (Format, MajorVersion, MinorVersion,
- * Magic 0x5B, TotalChunks, ChunkNumber) and the chunk of UTF-8 XML.  Named
- * "ManifestData" as TraceEvent names it.  Registered once per provider and
- * version, as the least trusted EventSource schema.
- */
-static void
-register_manifest_event (EtlTraceFeed *feed, const EtlRecord *record)
-{
-  EtlSchemaKey key;
-  g_autoptr (EtlSchema) schema = NULL;
-
-  etl_schema_key_init_event_id (&key, &record->provider, record->event_id, record->version);
-  if (g_hash_table_contains (feed->manifest_events, &key))
-    return;
-  g_hash_table_add (feed->manifest_events, g_memdup2 (&key, sizeof key));
-  schema = etl_schema_new (&key, ETL_SCHEMA_SOURCE_EVENTSOURCE);
-  schema->event_name = g_strdup ("ManifestData");
-  schema->opcode = record->opcode;
-  schema->level = record->level;
-  schema->keyword = record->keyword;
-  etl_schema_add_property (schema, "Format", ETL_IN_UINT8, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "MajorVersion", ETL_IN_UINT8, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "MinorVersion", ETL_IN_UINT8, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "Magic", ETL_IN_UINT8, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "TotalChunks", ETL_IN_UINT16, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "ChunkNumber", ETL_IN_UINT16, ETL_OUT_NULL);
-  etl_schema_add_property (schema, "Data", ETL_IN_NONNULLTERMINATEDANSISTRING, ETL_OUT_UTF8);
-  etl_schema_registry_add (feed->registry, schema);
 }
 
 static const char *
@@ -275,8 +238,8 @@ keep (GArray *kept, gsize *bytes, const EtlRecord *record)
 {
   KeptRecord k;
 
-  if (kept->len >= MAX_LIFETIME_RECORDS || *bytes + record->size > MAX_LIFETIME_BYTES || record->raw == NULL
-      || record->size > record->raw_len)
+  if (kept->len >= MAX_LIFETIME_RECORDS || *bytes + record->size > MAX_LIFETIME_BYTES
+      || record->raw == NULL || record->size > record->raw_len)
     return;
   k.file = record->file;
   k.cpu = record->cpu;
@@ -336,7 +299,6 @@ etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *recor
       break;
     case ETL_FEED_EVENTSOURCE:
       etl_eventsource_collector_add (feed->eventsource, record, NULL);
-      register_manifest_event (feed, record);
       break;
     case ETL_FEED_LIFETIME:
       keep (feed->lifetimes, &feed->lifetime_bytes, record);
@@ -354,26 +316,60 @@ etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *recor
  * etl_trace_feed_finish:
  * @feed: a feed
  *
- * Ends the walk: registers the complete EventSource manifests, decodes the
- * kept lifetime records with every schema now known and finishes the
- * process table.
+ * Ends the walk: registers the complete EventSource manifests.  The kept
+ * lifetime and file name records are taken with
+ * etl_trace_feed_steal_lifetimes() and etl_trace_feed_steal_file_names().
  */
 void
 etl_trace_feed_finish (EtlTraceFeed *feed)
 {
   etl_eventsource_collector_finish (feed->eventsource, NULL);
-  for (guint i = 0; i < feed->lifetimes->len; i++)
+}
+
+/**
+ * etl_trace_feed_steal_lifetimes:
+ * @feed: a finished feed
+ *
+ * The Process and Thread records the walk kept, for
+ * etl_trace_feed_build_process_table().
+ *
+ * Returns: (transfer full): the kept records
+ */
+GArray *
+etl_trace_feed_steal_lifetimes (EtlTraceFeed *feed)
+{
+  GArray *kept = feed->lifetimes;
+
+  feed->lifetimes = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
+  feed->lifetime_bytes = 0;
+  return kept;
+}
+
+/**
+ * etl_trace_feed_build_process_table:
+ * @kept: (transfer full): what etl_trace_feed_steal_lifetimes() returned
+ * @table: (nullable): the table to fill and finish; %NULL only frees @kept
+ *
+ * Decodes the kept lifetime records with the table's schemas (all the
+ * trace's, metadata and manifests included) and finishes the table.
+ */
+void
+etl_trace_feed_build_process_table (GArray *kept, EtlProcessTable *table)
+{
+  for (guint i = 0; table != NULL && i < kept->len; i++)
     {
       EtlRecord r;
 
-      if (kept_decode (&g_array_index (feed->lifetimes, KeptRecord, i), &r))
+      if (kept_decode (&g_array_index (kept, KeptRecord, i), &r))
         {
-          etl_process_table_add_record (feed->processes, &r);
+          etl_process_table_add_record (table, &r);
           etl_record_clear (&r);
         }
     }
-  kept_clear (feed->lifetimes);
-  etl_process_table_finish (feed->processes);
+  kept_clear (kept);
+  g_array_unref (kept);
+  if (table != NULL)
+    etl_process_table_finish (table);
 }
 
 /**
@@ -407,7 +403,8 @@ etl_trace_feed_steal_file_names (EtlTraceFeed *feed)
  * Returns: (transfer full) (nullable): the FileObject → file name table
  */
 EtlMofFileNames *
-etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry, const EtlVolumeMap *volumes)
+etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry,
+                                 const EtlVolumeMap *volumes)
 {
   EtlMofFileNames *names = registry != NULL ? etl_mof_file_names_new () : NULL;
 
@@ -441,7 +438,6 @@ etl_trace_feed_free (EtlTraceFeed *feed)
   g_array_unref (feed->lifetimes);
   kept_clear (feed->file_names);
   g_array_unref (feed->file_names);
-  g_hash_table_unref (feed->manifest_events);
   etl_eventsource_collector_free (feed->eventsource);
   g_free (feed);
 }

@@ -112,6 +112,8 @@ struct _EtlTrace
   EtlSchemaRegistry *registry;
   EtlVolumeMap *volumes;
   EtlProcessTable *processes;
+  GArray *lifetime_records;       /* kept Process/Thread records, until first used */
+  GOnce processes_once;           /* builds the process table from them */
   GArray *file_name_records;      /* kept FileIo name records, until first used */
   GOnce file_names_once;          /* builds file_names from them */
   EtlMofFileNames *file_names;
@@ -1401,6 +1403,7 @@ etl_trace_open_full (const char *const *paths, const char *const *manifests, Etl
   g_mutex_init (&trace->cache_lock);
   trace->origin = G_MAXINT64;
   trace->file_names_once = (GOnce) G_ONCE_INIT;
+  trace->processes_once = (GOnce) G_ONCE_INIT;
   trace->provider_feed = g_byte_array_new ();
   trace->registry = etl_schema_registry_new ();
   trace->volumes = etl_volume_map_new ();
@@ -1445,6 +1448,7 @@ etl_trace_open_full (const char *const *paths, const char *const *manifests, Etl
   if (!merge_all (trace, progress, progress_data, cancellable, error))
     return NULL;
   etl_trace_feed_finish (trace->feed);
+  trace->lifetime_records = etl_trace_feed_steal_lifetimes (trace->feed);
   trace->file_name_records = etl_trace_feed_steal_file_names (trace->feed);
   g_clear_pointer (&trace->feed, etl_trace_feed_free);
 
@@ -1507,6 +1511,8 @@ etl_trace_unref (EtlTrace *trace)
   g_mutex_clear (&trace->cache_lock);
   g_clear_pointer (&trace->feed, etl_trace_feed_free);
   g_clear_pointer (&trace->provider_feed, g_byte_array_unref);
+  if (trace->lifetime_records != NULL)
+    etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), NULL);
   g_clear_pointer (&trace->processes, etl_process_table_unref);
   g_clear_pointer (&trace->file_names, etl_mof_file_names_free);
   if (trace->file_name_records != NULL)
@@ -1923,18 +1929,32 @@ etl_trace_get_volume_map (EtlTrace *trace)
   return trace->volumes;
 }
 
+/* The process table from the Process/Thread records the walk kept, on first use. */
+static gpointer
+build_processes (gpointer data)
+{
+  EtlTrace *trace = data;
+
+  etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), trace->processes);
+  return trace->processes;
+}
+
 /**
  * etl_trace_get_process_table:
  * @trace: a trace
  *
- * Returns: (transfer none): the processes and threads of all files, built
- *   from their Process and Thread records (read-only, thread-safe)
+ * The processes and threads of all files.  Their Process and Thread
+ * records (kernel, Microsoft-Windows-Kernel-Process) are gathered during
+ * the open's walk and decoded at the first call, with every schema the
+ * trace knows by then (thread-safe).
+ *
+ * Returns: (transfer none): the table (read-only, thread-safe)
  */
 EtlProcessTable *
 etl_trace_get_process_table (EtlTrace *trace)
 {
   g_return_val_if_fail (trace != NULL, NULL);
-  return trace->processes;
+  return g_once (&trace->processes_once, build_processes, trace);
 }
 
 /**
@@ -1990,7 +2010,7 @@ const EtlProcess *
 etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded)
 {
   g_return_val_if_fail (trace != NULL && record != NULL, NULL);
-  return etl_process_table_lookup_record (trace->processes, record, decoded);
+  return etl_process_table_lookup_record (etl_trace_get_process_table (trace), record, decoded);
 }
 
 /* The FileObject → name table for derived FileName fields, built on first use. */

@@ -25,7 +25,7 @@
 static int
 compare_double (const void *a, const void *b)
 {
-  double x = *(const double *) a, y = *(const double *) b;
+  double x = *(const double *)a, y = *(const double *)b;
 
   return x < y ? -1 : (x > y);
 }
@@ -34,7 +34,8 @@ int
 main (int argc, char **argv)
 {
   const char *dir = g_getenv ("ETL_CORPUS_DIR");
-  g_autofree char *default_path = g_build_filename (dir ? dir : "../shared/etl-corpus", "net.4.5.2.x64.etl", NULL);
+  g_autofree char *default_path
+      = g_build_filename (dir ? dir : "../shared/etl-corpus", "net.4.5.2.x64.etl", NULL);
   const char *path = argc > 1 ? argv[1] : default_path;
   int iterations = argc > 2 ? atoi (argv[2]) : 15;
   const char *paths[] = { path, NULL };
@@ -103,22 +104,23 @@ main (int argc, char **argv)
           etl_decoded_free (d);
         }
       t2 = g_get_monotonic_time ();
-      (void) sink;
+      (void)sink;
       if (it < 0)
         continue; /* warm-up: schema caches and allocator */
-      decode_ns[it] = (double) (t1 - t0) * 1000.0 / (double) MAX (n, 1);
-      cpu_ns[it] = (double) (c1 - c0) * 1e9 / CLOCKS_PER_SEC / (double) MAX (n, 1);
-      process_ns[it] = (double) (t2 - t1) * 1000.0 / (double) MAX (n, 1);
+      decode_ns[it] = (double)(t1 - t0) * 1000.0 / (double)MAX (n, 1);
+      cpu_ns[it] = (double)(c1 - c0) * 1e9 / CLOCKS_PER_SEC / (double)MAX (n, 1);
+      process_ns[it] = (double)(t2 - t1) * 1000.0 / (double)MAX (n, 1);
     }
   qsort (decode_ns, iterations, sizeof (double), compare_double);
   qsort (process_ns, iterations, sizeof (double), compare_double);
   qsort (cpu_ns, iterations, sizeof (double), compare_double);
 
-  printf ("file: %s (%" G_GUINT64_FORMAT " records, %" G_GUINT64_FORMAT " with a schema, %" G_GUINT64_FORMAT
-          " fields)\n", path, n, n_schema, n_fields);
+  printf ("file: %s (%" G_GUINT64_FORMAT " records, %" G_GUINT64_FORMAT
+          " with a schema, %" G_GUINT64_FORMAT " fields)\n",
+          path, n, n_schema, n_fields);
   printf ("| metric | value |\n|---|---|\n");
-  printf ("| decode, median per record | %.0f ns |\n| min | %.0f ns |\n| max | %.0f ns |\n", decode_ns[iterations / 2],
-          decode_ns[0], decode_ns[iterations - 1]);
+  printf ("| decode, median per record | %.0f ns |\n| min | %.0f ns |\n| max | %.0f ns |\n",
+          decode_ns[iterations / 2], decode_ns[0], decode_ns[iterations - 1]);
   printf ("| decode, CPU time, median per record | %.0f ns |\n", cpu_ns[iterations / 2]);
   printf ("| decode + process, median per record | %.0f ns |\n", process_ns[iterations / 2]);
   printf ("BENCH decode_ns_per_record %.1f ns\n", decode_ns[iterations / 2]);

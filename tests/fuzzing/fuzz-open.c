@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * fuzz-open: file bytes → etl_trace_open → every record re-read and named →
- * losses.  The whole reader path: buffer walk, decompression, header decode,
- * merge.
+ * fuzz-open: file bytes → etl_trace_open → every record re-read, named,
+ * decoded (fields, derived fields, process) → losses, the process table.
+ * The whole reader path: buffer walk, decompression, header decode, merge,
+ * and what the walk hands to decoding (metadata, manifests, volumes,
+ * lifetimes, file names).
  */
 #include "config.h"
 
@@ -52,14 +54,27 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
           if (etl_trace_get_record (trace, i, &r, NULL))
             {
+              EtlDecoded *decoded;
+              GArray *derived;
+
               g_free (etl_record_dup_provider_name (&r));
               g_free (etl_record_dup_event_name (&r));
+              decoded = etl_trace_decode_record (trace, &r);
+              derived = etl_trace_get_derived_fields (trace, &r, decoded);
+              (void) etl_trace_get_record_process (trace, &r, decoded);
+              g_clear_pointer (&derived, g_array_unref);
+              etl_decoded_free (decoded);
               etl_record_clear (&r);
             }
           if (i > 0)
             g_assert (etl_trace_get_filetime (trace, i - 1) <= etl_trace_get_filetime (trace, i));
         }
       etl_trace_get_losses (trace, &n_losses);
+      {
+        guint n_processes;
+
+        etl_process_table_get_processes (etl_trace_get_process_table (trace), &n_processes);
+      }
     }
   g_unlink (path);
   return 0;

@@ -54,10 +54,10 @@ add_entry_fields (JsonBuilder *b, EtlCpuUsage *usage, const EtlCpuUsageEntry *e)
   if (sampled)
     {
       json_builder_set_member_name (b, "samples");
-      json_builder_add_int_value (b, (gint64) e->samples);
+      json_builder_add_int_value (b, (gint64)e->samples);
     }
   json_builder_set_member_name (b, "cpu_ms");
-  json_builder_add_double_value (b, (double) e->cpu_time / 10000.0);
+  json_builder_add_double_value (b, (double)e->cpu_time / 10000.0);
   json_builder_set_member_name (b, "percent");
   json_builder_add_double_value (b, e->percent);
 }
@@ -76,13 +76,14 @@ add_series (JsonBuilder *b, EtlCpuUsage *usage, guint top_n)
   json_builder_set_member_name (b, "bucket_start_ms");
   json_builder_begin_array (b);
   for (guint k = 0; k < series->n_buckets; k++)
-    json_builder_add_double_value (b, (double) ((gint64) k * width) / 10000.0);
+    json_builder_add_double_value (b, (double)((gint64)k * width) / 10000.0);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "rows");
   json_builder_begin_array (b);
   for (guint r = 0; r <= series->n_rows; r++)
     {
-      const EtlCpuUsageEntry *e = r < series->n_rows ? series->entries[r] : etl_cpu_usage_get_idle (usage);
+      const EtlCpuUsageEntry *e
+          = r < series->n_rows ? series->entries[r] : etl_cpu_usage_get_idle (usage);
       const char *name = r < series->n_rows ? series->names[r] : e->name;
 
       json_builder_begin_object (b);
@@ -110,10 +111,12 @@ add_series (JsonBuilder *b, EtlCpuUsage *usage, guint top_n)
           gint64 cap = etl_cpu_usage_get_bucket_capacity (usage, k);
 
           if (r < series->n_rows)
-            json_builder_add_double_value (b, series->percent[(gsize) r * series->n_buckets + k]);
+            json_builder_add_double_value (b, series->percent[(gsize)r * series->n_buckets + k]);
           else
-            json_builder_add_double_value (b, cap > 0 ? 100.0 * (double) etl_cpu_usage_get_bucket_time (usage, e, k) / (double) cap
-                                                      : 0.0);
+            json_builder_add_double_value (
+                b, cap > 0
+                       ? 100.0 * (double)etl_cpu_usage_get_bucket_time (usage, e, k) / (double)cap
+                       : 0.0);
         }
       json_builder_end_array (b);
       json_builder_set_member_name (b, "cpu_ms");
@@ -127,7 +130,7 @@ add_series (JsonBuilder *b, EtlCpuUsage *usage, guint top_n)
           else
             for (guint i = series->n_rows - 1; i < n_entries; i++)
               t += etl_cpu_usage_get_bucket_time (usage, &entries[i], k);
-          json_builder_add_double_value (b, (double) t / 10000.0);
+          json_builder_add_double_value (b, (double)t / 10000.0);
         }
       json_builder_end_array (b);
       if (sampled)
@@ -143,7 +146,7 @@ add_series (JsonBuilder *b, EtlCpuUsage *usage, guint top_n)
               else
                 for (guint i = series->n_rows - 1; i < n_entries; i++)
                   n += etl_cpu_usage_get_bucket_samples (usage, &entries[i], k);
-              json_builder_add_int_value (b, (gint64) n);
+              json_builder_add_int_value (b, (gint64)n);
             }
           json_builder_end_array (b);
         }
@@ -168,19 +171,21 @@ print_usage (EtlCpuUsage *usage, guint top_n)
   json_builder_set_member_name (b, "mode");
   json_builder_add_string_value (b, sampled ? "sampled" : "precise");
   json_builder_set_member_name (b, "by");
-  json_builder_add_string_value (b, etl_cpu_usage_get_grouping (usage) == ETL_CPU_USAGE_BY_THREAD ? "thread" : "process");
+  json_builder_add_string_value (
+      b, etl_cpu_usage_get_grouping (usage) == ETL_CPU_USAGE_BY_THREAD ? "thread" : "process");
   json_builder_set_member_name (b, "n_cpus");
   json_builder_add_int_value (b, etl_cpu_usage_get_n_cpus (usage));
   json_builder_set_member_name (b, "start_time");
   json_builder_add_int_value (b, etl_cpu_usage_get_start (usage));
   json_builder_set_member_name (b, "span_ms");
-  json_builder_add_double_value (b, (double) (etl_cpu_usage_get_end (usage) - etl_cpu_usage_get_start (usage)) / 10000.0);
+  json_builder_add_double_value (
+      b, (double)(etl_cpu_usage_get_end (usage) - etl_cpu_usage_get_start (usage)) / 10000.0);
   json_builder_set_member_name (b, sampled ? "n_samples" : "n_cswitches");
-  json_builder_add_int_value (b, (gint64) etl_cpu_usage_get_n_records (usage));
+  json_builder_add_int_value (b, (gint64)etl_cpu_usage_get_n_records (usage));
   json_builder_set_member_name (b, "n_unattributed");
-  json_builder_add_int_value (b, (gint64) etl_cpu_usage_get_n_unattributed (usage));
+  json_builder_add_int_value (b, (gint64)etl_cpu_usage_get_n_unattributed (usage));
   json_builder_set_member_name (b, "bucket_ms");
-  json_builder_add_double_value (b, (double) etl_cpu_usage_get_bucket_width (usage) / 10000.0);
+  json_builder_add_double_value (b, (double)etl_cpu_usage_get_bucket_width (usage) / 10000.0);
   json_builder_set_member_name (b, "n_buckets");
   json_builder_add_int_value (b, etl_cpu_usage_get_n_buckets (usage));
   json_builder_set_member_name (b, "totals");
@@ -234,11 +239,15 @@ etl_cli_cpu_main (int argc, char **argv)
   EtlCpuUsageGrouping grouping = ETL_CPU_USAGE_BY_PROCESS;
   int status = 0;
   GOptionEntry entries[] = {
-    { "precise", 0, 0, G_OPTION_ARG_NONE, &precise, "From CSwitch records (default: SampledProfile samples)", NULL },
-    { "by", 0, 0, G_OPTION_ARG_STRING, &by, "Group by process (default) or thread", "process|thread" },
+    { "precise", 0, 0, G_OPTION_ARG_NONE, &precise,
+      "From CSwitch records (default: SampledProfile samples)", NULL },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &by, "Group by process (default) or thread",
+      "process|thread" },
     { "bucket-ms", 0, 0, G_OPTION_ARG_DOUBLE, &bucket_ms,
-      "Width of a time bucket in ms (default: a whole number of ms giving at most 100 buckets)", "N" },
-    { "top", 0, 0, G_OPTION_ARG_INT, &top_n, "Rows of their own in the series before \"Other\" (default 10)", "N" },
+      "Width of a time bucket in ms (default: a whole number of ms giving at most 100 buckets)",
+      "N" },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top_n,
+      "Rows of their own in the series before \"Other\" (default 10)", "N" },
     { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
       "Describe events with this instrumentation manifest (repeatable)", "FILE.man" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
@@ -246,10 +255,10 @@ etl_cli_cpu_main (int argc, char **argv)
   };
 
   context = g_option_context_new ("FILE...");
-  g_option_context_set_summary (context,
-                                "Print CPU usage per process (or thread) as JSON: totals sorted by use and the\n"
-                                "per-bucket series, from PerfInfo SampledProfile records or, with --precise,\n"
-                                "from Thread CSwitch records.  Percentages are of all processors.");
+  g_option_context_set_summary (
+      context, "Print CPU usage per process (or thread) as JSON: totals sorted by use and the\n"
+               "per-bucket series, from PerfInfo SampledProfile records or, with --precise,\n"
+               "from Thread CSwitch records.  Percentages are of all processors.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -284,21 +293,22 @@ etl_cli_cpu_main (int argc, char **argv)
       return EXIT_USAGE;
     }
 
-  trace = etl_trace_open_full ((const char *const *) files, (const char *const *) manifests, NULL, NULL, NULL,
-                               &error);
+  trace = etl_trace_open_full ((const char *const *)files, (const char *const *)manifests, NULL,
+                               NULL, NULL, &error);
   if (trace == NULL)
     {
       g_printerr ("etlscope-cli: %s\n", error->message);
       return EXIT_INPUT;
     }
-  usage = etl_cpu_usage_compute (trace, precise ? ETL_CPU_USAGE_PRECISE : ETL_CPU_USAGE_SAMPLED, grouping,
-                                 (gint64) (bucket_ms * 10000.0 + 0.5), NULL, NULL, NULL, &error);
+  usage = etl_cpu_usage_compute (trace, precise ? ETL_CPU_USAGE_PRECISE : ETL_CPU_USAGE_SAMPLED,
+                                 grouping, (gint64)(bucket_ms * 10000.0 + 0.5), NULL, NULL, NULL,
+                                 &error);
   if (usage == NULL)
     {
       g_printerr ("etlscope-cli cpu: %s\n", error->message);
       return EXIT_USAGE;
     }
-  print_usage (usage, (guint) top_n);
+  print_usage (usage, (guint)top_n);
   fflush (stdout);
 
   for (guint i = 0; i < etl_trace_get_n_files (trace); i++)
@@ -307,7 +317,8 @@ etl_cli_cpu_main (int argc, char **argv)
 
       for (guint p = 0; p < info->problems->len; p++)
         {
-          g_printerr ("etlscope-cli: %s\n", ((const GError *) g_ptr_array_index (info->problems, p))->message);
+          g_printerr ("etlscope-cli: %s\n",
+                      ((const GError *)g_ptr_array_index (info->problems, p))->message);
           status = EXIT_INPUT;
         }
     }

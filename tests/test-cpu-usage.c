@@ -137,14 +137,14 @@ typedef struct
 static guint32
 model_thread_at (guint n_slots, guint cpu, gint64 t)
 {
-  guint64 slot = (guint64) t / 10000;
-  guint e = (guint) ((slot + cpu) % 10);
+  guint64 slot = (guint64)t / 10000;
+  guint e = (guint)((slot + cpu) % 10);
   guint32 tid = model_tids[e];
 
   if (slot >= n_slots)
     return 0; /* the end: everything switched to idle */
 
-  if (tid == 4004 && (slot < n_slots / 5 || slot >= (guint64) n_slots * 7 / 10))
+  if (tid == 4004 && (slot < n_slots / 5 || slot >= (guint64)n_slots * 7 / 10))
     return 0;
   return t % 10000 < model_run[e] ? tid : 0;
 }
@@ -152,10 +152,10 @@ model_thread_at (guint n_slots, guint cpu, gint64 t)
 static void
 model_build (Model *m, guint n_cpus, guint n_slots, guint interval, gint64 width)
 {
-  gint64 end = (gint64) n_slots * 10000;
+  gint64 end = (gint64)n_slots * 10000;
 
   memset (m, 0, sizeof *m);
-  m->n_buckets = (guint) ((end + width - 1) / width);
+  m->n_buckets = (guint)((end + width - 1) / width);
   g_assert_cmpuint (m->n_buckets, <=, 64);
   /* Precise: tick by tick would be slow; walk 100-ns steps of 500 (every run
    * length and the phase are multiples of 500, bucket widths too). */
@@ -173,7 +173,8 @@ model_total_time (const Model *m, guint32 pid, guint32 tid)
   gint64 sum = 0;
 
   for (guint i = 0; i < N_TIDS; i++)
-    if (tid != G_MAXUINT32 ? all_tids[i] == tid : model_pid (all_tids[i]) == pid && all_tids[i] != 0)
+    if (tid != G_MAXUINT32 ? all_tids[i] == tid
+                           : model_pid (all_tids[i]) == pid && all_tids[i] != 0)
       for (guint k = 0; k < m->n_buckets; k++)
         sum += m->time[i][k];
   return sum;
@@ -200,29 +201,32 @@ check_against_model (EtlCpuUsage *u, const Model *m, guint interval)
 
       if (!by_thread && tid != 0 && i > 0 && model_pid (all_tids[i - 1]) == pid)
         continue; /* the process was checked with its first thread */
-      e = tid == 0 ? etl_cpu_usage_get_idle (u) : find_entry (u, pid, by_thread ? tid : G_MAXUINT32);
+      e = tid == 0 ? etl_cpu_usage_get_idle (u)
+                   : find_entry (u, pid, by_thread ? tid : G_MAXUINT32);
       for (guint k = 0; k < m->n_buckets; k++)
         {
           gint64 want_time = 0;
           guint64 want_samples = 0;
 
           for (guint j = 0; j < N_TIDS; j++)
-            if (by_thread || tid == 0 ? j == i : (model_pid (all_tids[j]) == pid && all_tids[j] != 0))
+            if (by_thread || tid == 0 ? j == i
+                                      : (model_pid (all_tids[j]) == pid && all_tids[j] != 0))
               {
                 want_time += m->time[j][k];
                 want_samples += m->samples[j][k];
               }
-          total += sampled ? (gint64) want_samples * interval : want_time;
+          total += sampled ? (gint64)want_samples * interval : want_time;
           total_samples += want_samples;
           if (e == NULL)
             {
-              g_assert_cmpint (sampled ? (gint64) want_samples : want_time, ==, 0);
+              g_assert_cmpint (sampled ? (gint64)want_samples : want_time, ==, 0);
               continue;
             }
           if (sampled)
             {
               g_assert_cmpuint (etl_cpu_usage_get_bucket_samples (u, e, k), ==, want_samples);
-              g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, e, k), ==, (gint64) want_samples * interval);
+              g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, e, k), ==,
+                               (gint64)want_samples * interval);
             }
           else
             g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, e, k), ==, want_time);
@@ -234,9 +238,10 @@ check_against_model (EtlCpuUsage *u, const Model *m, guint interval)
       g_assert_cmpint (e->cpu_time, ==, total);
       g_assert_cmpuint (e->samples, ==, sampled ? total_samples : 0);
       if (!sampled)
-        g_assert_cmpint (e->cpu_time, ==, model_total_time (m, pid, by_thread || tid == 0 ? tid : G_MAXUINT32));
-      g_assert_cmpfloat_with_epsilon (e->percent,
-                                      100.0 * (double) total / (double) etl_cpu_usage_get_capacity (u), 1e-9);
+        g_assert_cmpint (e->cpu_time, ==,
+                         model_total_time (m, pid, by_thread || tid == 0 ? tid : G_MAXUINT32));
+      g_assert_cmpfloat_with_epsilon (
+          e->percent, 100.0 * (double)total / (double)etl_cpu_usage_get_capacity (u), 1e-9);
     }
   g_assert_cmpuint (n, ==, n_expected);
   for (guint i = 1; i < n; i++)
@@ -265,11 +270,8 @@ test_synth_readback (void)
     const char *image;
     gint64 start_ms, end_ms;
   } want[] = {
-    { 0, "Idle", -1, -1 },
-    { 1000, "alpha.exe", 0, 100 },
-    { 2000, "beta.exe", 0, 100 },
-    { 3000, "gamma.exe", 0, 100 },
-    { 4000, "delta.exe", 20, 70 },
+    { 0, "Idle", -1, -1 },         { 1000, "alpha.exe", 0, 100 }, { 2000, "beta.exe", 0, 100 },
+    { 3000, "gamma.exe", 0, 100 }, { 4000, "delta.exe", 20, 70 },
   };
 
   g_assert_cmpuint (etl_trace_get_n_problems (trace), ==, 0);
@@ -357,7 +359,8 @@ test_synth_readback (void)
   g_assert_cmpuint (n_ready, >, 0);
   g_assert_cmpuint (n_cswitch, >, n_ready);
   {
-    g_autoptr (EtlCpuUsage) precise = compute (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS, 10 * MS);
+    g_autoptr (EtlCpuUsage) precise
+        = compute (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS, 10 * MS);
 
     g_assert_cmpuint (etl_cpu_usage_get_n_records (precise), ==, n_cswitch);
   }
@@ -381,8 +384,10 @@ test_synth_default_unchanged (void)
   g_assert_true (etl_synth_write (&params, path, &error));
   {
     g_autoptr (EtlTrace) trace = open_one (path);
-    g_autoptr (EtlCpuUsage) precise = compute (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS, 0);
-    g_autoptr (EtlCpuUsage) sampled = compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS, 0);
+    g_autoptr (EtlCpuUsage) precise
+        = compute (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS, 0);
+    g_autoptr (EtlCpuUsage) sampled
+        = compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS, 0);
 
     g_assert_cmpuint (etl_trace_get_n_records (trace), ==, 5001);
     g_assert_cmpuint (etl_cpu_usage_get_n_records (precise), ==, 0);
@@ -407,7 +412,8 @@ test_precise_by_process (void)
 {
   Tmp tmp = { 0 };
   g_autoptr (EtlTrace) trace = open_one (write_schedule (&tmp, 4, 100, 0, ETL_CLOCK_QPC));
-  g_autoptr (EtlCpuUsage) u = compute (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS, 10 * MS);
+  g_autoptr (EtlCpuUsage) u
+      = compute (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS, 10 * MS);
   guint n;
   const EtlCpuUsageEntry *e = etl_cpu_usage_get_entries (u, &n);
   const EtlCpuUsageEntry *idle = etl_cpu_usage_get_idle (u);
@@ -439,8 +445,10 @@ test_precise_by_process (void)
       g_assert_cmpint (etl_cpu_usage_get_bucket_capacity (u, k), ==, 40 * MS);
       g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, &e[0], k), ==, 88000);
       g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, &e[1], k), ==, 84000);
-      g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, delta, k), ==, k >= 2 && k < 7 ? 36000 : 0);
-      g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, idle, k), ==, k >= 2 && k < 7 ? 128000 : 164000);
+      g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, delta, k), ==,
+                       k >= 2 && k < 7 ? 36000 : 0);
+      g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, idle, k), ==,
+                       k >= 2 && k < 7 ? 128000 : 164000);
     }
   tmp_clear (&tmp);
 }
@@ -450,7 +458,8 @@ test_sampled_by_process (void)
 {
   Tmp tmp = { 0 };
   g_autoptr (EtlTrace) trace = open_one (write_schedule (&tmp, 4, 100, 0, ETL_CLOCK_QPC));
-  g_autoptr (EtlCpuUsage) u = compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS, 10 * MS);
+  g_autoptr (EtlCpuUsage) u
+      = compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS, 10 * MS);
   g_autoptr (EtlCpuUsageSeries) s = NULL;
   guint n;
   const EtlCpuUsageEntry *e = etl_cpu_usage_get_entries (u, &n);
@@ -474,7 +483,8 @@ test_sampled_by_process (void)
   for (guint k = 0; k < 10; k++)
     {
       g_assert_cmpuint (etl_cpu_usage_get_bucket_samples (u, &e[0], k), ==, 12);
-      g_assert_cmpuint (etl_cpu_usage_get_bucket_samples (u, &e[3], k), ==, k >= 2 && k < 7 ? 4 : 0);
+      g_assert_cmpuint (etl_cpu_usage_get_bucket_samples (u, &e[3], k), ==,
+                        k >= 2 && k < 7 ? 4 : 0);
       g_assert_cmpuint (etl_cpu_usage_get_bucket_samples (u, idle, k), ==, k >= 2 && k < 7 ? 4 : 8);
     }
 
@@ -502,12 +512,14 @@ test_sampled_by_thread_interval (void)
 {
   Tmp tmp = { 0 };
   g_autoptr (EtlTrace) trace = open_one (write_schedule (&tmp, 4, 100, 5000, ETL_CLOCK_QPC));
-  g_autoptr (EtlCpuUsage) u = compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_THREAD, 10 * MS);
+  g_autoptr (EtlCpuUsage) u
+      = compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_THREAD, 10 * MS);
   static const struct
   {
     guint32 tid;
     guint64 samples;
-  } want[] = { { 3004, 160 }, { 1004, 120 }, { 2004, 120 }, { 1008, 80 }, { 3008, 40 }, { 4004, 40 } };
+  } want[]
+      = { { 3004, 160 }, { 1004, 120 }, { 2004, 120 }, { 1008, 80 }, { 3008, 40 }, { 4004, 40 } };
   guint n;
   const EtlCpuUsageEntry *e = etl_cpu_usage_get_entries (u, &n);
 
@@ -518,7 +530,7 @@ test_sampled_by_thread_interval (void)
       g_assert_cmpuint (e[i].pid, ==, model_pid (want[i].tid));
       g_assert_cmpuint (e[i].samples, ==, want[i].samples);
       /* Each sample is worth the 0.5 ms of the SampledProfileInterval record. */
-      g_assert_cmpint (e[i].cpu_time, ==, (gint64) want[i].samples * 5000);
+      g_assert_cmpint (e[i].cpu_time, ==, (gint64)want[i].samples * 5000);
       g_assert_nonnull (e[i].thread);
       g_assert_cmpuint (e[i].thread->tid, ==, want[i].tid);
     }
@@ -548,13 +560,13 @@ test_model_shapes (void)
   for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
     {
       Tmp tmp = { 0 };
-      g_autoptr (EtlTrace) trace = open_one (write_schedule (&tmp, shapes[s].n_cpus, shapes[s].ms, shapes[s].interval,
-                                                             shapes[s].clock));
+      g_autoptr (EtlTrace) trace = open_one (write_schedule (&tmp, shapes[s].n_cpus, shapes[s].ms,
+                                                             shapes[s].interval, shapes[s].clock));
       guint interval = shapes[s].interval ? shapes[s].interval : 10000;
       Model *m = g_new (Model, 1);
 
-      g_test_message ("%u processors, %u ms, interval %u, buckets %" G_GINT64_FORMAT, shapes[s].n_cpus,
-                      shapes[s].ms, interval, shapes[s].width);
+      g_test_message ("%u processors, %u ms, interval %u, buckets %" G_GINT64_FORMAT,
+                      shapes[s].n_cpus, shapes[s].ms, interval, shapes[s].width);
       model_build (m, shapes[s].n_cpus, shapes[s].ms, interval, shapes[s].width);
       for (guint mode = 0; mode < 2; mode++)
         for (guint grouping = 0; grouping < 2; grouping++)
@@ -592,8 +604,8 @@ test_progress_cancel (void)
   g_autoptr (EtlCpuUsage) u = NULL;
   double last = 0.0;
 
-  u = etl_cpu_usage_compute (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS, 0, on_progress, &last, NULL,
-                             &error);
+  u = etl_cpu_usage_compute (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS, 0, on_progress,
+                             &last, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (last, ==, 1.0);
   /* Automatic buckets: 2000 ms / 100 = 20 ms. */
@@ -601,14 +613,14 @@ test_progress_cancel (void)
   g_assert_cmpuint (etl_cpu_usage_get_n_buckets (u), ==, 100);
 
   g_cancellable_cancel (cancellable);
-  g_assert_null (etl_cpu_usage_compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS, 0, NULL, NULL,
-                                        cancellable, &error));
+  g_assert_null (etl_cpu_usage_compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS, 0,
+                                        NULL, NULL, cancellable, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
 
   /* 2 s in 1-µs buckets: 2,000,000 > the cap. */
-  g_assert_null (etl_cpu_usage_compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS, 10, NULL, NULL,
-                                        NULL, &error));
+  g_assert_null (etl_cpu_usage_compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS, 10,
+                                        NULL, NULL, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   tmp_clear (&tmp);
 }
@@ -630,15 +642,16 @@ run_cpu (int expect_status, const char *first, ...)
   va_list args;
 
   g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
+  g_ptr_array_add (argv, (gpointer)cli);
   g_ptr_array_add (argv, (gpointer) "cpu");
   va_start (args, first);
   for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
+    g_ptr_array_add (argv, (gpointer)a);
   va_end (args);
   g_ptr_array_add (argv, NULL);
-  proc = g_subprocess_newv ((const char *const *) argv->pdata,
-                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  proc
+      = g_subprocess_newv ((const char *const *)argv->pdata,
+                           G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
   g_assert_no_error (error);
@@ -661,8 +674,10 @@ test_cli (void)
   Tmp tmp = { 0 };
   const char *path = write_schedule (&tmp, 4, 100, 0, ETL_CLOCK_QPC);
   g_autoptr (JsonNode) sampled = run_cpu (0, "--bucket-ms", "10", path, NULL);
-  g_autoptr (JsonNode) precise = run_cpu (0, "--precise", "--bucket-ms", "10", "--top", "2", path, NULL);
-  g_autoptr (JsonNode) threads = run_cpu (0, "--precise", "--by", "thread", "--bucket-ms", "10", path, NULL);
+  g_autoptr (JsonNode) precise
+      = run_cpu (0, "--precise", "--bucket-ms", "10", "--top", "2", path, NULL);
+  g_autoptr (JsonNode) threads
+      = run_cpu (0, "--precise", "--by", "thread", "--bucket-ms", "10", path, NULL);
   JsonObject *o = json_node_get_object (sampled);
   JsonArray *totals = json_object_get_array_member (o, "totals");
   JsonObject *t, *series, *row;
@@ -686,17 +701,20 @@ test_cli (void)
   t = json_object_get_object_member (o, "idle");
   g_assert_cmpint (json_object_get_int_member (t, "samples"), ==, 60);
   series = json_object_get_object_member (o, "series");
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (series, "bucket_start_ms")), ==, 10);
+  g_assert_cmpuint (
+      json_array_get_length (json_object_get_array_member (series, "bucket_start_ms")), ==, 10);
   rows = json_object_get_array_member (series, "rows");
   g_assert_cmpuint (json_array_get_length (rows), ==, 5); /* 4 processes + idle */
   row = json_array_get_object_element (rows, 3);
   g_assert_cmpstr (json_object_get_string_member (row, "name"), ==, "delta.exe (4000)");
   for (guint k = 0; k < 10; k++)
     {
-      g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (row, "samples"), k), ==,
-                       k >= 2 && k < 7 ? 4 : 0);
-      g_assert_cmpfloat_with_epsilon (json_array_get_double_element (json_object_get_array_member (row, "percent"), k),
-                                      k >= 2 && k < 7 ? 10.0 : 0.0, 1e-9);
+      g_assert_cmpint (
+          json_array_get_int_element (json_object_get_array_member (row, "samples"), k), ==,
+          k >= 2 && k < 7 ? 4 : 0);
+      g_assert_cmpfloat_with_epsilon (
+          json_array_get_double_element (json_object_get_array_member (row, "percent"), k),
+          k >= 2 && k < 7 ? 10.0 : 0.0, 1e-9);
     }
 
   o = json_node_get_object (precise);
@@ -716,15 +734,17 @@ test_cli (void)
       }
   }
   g_assert_cmpfloat_with_epsilon (
-    json_object_get_double_member (json_object_get_object_member (o, "idle"), "cpu_ms"), 146.0, 1e-9);
+      json_object_get_double_member (json_object_get_object_member (o, "idle"), "cpu_ms"), 146.0,
+      1e-9);
   rows = json_object_get_array_member (json_object_get_object_member (o, "series"), "rows");
   g_assert_cmpuint (json_array_get_length (rows), ==, 4); /* top 2, Other, idle */
   row = json_array_get_object_element (rows, 2);
   g_assert_cmpstr (json_object_get_string_member (row, "name"), ==, "Other");
   /* Other = beta 6.4 ms a bucket + delta 3.6 in buckets 2–6. */
   for (guint k = 0; k < 10; k++)
-    g_assert_cmpfloat_with_epsilon (json_array_get_double_element (json_object_get_array_member (row, "cpu_ms"), k),
-                                    k >= 2 && k < 7 ? 10.0 : 6.4, 1e-9);
+    g_assert_cmpfloat_with_epsilon (
+        json_array_get_double_element (json_object_get_array_member (row, "cpu_ms"), k),
+        k >= 2 && k < 7 ? 10.0 : 6.4, 1e-9);
 
   o = json_node_get_object (threads);
   g_assert_cmpstr (json_object_get_string_member (o, "by"), ==, "thread");
@@ -786,10 +806,14 @@ test_corpus_net (void)
       d = etl_trace_decode_record (trace, &rec);
       f = etl_decoded_find (d, "ThreadId");
       g_assert_nonnull (f);
-      th = f->number == 0 ? NULL : etl_process_table_lookup_thread (table, (guint32) f->number, rec.filetime);
+      th = f->number == 0
+               ? NULL
+               : etl_process_table_lookup_thread (table, (guint32)f->number, rec.filetime);
       pid = f->number == 0 ? 0 : th != NULL ? th->pid : G_MAXUINT32;
-      g_hash_table_insert (by_pid, GUINT_TO_POINTER (pid),
-                           GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (by_pid, GUINT_TO_POINTER (pid))) + 1));
+      g_hash_table_insert (
+          by_pid, GUINT_TO_POINTER (pid),
+          GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (by_pid, GUINT_TO_POINTER (pid)))
+                            + 1));
       n_samples++;
       etl_record_clear (&rec);
     }
@@ -797,8 +821,9 @@ test_corpus_net (void)
 
   u = compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS, 0);
   g_assert_cmpuint (etl_cpu_usage_get_n_records (u), ==, n_samples);
-  g_assert_cmpuint (etl_cpu_usage_get_n_unattributed (u), ==,
-                    GPOINTER_TO_SIZE (g_hash_table_lookup (by_pid, GUINT_TO_POINTER (G_MAXUINT32))));
+  g_assert_cmpuint (
+      etl_cpu_usage_get_n_unattributed (u), ==,
+      GPOINTER_TO_SIZE (g_hash_table_lookup (by_pid, GUINT_TO_POINTER (G_MAXUINT32))));
   g_assert_cmpuint (etl_cpu_usage_get_n_cpus (u), ==, 8);
   e = etl_cpu_usage_get_entries (u, &n);
   {
@@ -814,7 +839,8 @@ test_corpus_net (void)
         for (guint j = i; j < n; j++)
           if (e[j].pid == e[i].pid)
             sum += e[j].samples;
-        g_assert_cmpuint (sum, ==, GPOINTER_TO_SIZE (g_hash_table_lookup (by_pid, GUINT_TO_POINTER (e[i].pid))));
+        g_assert_cmpuint (
+            sum, ==, GPOINTER_TO_SIZE (g_hash_table_lookup (by_pid, GUINT_TO_POINTER (e[i].pid))));
         n_sum += sum;
       }
   }

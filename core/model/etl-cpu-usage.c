@@ -47,19 +47,19 @@
 #include "etl-cpu-usage.h"
 
 #define HOOK_SAMPLED_PROFILE 0x0F2E
-#define HOOK_SET_INTERVAL    0x0F48
+#define HOOK_SET_INTERVAL 0x0F48
 #define HOOK_COLLECTION_START 0x0F49
-#define HOOK_CSWITCH         0x0524
-#define NO_ID                G_MAXUINT32
-#define MAX_INTERVAL         10000000 /* 1 s: larger NewInterval values are ignored */
-#define PROGRESS_STEP        65536
+#define HOOK_CSWITCH 0x0524
+#define NO_ID G_MAXUINT32
+#define MAX_INTERVAL 10000000 /* 1 s: larger NewInterval values are ignored */
+#define PROGRESS_STEP 65536
 
 typedef struct
 {
   guint64 key;
   EtlCpuUsageEntry entry;
-  guint64 samples_pre;    /* samples before the first interval record */
-  gint64 *bucket_time;    /* n_buckets, 100-ns units */
+  guint64 samples_pre; /* samples before the first interval record */
+  gint64 *bucket_time; /* n_buckets, 100-ns units */
   guint64 *bucket_samples;
   guint64 *bucket_pre;
 } Acc;
@@ -75,7 +75,7 @@ struct _EtlCpuUsage
   guint n_cpus;
   guint64 n_records;
   guint64 n_unattributed;
-  GPtrArray *accs;          /* Acc *, sorted by use after compute */
+  GPtrArray *accs;           /* Acc *, sorted by use after compute */
   EtlCpuUsageEntry *entries; /* copies of the non-idle entries, sorted */
   guint n_entries;
   Acc *idle;
@@ -96,7 +96,7 @@ acc_free (gpointer data)
 static inline guint32
 read_u32 (const guint8 *p)
 {
-  return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24;
+  return (guint32)p[0] | (guint32)p[1] << 8 | (guint32)p[2] << 16 | (guint32)p[3] << 24;
 }
 
 static gboolean
@@ -161,7 +161,7 @@ resolve (Walk *w, guint32 tid, gint64 filetime)
     u->n_unattributed++;
 
   if (u->grouping == ETL_CPU_USAGE_BY_THREAD)
-    key = thread != NULL ? (G_GUINT64_CONSTANT (3) << 40) | (guint64) (thread - w->threads)
+    key = thread != NULL ? (G_GUINT64_CONSTANT (3) << 40) | (guint64)(thread - w->threads)
                          : (G_GUINT64_CONSTANT (4) << 40) | tid;
   else
     key = process != NULL ? (G_GUINT64_CONSTANT (1) << 40) | process->index
@@ -201,7 +201,7 @@ bucket_of (EtlCpuUsage *u, gint64 filetime)
   if (filetime <= u->start)
     return 0;
   k = (filetime - u->start) / u->width;
-  return k >= (gint64) u->n_buckets ? u->n_buckets - 1 : (guint) k;
+  return k >= (gint64)u->n_buckets ? u->n_buckets - 1 : (guint)k;
 }
 
 /* Adds the running interval [from, to) to @a, split over the buckets. */
@@ -215,7 +215,7 @@ add_interval (EtlCpuUsage *u, Acc *a, gint64 from, gint64 to)
   a->entry.cpu_time += to - from;
   for (guint k = bucket_of (u, from); k < u->n_buckets; k++)
     {
-      gint64 b0 = u->start + (gint64) k * u->width;
+      gint64 b0 = u->start + (gint64)k * u->width;
       gint64 b1 = b0 + u->width;
 
       if (b0 >= to)
@@ -226,7 +226,7 @@ add_interval (EtlCpuUsage *u, Acc *a, gint64 from, gint64 to)
 
 typedef struct
 {
-  guint32 tid;  /* NO_ID until the processor's first CSwitch */
+  guint32 tid; /* NO_ID until the processor's first CSwitch */
   gint64 since;
   Acc *acc;
 } CpuState;
@@ -234,7 +234,7 @@ typedef struct
 static gint
 compare_accs (gconstpointer pa, gconstpointer pb)
 {
-  const Acc *a = *(Acc *const *) pa, *b = *(Acc *const *) pb;
+  const Acc *a = *(Acc *const *)pa, *b = *(Acc *const *)pb;
 
   if (a->entry.cpu_time != b->entry.cpu_time)
     return a->entry.cpu_time > b->entry.cpu_time ? -1 : 1;
@@ -276,8 +276,9 @@ compare_accs (gconstpointer pa, gconstpointer pb)
  * Returns: (transfer full) (nullable): the usage, %NULL on error
  */
 EtlCpuUsage *
-etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGrouping grouping, gint64 bucket_width,
-                       EtlProgressFunc progress, gpointer progress_data, GCancellable *cancellable, GError **error)
+etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGrouping grouping,
+                       gint64 bucket_width, EtlProgressFunc progress, gpointer progress_data,
+                       GCancellable *cancellable, GError **error)
 {
   g_autoptr (EtlCpuUsage) u = NULL;
   g_autoptr (GHashTable) by_key = NULL;
@@ -289,7 +290,8 @@ etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGroupin
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (mode == ETL_CPU_USAGE_SAMPLED || mode == ETL_CPU_USAGE_PRECISE, NULL);
-  g_return_val_if_fail (grouping == ETL_CPU_USAGE_BY_PROCESS || grouping == ETL_CPU_USAGE_BY_THREAD, NULL);
+  g_return_val_if_fail (grouping == ETL_CPU_USAGE_BY_PROCESS || grouping == ETL_CPU_USAGE_BY_THREAD,
+                        NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   u = g_new0 (EtlCpuUsage, 1);
@@ -306,7 +308,8 @@ etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGroupin
   n_trace_cpus = MAX (etl_trace_get_n_cpus (trace), 1);
   u->n_cpus = n_trace_cpus;
   for (guint f = 0; f < n_files; f++)
-    u->n_cpus = MAX (u->n_cpus, MIN (etl_trace_get_file_info (trace, f)->number_of_processors, 4096));
+    u->n_cpus
+        = MAX (u->n_cpus, MIN (etl_trace_get_file_info (trace, f)->number_of_processors, 4096));
 
   if (bucket_width <= 0)
     {
@@ -318,12 +321,12 @@ etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGroupin
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "CPU usage: %" G_GINT64_FORMAT " ms buckets over %" G_GINT64_FORMAT
-                   " ms would make more than %u buckets", bucket_width / 10000, span / 10000,
-                   ETL_CPU_USAGE_MAX_BUCKETS);
+                   " ms would make more than %u buckets",
+                   bucket_width / 10000, span / 10000, ETL_CPU_USAGE_MAX_BUCKETS);
       return NULL;
     }
   u->width = bucket_width;
-  u->n_buckets = (guint) MAX ((span + bucket_width - 1) / bucket_width, 1);
+  u->n_buckets = (guint)MAX ((span + bucket_width - 1) / bucket_width, 1);
 
   by_key = g_hash_table_new (g_int64_hash, g_int64_equal);
   u->idle = acc_new (u, 0);
@@ -340,8 +343,8 @@ etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGroupin
 
     w.threads = etl_process_table_get_threads (u->table, &n_threads);
   }
-  cpus = g_new (CpuState, (gsize) n_files * n_trace_cpus);
-  for (gsize i = 0; i < (gsize) n_files * n_trace_cpus; i++)
+  cpus = g_new (CpuState, (gsize)n_files * n_trace_cpus);
+  for (gsize i = 0; i < (gsize)n_files * n_trace_cpus; i++)
     cpus[i].tid = NO_ID;
 
   n_records = etl_trace_get_n_records (trace);
@@ -355,7 +358,7 @@ etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGroupin
           if (g_cancellable_set_error_if_cancelled (cancellable, error))
             return NULL;
           if (progress != NULL)
-            progress ((double) i / (double) n_records, progress_data);
+            progress ((double)i / (double)n_records, progress_data);
         }
       header_type = etl_trace_get_header_type (trace, i);
       if (!is_kernel_header (header_type))
@@ -406,9 +409,10 @@ etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGroupin
         }
       else if (mode == ETL_CPU_USAGE_PRECISE && rec.hook_id == HOOK_CSWITCH)
         {
-          if (rec.user_data != NULL && rec.user_data_len >= 4 && rec.file < n_files && rec.cpu < n_trace_cpus)
+          if (rec.user_data != NULL && rec.user_data_len >= 4 && rec.file < n_files
+              && rec.cpu < n_trace_cpus)
             {
-              CpuState *c = &cpus[(gsize) rec.file * n_trace_cpus + rec.cpu];
+              CpuState *c = &cpus[(gsize)rec.file * n_trace_cpus + rec.cpu];
 
               if (c->tid != NO_ID)
                 add_interval (u, c->acc, c->since, rec.filetime);
@@ -422,7 +426,7 @@ etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGroupin
     }
 
   if (mode == ETL_CPU_USAGE_PRECISE)
-    for (gsize i = 0; i < (gsize) n_files * n_trace_cpus; i++)
+    for (gsize i = 0; i < (gsize)n_files * n_trace_cpus; i++)
       if (cpus[i].tid != NO_ID)
         add_interval (u, cpus[i].acc, cpus[i].since, u->end);
 
@@ -437,9 +441,9 @@ etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGroupin
 
           if (a->bucket_pre == NULL)
             continue;
-          a->entry.cpu_time += (gint64) a->samples_pre * pre;
+          a->entry.cpu_time += (gint64)a->samples_pre * pre;
           for (guint k = 0; k < u->n_buckets; k++)
-            a->bucket_time[k] += (gint64) a->bucket_pre[k] * pre;
+            a->bucket_time[k] += (gint64)a->bucket_pre[k] * pre;
         }
     }
 
@@ -454,11 +458,13 @@ etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGroupin
         Acc *a = g_ptr_array_index (u->accs, i);
 
         a->entry.index = i;
-        a->entry.percent = capacity > 0 ? 100.0 * (double) a->entry.cpu_time / (double) capacity : 0.0;
+        a->entry.percent
+            = capacity > 0 ? 100.0 * (double)a->entry.cpu_time / (double)capacity : 0.0;
         u->entries[i] = a->entry;
       }
     u->idle->entry.index = G_MAXUINT;
-    u->idle->entry.percent = capacity > 0 ? 100.0 * (double) u->idle->entry.cpu_time / (double) capacity : 0.0;
+    u->idle->entry.percent
+        = capacity > 0 ? 100.0 * (double)u->idle->entry.cpu_time / (double)capacity : 0.0;
   }
   if (progress != NULL)
     progress (1.0, progress_data);
@@ -612,7 +618,7 @@ gint64
 etl_cpu_usage_get_capacity (EtlCpuUsage *usage)
 {
   g_return_val_if_fail (usage != NULL, 0);
-  return (usage->end - usage->start) * (gint64) usage->n_cpus;
+  return (usage->end - usage->start) * (gint64)usage->n_cpus;
 }
 
 /**
@@ -655,9 +661,9 @@ etl_cpu_usage_get_bucket_capacity (EtlCpuUsage *usage, guint bucket)
   gint64 b0, b1;
 
   g_return_val_if_fail (usage != NULL && bucket < usage->n_buckets, 0);
-  b0 = usage->start + (gint64) bucket * usage->width;
+  b0 = usage->start + (gint64)bucket * usage->width;
   b1 = MIN (b0 + usage->width, usage->end);
-  return b1 > b0 ? (b1 - b0) * (gint64) usage->n_cpus : 0;
+  return b1 > b0 ? (b1 - b0) * (gint64)usage->n_cpus : 0;
 }
 
 static const Acc *
@@ -758,7 +764,7 @@ etl_cpu_usage_dup_series (EtlCpuUsage *usage, guint top_n)
   s->n_buckets = usage->n_buckets;
   s->names = g_new0 (char *, s->n_rows + 1);
   s->entries = g_new0 (const EtlCpuUsageEntry *, MAX (s->n_rows, 1));
-  s->percent = g_new0 (double, MAX ((gsize) s->n_rows * s->n_buckets, 1));
+  s->percent = g_new0 (double, MAX ((gsize)s->n_rows * s->n_buckets, 1));
   for (guint k = 0; k < usage->n_buckets; k++)
     {
       gint64 cap = etl_cpu_usage_get_bucket_capacity (usage, k);
@@ -769,12 +775,14 @@ etl_cpu_usage_dup_series (EtlCpuUsage *usage, guint top_n)
           const Acc *a = g_ptr_array_index (usage->accs, i);
 
           if (i < n_top)
-            s->percent[(gsize) i * s->n_buckets + k] = cap > 0 ? 100.0 * (double) a->bucket_time[k] / (double) cap : 0.0;
+            s->percent[(gsize)i * s->n_buckets + k]
+                = cap > 0 ? 100.0 * (double)a->bucket_time[k] / (double)cap : 0.0;
           else
             other += a->bucket_time[k];
         }
       if (s->n_rows > n_top)
-        s->percent[(gsize) n_top * s->n_buckets + k] = cap > 0 ? 100.0 * (double) other / (double) cap : 0.0;
+        s->percent[(gsize)n_top * s->n_buckets + k]
+            = cap > 0 ? 100.0 * (double)other / (double)cap : 0.0;
     }
   for (guint i = 0; i < n_top; i++)
     {

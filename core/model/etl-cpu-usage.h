@@ -91,16 +91,12 @@ typedef struct
 } EtlCpuUsageSeries;
 
 #define ETL_CPU_USAGE_DEFAULT_INTERVAL 10000 /* 1 ms, in 100-ns units */
-#define ETL_CPU_USAGE_MAX_BUCKETS      1000000
+#define ETL_CPU_USAGE_MAX_BUCKETS 1000000
 
-EtlCpuUsage *etl_cpu_usage_compute (EtlTrace *trace,
-                                    EtlCpuUsageMode mode,
-                                    EtlCpuUsageGrouping grouping,
-                                    gint64 bucket_width,
-                                    EtlProgressFunc progress,
-                                    gpointer progress_data,
-                                    GCancellable *cancellable,
-                                    GError **error);
+EtlCpuUsage *etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode,
+                                    EtlCpuUsageGrouping grouping, gint64 bucket_width,
+                                    EtlProgressFunc progress, gpointer progress_data,
+                                    GCancellable *cancellable, GError **error);
 EtlCpuUsage *etl_cpu_usage_ref (EtlCpuUsage *usage);
 void etl_cpu_usage_unref (EtlCpuUsage *usage);
 
@@ -115,8 +111,10 @@ gint64 etl_cpu_usage_get_capacity (EtlCpuUsage *usage);
 gint64 etl_cpu_usage_get_bucket_width (EtlCpuUsage *usage);
 guint etl_cpu_usage_get_n_buckets (EtlCpuUsage *usage);
 gint64 etl_cpu_usage_get_bucket_capacity (EtlCpuUsage *usage, guint bucket);
-gint64 etl_cpu_usage_get_bucket_time (EtlCpuUsage *usage, const EtlCpuUsageEntry *entry, guint bucket);
-guint64 etl_cpu_usage_get_bucket_samples (EtlCpuUsage *usage, const EtlCpuUsageEntry *entry, guint bucket);
+gint64 etl_cpu_usage_get_bucket_time (EtlCpuUsage *usage, const EtlCpuUsageEntry *entry,
+                                      guint bucket);
+guint64 etl_cpu_usage_get_bucket_samples (EtlCpuUsage *usage, const EtlCpuUsageEntry *entry,
+                                          guint bucket);
 guint64 etl_cpu_usage_get_n_records (EtlCpuUsage *usage);
 guint64 etl_cpu_usage_get_n_unattributed (EtlCpuUsage *usage);
 

@@ -21,6 +21,7 @@
 #include "etl-synth.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
+#include "etl-writer.h"
 
 #define MS G_GINT64_CONSTANT (10000) /* 100-ns ticks in a millisecond */
 
@@ -865,6 +866,107 @@ test_corpus_net (void)
   g_assert_cmpint (etl_cpu_usage_get_idle (precise)->cpu_time, ==, 0);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Hostile records                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* A SYSTEM64 (or PERFINFO64) record with @payload_len bytes of @payload. */
+static gsize
+hostile_record (guint8 *p, gboolean perfinfo, guint16 hook, guint32 tid, gint64 ts,
+                const guint8 *payload, gsize payload_len)
+{
+  gsize header = perfinfo ? 16 : 32;
+
+  memset (p, 0, header);
+  p[0] = 2;
+  p[2] = perfinfo ? ETL_HEADER_TYPE_PERFINFO64 : ETL_HEADER_TYPE_SYSTEM64;
+  p[3] = 0xC0; /* TRACE_HEADER_FLAG | EVENT_TRACE_FLAG */
+  p[4] = (guint8)(header + payload_len);
+  p[6] = (guint8)hook;
+  p[7] = (guint8)(hook >> 8);
+  if (!perfinfo)
+    {
+      p[8] = (guint8)tid;
+      p[9] = (guint8)(tid >> 8);
+    }
+  for (guint i = 0; i < 8; i++)
+    p[(perfinfo ? 8 : 16) + i] = (guint8)(ts >> (8 * i)); /* TimeStamp */
+  memcpy (p + header, payload, payload_len);
+  return header + payload_len;
+}
+
+/* Short payloads are skipped, an interval beyond 1 s is ignored, a thread the
+ * table does not know is "Unknown": no crash, the valid records counted. */
+static void
+test_hostile (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-cpu-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "hostile.etl", NULL);
+  g_autoptr (EtlWriter) w = NULL;
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (EtlCpuUsage) sampled = NULL;
+  g_autoptr (EtlCpuUsage) precise = NULL;
+  EtlWriterHeader h;
+  guint8 rec[128], pl[32];
+  const EtlCpuUsageEntry *e;
+  guint n;
+
+  etl_writer_header_init (&h);
+  h.number_of_processors = 2;
+  h.log_file_name = path;
+  w = etl_writer_new (path, &h, &error);
+  g_assert_no_error (error);
+  memset (pl, 0, sizeof pl);
+  /* SampledProfileInterval: NewInterval 0xFFFFFFFF (ignored), then a 6-byte one (short). */
+  pl[4] = pl[5] = pl[6] = pl[7] = 0xFF;
+  g_assert_true (etl_writer_add_record (
+      w, 0, rec, hostile_record (rec, FALSE, 0x0F49, 0, 1000, pl, 12), 1000, &error));
+  g_assert_true (etl_writer_add_record (
+      w, 0, rec, hostile_record (rec, FALSE, 0x0F48, 0, 1001, pl, 6), 1001, &error));
+  memset (pl, 0, sizeof pl);
+  /* Samples: one of 11 bytes (no room for ThreadId), one for unknown thread 777. */
+  g_assert_true (etl_writer_add_record (
+      w, 0, rec, hostile_record (rec, TRUE, 0x0F2E, 0, 1002, pl, 11), 1002, &error));
+  pl[8] = 0x09;
+  pl[9] = 0x03; /* ThreadId 777 */
+  g_assert_true (etl_writer_add_record (
+      w, 0, rec, hostile_record (rec, TRUE, 0x0F2E, 0, 1003, pl, 16), 1003, &error));
+  /* CSwitch: one of 3 bytes (skipped), then 777 on processor 1 for 10,000 ticks, then idle. */
+  memset (pl, 0, sizeof pl);
+  g_assert_true (etl_writer_add_record (
+      w, 1, rec, hostile_record (rec, FALSE, 0x0524, 0, 1004, pl, 3), 1004, &error));
+  pl[0] = 0x09;
+  pl[1] = 0x03;
+  g_assert_true (etl_writer_add_record (
+      w, 1, rec, hostile_record (rec, FALSE, 0x0524, 777, 2000, pl, 24), 2000, &error));
+  memset (pl, 0, sizeof pl);
+  g_assert_true (etl_writer_add_record (
+      w, 1, rec, hostile_record (rec, FALSE, 0x0524, 0, 12000, pl, 24), 12000, &error));
+  g_assert_true (etl_writer_close (w, NULL, &error));
+  g_assert_no_error (error);
+
+  trace = open_one (path);
+  sampled = compute (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS, 0);
+  g_assert_cmpuint (etl_cpu_usage_get_n_records (sampled), ==, 1);
+  g_assert_cmpuint (etl_cpu_usage_get_n_unattributed (sampled), ==, 1);
+  e = etl_cpu_usage_get_entries (sampled, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpstr (e[0].name, ==, "Unknown");
+  g_assert_cmpuint (e[0].pid, ==, G_MAXUINT32);
+  g_assert_cmpint (e[0].cpu_time, ==,
+                   10000); /* the default 1 ms: both interval records were rejected */
+
+  precise = compute (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_THREAD, 0);
+  g_assert_cmpuint (etl_cpu_usage_get_n_records (precise), ==, 2);
+  e = etl_cpu_usage_get_entries (precise, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (e[0].tid, ==, 777);
+  g_assert_cmpint (e[0].cpu_time, ==, 10000);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -878,6 +980,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/cpu-usage/model-shapes", test_model_shapes);
   g_test_add_func ("/etl/cpu-usage/progress-cancel", test_progress_cancel);
   g_test_add_func ("/etl/cpu-usage/cli", test_cli);
+  g_test_add_func ("/etl/cpu-usage/hostile", test_hostile);
   g_test_add_func ("/etl/cpu-usage/corpus/net", test_corpus_net);
 
   return g_test_run ();

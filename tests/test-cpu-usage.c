@@ -962,6 +962,7 @@ test_hostile (void)
   e = etl_cpu_usage_get_entries (precise, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpuint (e[0].tid, ==, 777);
+  g_assert_cmpstr (e[0].name, ==, "Unknown TID 777");
   g_assert_cmpint (e[0].cpu_time, ==, 10000);
   g_unlink (path);
   g_rmdir (dir);

@@ -176,7 +176,8 @@ resolve (Walk *w, guint32 tid, gint64 filetime)
   a->entry.process = process;
   if (u->grouping == ETL_CPU_USAGE_BY_THREAD)
     {
-      g_autofree char *pname = etl_process_format_name (process, pid);
+      g_autofree char *pname
+          = pid != NO_ID ? etl_process_format_name (process, pid) : g_strdup ("Unknown");
 
       a->entry.tid = tid;
       a->entry.thread = thread;

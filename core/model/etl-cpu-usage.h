@@ -67,6 +67,13 @@ typedef struct
   guint index;
 } EtlCpuUsageEntry;
 
+/**
+ * EtlCpuUsage:
+ *
+ * The CPU use of a trace's processes (or threads), in total and per time
+ * bucket; see etl_cpu_usage_compute().  Opaque, reference-counted,
+ * read-only once computed and safe to share between threads.
+ */
 typedef struct _EtlCpuUsage EtlCpuUsage;
 
 /**

@@ -556,6 +556,7 @@ test_model_shapes (void)
     { 16, 50, 5000, 3 * MS, ETL_CLOCK_SYSTEM_TIME },
     { 1, 9, 1000, 1 * MS + 5000, ETL_CLOCK_QPC },
     { 7, 61, 20000, 20 * MS, ETL_CLOCK_SYSTEM_TIME },
+    { 5, 43, 2500, 4 * MS, ETL_CLOCK_CPU_CYCLE },
   };
 
   for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)

@@ -760,6 +760,62 @@ test_share (gconstpointer data)
   g_assert_cmpfloat (share, >=, manifest_name ? 0.99 : 0.97);
 }
 
+/* Files opened together share one registry: each file's records decode
+ * with the metadata of all of them, and EventSource manifests stay scoped
+ * to their file. */
+static void
+test_multi_file (void)
+{
+  g_autofree char *net = etl_test_corpus_path ("net.4.5.2.x64.etl");
+  g_autofree char *prim = etl_test_corpus_path ("primitive-types.etl");
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *paths[3] = { NULL, NULL, NULL };
+  guint64 tdh = 0, tracelogging = 0, eventsource = 0;
+  const EtlProcess *p;
+
+  if (net == NULL || prim == NULL)
+    return;
+  paths[0] = prim;
+  paths[1] = net;
+  trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+    {
+      EtlRecord r;
+      g_autoptr (EtlDecoded) decoded = NULL;
+
+      g_assert_true (etl_trace_get_record (trace, i, &r, NULL));
+      if (r.user_data_len == 0)
+        {
+          etl_record_clear (&r);
+          continue;
+        }
+      decoded = etl_trace_decode_record (trace, &r);
+      if (decoded->schema != NULL && decoded->schema->source == ETL_SCHEMA_SOURCE_TDH)
+        {
+          g_assert_cmpuint (r.file, ==, 1);
+          tdh++;
+        }
+      if (decoded->schema != NULL && decoded->schema->source == ETL_SCHEMA_SOURCE_TRACELOGGING)
+        {
+          g_assert_cmpuint (r.file, ==, 0);
+          tracelogging++;
+        }
+      if (decoded->schema != NULL && decoded->schema->source == ETL_SCHEMA_SOURCE_EVENTSOURCE)
+        eventsource++;
+      etl_record_clear (&r);
+    }
+  /* The same counts as each file opened alone (records with user data). */
+  g_assert_cmpuint (tdh, ==, 66390);
+  g_assert_cmpuint (tracelogging, ==, 5);
+  g_assert_cmpuint (eventsource, ==, 117);
+  p = etl_process_table_lookup (etl_trace_get_process_table (trace), 3676,
+                                etl_trace_get_first_filetime (trace));
+  g_assert_nonnull (p);
+  g_assert_cmpstr (p->image_name, ==, "Test.x64.exe");
+}
+
 static const BaselineCase cases[] = {
   /* Without the manifest DotNETRuntimePrivate (13% of the fields) cannot be decoded. */
   { "net.4.5.2.x64", NULL, 0.85 },
@@ -783,6 +839,7 @@ main (int argc, char **argv)
 
       g_test_add_data_func (test_path, &cases[i], test_decode_baseline);
     }
+  g_test_add_func ("/etl/decode-baseline/multi-file", test_multi_file);
   g_test_add_data_func ("/etl/decode-baseline/share/net.4.5.2.x64", NULL, test_share);
   g_test_add_data_func ("/etl/decode-baseline/share/net.4.5.2.x64-manifest",
                         "manifests/ClrEtwAll.man", test_share);

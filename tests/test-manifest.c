@@ -1600,6 +1600,47 @@ test_decode_gcrundown (void)
   g_assert_cmpuint (t.n_fields_equal * 100, >=, t.n_fields * 85);
 }
 
+static void
+test_decode_private (void)
+{
+  /* Microsoft-Windows-DotNETRuntimePrivate has no metadata in
+   * net.4.5.2.x64.etl: only the manifest describes it. */
+  DecodeTally t = { 0 };
+  g_autoptr (GHashTable) checked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *path = etl_test_corpus_path ("net.4.5.2.x64.etl");
+  const char *paths[] = { path, NULL };
+  const char *const providers[] = { "Microsoft-Windows-DotNETRuntimePrivate/", NULL };
+  const char *expected[] = {
+    "Microsoft-Windows-DotNETRuntimePrivate/GC/Settings SegmentSize=16,777,216",
+    "Microsoft-Windows-DotNETRuntimePrivate/GC/Settings ServerGC=False",
+    "Microsoft-Windows-DotNETRuntimePrivate/Binding/FusionMessage Prepend=False",
+    "Microsoft-Windows-DotNETRuntimePrivate/Binding/FusionMessage Message=BEGIN : IL image bin...",
+    "Microsoft-Windows-DotNETRuntimePrivate/NgenBinder/NgenBind BindingID=8,164,512",
+  };
+  g_autoptr (EtlSchemaRegistry) registry = NULL;
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (path == NULL || (registry = load_clr ()) == NULL)
+    return;
+  trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  compare_with_baseline ("net.4.5.2.x64", registry, trace, providers, ETL_SCHEMA_SOURCE_MANIFEST, &t, checked);
+  g_test_message ("net.4.5.2.x64 DotNETRuntimePrivate: %u events, %u without a schema, %u names equal; "
+                  "%u of %u fields equal",
+                  t.n_events, t.n_no_schema, t.n_names_equal, t.n_fields_equal, t.n_fields);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    if (!g_hash_table_contains (checked, expected[i]))
+      g_error ("net.4.5.2.x64: %s not decoded as the baseline says", expected[i]);
+  g_assert_cmpuint (t.n_events, ==, 58);
+  g_assert_cmpuint (t.n_no_schema, ==, 0);
+  g_assert_cmpuint (t.n_names_equal, ==, t.n_events);
+  /* The manifest declares GC/PerHeapHistory and GlobalHeapHistory of this
+   * provider with empty or shorter templates than TraceEvent's own
+   * parsers, and NgenBind's ReasonCode without a map: 230 of 352. */
+  g_assert_cmpuint (t.n_fields_equal * 100, >=, t.n_fields * 60);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1637,6 +1678,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/eventsource/corpus", test_eventsource_corpus);
   g_test_add_func ("/etl/manifest/decode/gcevents", test_decode_gcevents);
   g_test_add_func ("/etl/manifest/decode/gcrundownevents", test_decode_gcrundown);
+  g_test_add_func ("/etl/manifest/decode/net-private", test_decode_private);
   status = g_test_run ();
 
   etlscope_dir = g_build_filename (data_home, "etlscope", NULL);

@@ -203,6 +203,9 @@ etl_cli_synth_main (int argc, char **argv)
   g_autofree char *loss_arg = NULL;
   g_autofree char *seed_arg = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *schedule_ms_arg = NULL;
+  g_autofree char *interval_arg = NULL;
+  gboolean schedule = FALSE;
   g_auto (GStrv) rest = NULL;
   EtlSynthParams params;
   guint64 v;
@@ -214,6 +217,13 @@ etl_cli_synth_main (int argc, char **argv)
     { "loss-rate", 0, 0, G_OPTION_ARG_STRING, &loss_arg, "Fraction of full buffers lost (0–0.9, default 0)", "F" },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_arg, "Generator seed (default 1)", "S" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The .etl file to write (written atomically)", "OUT.etl" },
+    { "schedule", 0, 0, G_OPTION_ARG_NONE, &schedule,
+      "Write a known CPU schedule instead (process/thread lifetimes, CSwitch, ReadyThread, SampledProfile); "
+      "--records is then not used", NULL },
+    { "schedule-ms", 0, 0, G_OPTION_ARG_STRING, &schedule_ms_arg, "Length of the schedule in ms (default 100)", "N" },
+    { "sample-interval", 0, 0, G_OPTION_ARG_STRING, &interval_arg,
+      "SampledProfile interval in 100-ns units (1000–1000000), written as a SampledProfileInterval record "
+      "(default: none, 1 ms)", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
@@ -234,9 +244,9 @@ etl_cli_synth_main (int argc, char **argv)
       g_printerr ("etlscope-cli synth: unexpected argument '%s'\n", rest[0]);
       return EXIT_USAGE;
     }
-  if (output == NULL || cpus_arg == NULL || records_arg == NULL)
+  if (output == NULL || cpus_arg == NULL || (records_arg == NULL && !schedule))
     {
-      g_printerr ("etlscope-cli synth: --cpus, --records and -o are required (see --help)\n");
+      g_printerr ("etlscope-cli synth: --cpus, --records (or --schedule) and -o are required (see --help)\n");
       return EXIT_USAGE;
     }
 
@@ -247,7 +257,8 @@ etl_cli_synth_main (int argc, char **argv)
       return EXIT_USAGE;
     }
   params.n_cpus = (guint) v;
-  if (!parse_u64 (records_arg, 0, G_MAXINT64, &params.n_records))
+  params.schedule = schedule;
+  if (records_arg != NULL && !parse_u64 (records_arg, 0, G_MAXINT64, &params.n_records))
     {
       g_printerr ("etlscope-cli synth: --records takes a count, not '%s'\n", records_arg);
       return EXIT_USAGE;
@@ -289,6 +300,30 @@ etl_cli_synth_main (int argc, char **argv)
   if (seed_arg != NULL && !parse_u64 (seed_arg, 0, G_MAXUINT64, &params.seed))
     {
       g_printerr ("etlscope-cli synth: --seed takes a number, not '%s'\n", seed_arg);
+      return EXIT_USAGE;
+    }
+
+  if (schedule_ms_arg != NULL)
+    {
+      if (!parse_u64 (schedule_ms_arg, 1, 3600000, &v))
+        {
+          g_printerr ("etlscope-cli synth: --schedule-ms takes 1 to 3600000, not '%s'\n", schedule_ms_arg);
+          return EXIT_USAGE;
+        }
+      params.schedule_ms = (guint) v;
+    }
+  if (interval_arg != NULL)
+    {
+      if (!parse_u64 (interval_arg, 1000, 1000000, &v))
+        {
+          g_printerr ("etlscope-cli synth: --sample-interval takes 1000 to 1000000, not '%s'\n", interval_arg);
+          return EXIT_USAGE;
+        }
+      params.sample_interval = (guint) v;
+    }
+  if ((schedule_ms_arg != NULL || interval_arg != NULL) && !schedule)
+    {
+      g_printerr ("etlscope-cli synth: --schedule-ms and --sample-interval need --schedule\n");
       return EXIT_USAGE;
     }
 

@@ -18,6 +18,12 @@
  * thrown away) show as EVENTS_LOST flags, SequenceNumber gaps and the header
  * counters.  The generator is a SplitMix64 sequence from the seed: equal
  * parameters give byte-identical files on every platform.
+ *
+ * With #EtlSynthParams.schedule it writes instead a trace whose CPU usage has
+ * an exact expected answer: Process/Thread Start and End records, the
+ * CSwitch and ReadyThread records of a fixed round-robin schedule with idle
+ * gaps, and SampledProfile records whose ThreadId is the thread that runs at
+ * the sample's time (see etl_synth_write()).
  */
 #include "config.h"
 
@@ -42,6 +48,11 @@
 #define HOOK_THREAD_START   0x0501
 #define HOOK_THREAD_END     0x0502
 #define HOOK_SAMPLED_PROFILE 0x0F2E
+#define HOOK_PROCESS_DC_START 0x0303
+#define HOOK_THREAD_DC_START  0x0503
+#define HOOK_CSWITCH          0x0524
+#define HOOK_READY_THREAD     0x0532
+#define HOOK_COLLECTION_START 0x0F49 /* PerfInfo SampledProfileInterval, type 73 */
 
 /* TraceLogging: the channel its events use, and EVENT_HEADER_EXT_TYPE_* */
 #define TL_CHANNEL 11
@@ -407,12 +418,384 @@ gen_record (Gen *g, gint64 ts, guint8 *p)
   return n;
 }
 
+/* ------------------------------------------------------------------------ */
+/* The CPU schedule (EtlSynthParams.schedule)                                */
+/* ------------------------------------------------------------------------ */
+
+#define SLOT_TICKS         10000 /* one slot: 1 ms in 100-ns units */
+#define SAMPLE_PHASE       1500  /* first sample 0.15 ms into the schedule */
+#define DEFAULT_INTERVAL   10000 /* SampledProfile every 1 ms */
+#define SCHED_N_PATTERN    10
+
+typedef struct
+{
+  guint32 pid;
+  guint32 parent;
+  const char *image;
+} SchedProcess;
+
+/* Idle (pid 0, rundown only), three processes that live through the whole
+ * schedule and delta.exe, which starts at slot schedule_ms / 5 and ends at
+ * slot schedule_ms * 7 / 10. */
+static const SchedProcess sched_processes[] = {
+  { 0, 0, "Idle" },
+  { 1000, 4, "alpha.exe" },
+  { 2000, 4, "beta.exe" },
+  { 3000, 1000, "gamma.exe" },
+  { 4000, 2000, "delta.exe" },
+};
+#define SCHED_DELTA 4
+
+typedef struct
+{
+  guint32 tid;
+  guint process;
+} SchedThread;
+
+static const SchedThread sched_threads[] = {
+  { 1004, 1 }, { 1008, 1 }, { 2004, 2 }, { 3004, 3 }, { 3008, 3 }, { 4004, SCHED_DELTA },
+};
+
+/* Slot j of processor c runs entry (j + c) % 10: the thread (-1 = idle) from
+ * the slot's start for @run ticks, then idle until the slot's end. */
+static const struct
+{
+  gint thread;
+  gint64 run;
+} sched_pattern[SCHED_N_PATTERN] = {
+  { 0, 10000 }, { 1, 7000 }, { 2, 10000 }, { 0, 4000 }, { 3, 8000 },
+  { 4, 4000 }, { -1, 0 }, { 2, 6000 }, { 5, 9000 }, { 3, 10000 },
+};
+
+typedef enum
+{
+  SEV_PROCESS,
+  SEV_THREAD,
+  SEV_INTERVAL,
+  SEV_READY,
+  SEV_CSWITCH,
+  SEV_SAMPLE,
+} SchedEventKind;
+
+typedef struct
+{
+  gint64 t;   /* 100-ns ticks from the schedule's start */
+  guint seq;  /* insertion order: ties keep it */
+  guint cpu;
+  SchedEventKind kind;
+  guint16 hook;
+  guint32 a;  /* process/thread index, or the new thread id */
+  guint32 b;  /* the old thread id */
+} SchedEvent;
+
+typedef struct
+{
+  guint n_slots;
+  guint64 delta_from, delta_to; /* delta.exe's slots, [from, to) */
+  guint interval;               /* SampledProfile interval, 100-ns units */
+} Sched;
+
+static gint
+sched_event_compare (gconstpointer pa, gconstpointer pb)
+{
+  const SchedEvent *a = pa, *b = pb;
+
+  if (a->t != b->t)
+    return a->t < b->t ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The thread id that runs on @cpu at @t (0 = idle). */
+static guint32
+sched_thread_at (const Sched *s, guint cpu, gint64 t)
+{
+  guint64 slot = (guint64) t / SLOT_TICKS;
+  gint64 off = t % SLOT_TICKS;
+  guint e = (guint) ((slot + cpu) % SCHED_N_PATTERN);
+  gint th = sched_pattern[e].thread;
+
+  if (th < 0 || off >= sched_pattern[e].run)
+    return 0;
+  if (sched_threads[th].process == SCHED_DELTA && (slot < s->delta_from || slot >= s->delta_to))
+    return 0;
+  return sched_threads[th].tid;
+}
+
+static guint32
+sched_pid_of (guint32 tid)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (sched_threads); i++)
+    if (sched_threads[i].tid == tid)
+      return sched_processes[sched_threads[i].process].pid;
+  return 0;
+}
+
+static void
+sched_add (GArray *events, gint64 t, guint cpu, SchedEventKind kind, guint16 hook, guint32 a, guint32 b)
+{
+  SchedEvent ev = { t, events->len, cpu, kind, hook, a, b };
+
+  g_array_append_val (events, ev);
+}
+
+/* Process Start/End/DCStart, version 4 (Process_V4_TypeGroup1). */
+static gsize
+sched_process_record (guint8 *p, guint16 hook, const SchedProcess *proc, gint64 ts, Rng *rng)
+{
+  guint8 *d = p + ETL_SYSTEM_HEADER_SIZE;
+  gsize k = 0;
+  static const guint8 sid[12] = { 1, 1, 0, 0, 0, 0, 0, 5, 18, 0, 0, 0 };
+  char cmd[96];
+
+  system_header (p, 4, hook, 0, proc->pid, ts, rng);
+  put_u64 (d + k, G_GUINT64_CONSTANT (0xFFFFA50100000000) + proc->pid * 0x80);
+  k += 8;
+  put_u32 (d + k, proc->pid);
+  put_u32 (d + k + 4, proc->parent);
+  put_u32 (d + k + 8, proc->pid == 0 ? 0 : 1);
+  put_u32 (d + k + 12, hook == HOOK_PROCESS_END ? 0 : 259 /* STILL_ACTIVE */);
+  k += 16;
+  put_u64 (d + k, G_GUINT64_CONSTANT (0x00000001AD000000) + ((guint64) proc->pid << 12));
+  k += 8;
+  put_u32 (d + k, 0); /* Flags */
+  k += 4;
+  memset (d + k, 0, 16); /* TOKEN_USER, then S-1-5-18 */
+  put_u64 (d + k, G_GUINT64_CONSTANT (0xFFFFC00000001000));
+  k += 16;
+  memcpy (d + k, sid, sizeof sid);
+  k += sizeof sid;
+  k += put_ascii (d + k, proc->image);
+  g_snprintf (cmd, sizeof cmd, proc->pid == 0 ? "%s" : "C:\\Synth\\%s --run", proc->image);
+  k += put_utf16_ascii (d + k, proc->pid == 0 ? "" : cmd);
+  k += put_utf16_ascii (d + k, "");
+  k += put_utf16_ascii (d + k, "");
+  put_u16 (p + 4, (guint16) (ETL_SYSTEM_HEADER_SIZE + k));
+  return ETL_SYSTEM_HEADER_SIZE + k;
+}
+
+/* Thread Start/End/DCStart, version 3 (Thread_V3_TypeGroup1). */
+static gsize
+sched_thread_record (guint8 *p, guint16 hook, guint32 pid, guint32 tid, gint64 ts, Rng *rng)
+{
+  guint8 *d = p + ETL_SYSTEM_HEADER_SIZE;
+  guint64 stack = G_GUINT64_CONSTANT (0xFFFFA50000000000) + ((guint64) tid << 16);
+
+  system_header (p, 3, hook, tid, pid, ts, rng);
+  put_u32 (d, pid);
+  put_u32 (d + 4, tid);
+  put_u64 (d + 8, stack);
+  put_u64 (d + 16, stack - 0x6000);
+  put_u64 (d + 24, pid ? G_GUINT64_CONSTANT (0x000000C000000000) + ((guint64) tid << 16) : 0);
+  put_u64 (d + 32, pid ? G_GUINT64_CONSTANT (0x000000BFFFF00000) : 0);
+  put_u64 (d + 40, G_GUINT64_CONSTANT (0xFF));
+  put_u64 (d + 48, pid ? G_GUINT64_CONSTANT (0x00007FF600001A40) : 0);
+  put_u64 (d + 56, pid ? G_GUINT64_CONSTANT (0x000000C000A00000) + ((guint64) tid << 13) : 0);
+  put_u32 (d + 64, 0);
+  d[68] = pid ? 8 : 0;
+  d[69] = 5;
+  d[70] = 2;
+  d[71] = 0;
+  put_u16 (p + 4, (guint16) (ETL_SYSTEM_HEADER_SIZE + 72));
+  return ETL_SYSTEM_HEADER_SIZE + 72;
+}
+
+/* Builds the record of @ev at raw time @ts into @p; returns its size. */
+static gsize
+sched_record (const Sched *s, const SchedEvent *ev, gint64 ts, guint8 *p, Rng *rng)
+{
+  guint8 *d = p + ETL_SYSTEM_HEADER_SIZE;
+
+  switch (ev->kind)
+    {
+    case SEV_PROCESS:
+      return sched_process_record (p, ev->hook, &sched_processes[ev->a], ts, rng);
+    case SEV_THREAD:
+      if (ev->a == G_MAXUINT32) /* the idle thread */
+        return sched_thread_record (p, ev->hook, 0, 0, ts, rng);
+      return sched_thread_record (p, ev->hook, sched_processes[sched_threads[ev->a].process].pid,
+                                  sched_threads[ev->a].tid, ts, rng);
+    case SEV_INTERVAL:
+      /* PerfInfo_SampledProfileInterval_V3: SampleSource 0 (timer), NewInterval, OldInterval, SourceName. */
+      system_header (p, 3, ev->hook, 0, 0, ts, rng);
+      put_u32 (d, 0);
+      put_u32 (d + 4, s->interval);
+      put_u32 (d + 8, DEFAULT_INTERVAL);
+      {
+        gsize n = ETL_SYSTEM_HEADER_SIZE + 12 + put_utf16_ascii (d + 12, "Timer");
+
+        put_u16 (p + 4, (guint16) n);
+        return n;
+      }
+    case SEV_READY:
+      /* ReadyThread v2: TThreadId, AdjustReason, AdjustIncrement, Flag, Reserved. */
+      system_header (p, 2, ev->hook, ev->a, sched_pid_of (ev->a), ts, rng);
+      put_u32 (d, ev->a);
+      d[4] = 1;
+      d[5] = 1;
+      d[6] = 0;
+      d[7] = 0;
+      put_u16 (p + 4, ETL_SYSTEM_HEADER_SIZE + 8);
+      return ETL_SYSTEM_HEADER_SIZE + 8;
+    case SEV_CSWITCH:
+      /* CSwitch v2: NewThreadId, OldThreadId, priorities, PreviousCState, SpareByte,
+       * OldThreadWaitReason, OldThreadWaitMode, OldThreadState, OldThreadWaitIdealProcessor,
+       * NewThreadWaitTime, Reserved. */
+      system_header (p, 2, ev->hook, ev->a, sched_pid_of (ev->a), ts, rng);
+      put_u32 (d, ev->a);
+      put_u32 (d + 4, ev->b);
+      d[8] = ev->a ? 8 : 0;
+      d[9] = ev->b ? 8 : 0;
+      d[10] = ev->a ? 0 : 1;
+      d[11] = 0;
+      d[12] = ev->b ? 6 : 0;   /* UserRequest */
+      d[13] = ev->b ? 1 : 0;   /* UserMode */
+      d[14] = ev->b ? 5 : 2;   /* Waiting / Running */
+      d[15] = (guint8) ev->cpu;
+      put_u32 (d + 16, 0);
+      put_u32 (d + 20, 0);
+      put_u16 (p + 4, ETL_SYSTEM_HEADER_SIZE + 24);
+      return ETL_SYSTEM_HEADER_SIZE + 24;
+    case SEV_SAMPLE:
+    default:
+      /* PERFINFO SampledProfile: InstructionPointer, ThreadId, Count, Reserved. */
+      put_u16 (p, 2);
+      p[2] = ETL_HEADER_TYPE_PERFINFO64;
+      p[3] = ETL_MARKER_TRACE_HEADER_FLAG | ETL_MARKER_EVENT_TRACE_FLAG;
+      put_u16 (p + 4, ETL_PERFINFO_HEADER_SIZE + 16);
+      put_u16 (p + 6, HOOK_SAMPLED_PROFILE);
+      put_u64 (p + 8, (guint64) ts);
+      put_u64 (p + 16, ev->a ? G_GUINT64_CONSTANT (0x00007FF600001000) + ev->a * 0x10
+                             : G_GUINT64_CONSTANT (0xFFFFF80000201000));
+      put_u32 (p + 24, ev->a);
+      put_u16 (p + 28, 1);
+      put_u16 (p + 30, ev->a ? 0x40 : 0);
+      return ETL_PERFINFO_HEADER_SIZE + 16;
+    }
+}
+
+/* Adds the events of slot @slot (all processors), and at @slot == n_slots the end. */
+static void
+sched_slot_events (const Sched *s, guint n_cpus, guint64 slot, guint32 *running, GArray *events)
+{
+  gint64 t0 = (gint64) slot * SLOT_TICKS;
+
+  if (slot == 0)
+    {
+      sched_add (events, 0, 0, SEV_PROCESS, HOOK_PROCESS_DC_START, 0, 0);
+      sched_add (events, 0, 0, SEV_THREAD, HOOK_THREAD_DC_START, G_MAXUINT32, 0);
+      for (guint i = 0; i < G_N_ELEMENTS (sched_threads); i++)
+        {
+          guint pi = sched_threads[i].process;
+
+          if (pi == SCHED_DELTA)
+            continue;
+          if (i == 0 || sched_threads[i - 1].process != pi)
+            sched_add (events, 0, 0, SEV_PROCESS, HOOK_PROCESS_START, pi, 0);
+          sched_add (events, 0, 0, SEV_THREAD, HOOK_THREAD_START, i, 0);
+        }
+      if (s->interval != DEFAULT_INTERVAL)
+        sched_add (events, 0, 0, SEV_INTERVAL, HOOK_COLLECTION_START, 0, 0);
+    }
+  if (slot == s->delta_from && s->delta_from < s->delta_to)
+    {
+      sched_add (events, t0, 0, SEV_PROCESS, HOOK_PROCESS_START, SCHED_DELTA, 0);
+      sched_add (events, t0, 0, SEV_THREAD, HOOK_THREAD_START, G_N_ELEMENTS (sched_threads) - 1, 0);
+    }
+
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      guint32 tid = slot < s->n_slots ? sched_thread_at (s, c, t0) : 0;
+
+      if (running[c] != tid)
+        {
+          if (tid != 0)
+            sched_add (events, t0, c, SEV_READY, HOOK_READY_THREAD, tid, 0);
+          sched_add (events, t0, c, SEV_CSWITCH, HOOK_CSWITCH, tid, running[c] == G_MAXUINT32 ? 0 : running[c]);
+          running[c] = tid;
+        }
+      if (slot >= s->n_slots)
+        continue;
+      if (tid != 0)
+        {
+          gint64 run = sched_pattern[(slot + c) % SCHED_N_PATTERN].run;
+
+          if (run < SLOT_TICKS)
+            {
+              sched_add (events, t0 + run, c, SEV_CSWITCH, HOOK_CSWITCH, 0, tid);
+              running[c] = 0;
+            }
+        }
+      /* Samples of this slot: SAMPLE_PHASE + k × interval in [t0, t0 + 1 ms). */
+      {
+        gint64 first = t0 <= SAMPLE_PHASE ? SAMPLE_PHASE
+                                          : SAMPLE_PHASE + (t0 - SAMPLE_PHASE + s->interval - 1) / s->interval * s->interval;
+
+        for (gint64 t = first; t < t0 + SLOT_TICKS; t += s->interval)
+          sched_add (events, t, c, SEV_SAMPLE, HOOK_SAMPLED_PROFILE, sched_thread_at (s, c, t), 0);
+      }
+    }
+
+  if (slot == s->delta_to && s->delta_from < s->delta_to)
+    {
+      sched_add (events, t0, 0, SEV_THREAD, HOOK_THREAD_END, G_N_ELEMENTS (sched_threads) - 1, 0);
+      sched_add (events, t0, 0, SEV_PROCESS, HOOK_PROCESS_END, SCHED_DELTA, 0);
+    }
+  if (slot == s->n_slots)
+    for (guint i = 0; i < G_N_ELEMENTS (sched_threads); i++)
+      {
+        guint pi = sched_threads[i].process;
+
+        if (pi == SCHED_DELTA)
+          continue;
+        sched_add (events, t0, 0, SEV_THREAD, HOOK_THREAD_END, i, 0);
+        if (i + 1 == G_N_ELEMENTS (sched_threads) || sched_threads[i + 1].process != pi)
+          sched_add (events, t0, 0, SEV_PROCESS, HOOK_PROCESS_END, pi, 0);
+      }
+}
+
+/* Writes the schedule: slot by slot, each slot's events sorted by time. */
+static gboolean
+sched_write (const EtlSynthParams *params, EtlWriter *w, gint64 header_ts_raw, gint64 ticks_per_second,
+             GError **error)
+{
+  g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (SchedEvent));
+  g_autofree guint32 *running = g_new (guint32, params->n_cpus);
+  Rng rng = { params->seed };
+  Sched s;
+  guint8 rec[MAX_RECORD];
+
+  s.n_slots = params->schedule_ms;
+  s.delta_from = s.n_slots / 5;
+  s.delta_to = (guint64) s.n_slots * 7 / 10;
+  s.interval = params->sample_interval ? params->sample_interval : DEFAULT_INTERVAL;
+  for (guint c = 0; c < params->n_cpus; c++)
+    running[c] = G_MAXUINT32; /* unknown before the first CSwitch */
+
+  for (guint64 slot = 0; slot <= s.n_slots; slot++)
+    {
+      g_array_set_size (events, 0);
+      sched_slot_events (&s, params->n_cpus, slot, running, events);
+      g_array_sort (events, sched_event_compare);
+      for (guint i = 0; i < events->len; i++)
+        {
+          const SchedEvent *ev = &g_array_index (events, SchedEvent, i);
+          gint64 ts = header_ts_raw + (gint64) ((double) ev->t * (double) ticks_per_second / 1e7 + 0.5);
+          gsize size = sched_record (&s, ev, ts, rec, &rng);
+
+          if (!etl_writer_add_record (w, ev->cpu, rec, size, ts, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /**
  * etl_synth_params_init:
  * @params: (out caller-allocates): parameters to fill
  *
  * Defaults: 4 processors, 100,000 records, 64 KiB buffers, the QPC clock,
- * no losses, seed 1.
+ * no losses, seed 1; no schedule (100 slots when enabled, samples every
+ * 1 ms without a SampledProfileInterval record).
  */
 void
 etl_synth_params_init (EtlSynthParams *params)
@@ -424,6 +807,9 @@ etl_synth_params_init (EtlSynthParams *params)
   params->clock = ETL_CLOCK_QPC;
   params->loss_rate = 0.0;
   params->seed = 1;
+  params->schedule = FALSE;
+  params->schedule_ms = 100;
+  params->sample_interval = 0;
 }
 
 typedef struct
@@ -474,6 +860,28 @@ sift_down (const SynthCpu *cpus, guint *heap, guint len, guint i)
  * @params->n_records event records spread over @params->n_cpus processors,
  * and, with a loss rate, the loss evidence described at #EtlSynthParams.
  *
+ * With @params->schedule, the records are instead a CPU schedule of
+ * @params->schedule_ms slots of 1 ms that starts at the header's time (0 ms):
+ * at 0 ms Process DCStart "Idle" (pid 0) and Thread DCStart tid 0, Process
+ * Start (v4, with image name and command line) and Thread Start (v3) of
+ * alpha.exe (pid 1000, tids 1004 and 1008), beta.exe (2000; 2004) and
+ * gamma.exe (3000; 3004, 3008), and, unless
+ * @params->sample_interval is 0, a PerfInfo SampledProfileInterval
+ * CollectionStart record (v3, SampleSource 0, NewInterval = the interval);
+ * delta.exe (4000; 4004) starts at slot schedule_ms / 5 and ends at slot
+ * schedule_ms × 7 / 10; the others end (Thread End, Process End) at
+ * schedule_ms, the last record.  Slot j of processor c runs entry
+ * (j + c) mod 10 of the pattern (thread, run time in ms): 1004 1, 1008 0.7,
+ * 2004 1, 1004 0.4, 3004 0.8, 3008 0.4, idle, 2004 0.6, 4004 0.9 (idle
+ * while delta.exe is not running), 3004 1: the thread is switched in at
+ * the slot's start (ReadyThread, then CSwitch v2 with NewThreadId and
+ * OldThreadId; no record when the thread already runs) and out to the idle
+ * thread (tid 0) after its run time.  SampledProfile records (PERFINFO
+ * header, ThreadId of the running thread, 0 when idle) come on every
+ * processor at 0.15 ms + k × interval (1 ms by default).  With 4
+ * processors and 100 slots, for example, the precise CPU time is alpha.exe
+ * 84 ms, beta.exe 64 ms, gamma.exe 88 ms, delta.exe 18 ms and idle 146 ms.
+ *
  * Errors: %G_IO_ERROR_INVALID_ARGUMENT for parameters out of range; those of
  * etl_writer_new(), etl_writer_add_record() and etl_writer_close().
  *
@@ -505,6 +913,15 @@ etl_synth_write (const EtlSynthParams *params, const char *path, GError **error)
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "%s: synthetic trace parameters out of range (1–%u processors, 4–16384 KiB buffers, "
                    "loss rate 0–0.9, clock 1–3)", path, ETL_WRITER_MAX_CPUS);
+      return FALSE;
+    }
+  if (params->schedule
+      && (params->schedule_ms < 1 || params->schedule_ms > 3600000
+          || (params->sample_interval != 0 && (params->sample_interval < 1000 || params->sample_interval > 1000000))))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "%s: synthetic schedule out of range (1–3,600,000 slots of 1 ms, sample interval 0 or "
+                   "1,000–1,000,000 × 100 ns)", path);
       return FALSE;
     }
 
@@ -542,6 +959,16 @@ etl_synth_write (const EtlSynthParams *params, const char *path, GError **error)
   w = etl_writer_new (path, &h, error);
   if (w == NULL)
     return FALSE;
+  if (params->schedule)
+    {
+      gint64 ticks_per_second = params->clock == ETL_CLOCK_SYSTEM_TIME  ? 10000000
+                                : params->clock == ETL_CLOCK_CPU_CYCLE ? (gint64) h.cpu_speed_mhz * 1000000
+                                                                       : h.perf_freq;
+
+      if (!sched_write (params, w, h.header_ts_raw, ticks_per_second, error))
+        return FALSE;
+      return etl_writer_close (w, NULL, error);
+    }
 
   cpus = g_new0 (SynthCpu, params->n_cpus);
   heap = g_new (guint, params->n_cpus);

@@ -20,6 +20,13 @@ G_BEGIN_DECLS
  *   EVENTS_LOST and is counted in BuffersLost, its records in EventsLost
  * @seed: seed of the deterministic generator; equal parameters give
  *   byte-identical files
+ * @schedule: write the CPU-schedule trace instead of the random mix (see
+ *   etl_synth_write()); @n_records and @loss_rate are then ignored
+ * @schedule_ms: length of the schedule in 1-ms slots, 1 to 3,600,000
+ *   (default 100)
+ * @sample_interval: with @schedule, the SampledProfile interval in 100-ns
+ *   units, 1,000 to 1,000,000; 0 (the default) writes no
+ *   SampledProfileInterval record and samples every 1 ms
  *
  * What etl_synth_write() generates.  Initialise with etl_synth_params_init().
  */
@@ -31,6 +38,9 @@ typedef struct
   EtlClockType clock;
   double loss_rate;
   guint64 seed;
+  gboolean schedule;
+  guint schedule_ms;
+  guint sample_interval;
 } EtlSynthParams;
 
 void etl_synth_params_init (EtlSynthParams *params);

@@ -13,8 +13,16 @@
 #      same exit status;
 #   4. the GUI cross-compiles and links against the cross-built GTK 3 stack
 #      without a warning;
-#   5. etlscope.exe opens a corpus file under Wine (Xvfb) and draws its
-#      window (tests/windows/gui-wine.sh).
+#   5. the portable package (build-aux/windows/package.sh) unzipped:
+#      etlscope-cli.exe runs from it with no WINEPATH, every DLL it and
+#      etlscope.exe import is in it or is Windows' own;
+#   6. etlscope.exe from the unzipped package opens a corpus file under Wine
+#      (Xvfb) and draws its window (tests/windows/gui-wine.sh); the
+#      screenshot goes to _build-win-gui/windows-wine.png.
+#
+# Wine runs under the en_US.UTF-8 locale (generated into the cache when the
+# system lacks it), so the ANSI code page is 1252 as on most Windows
+# machines, and file names outside it test the CLI's UTF-16 command line.
 #
 # Each test, compared output and build is one pass or fail; the counts go to
 # the file given with --results (two numbers: passed failed) and end the
@@ -107,11 +115,65 @@ meson_build () {
   ninja -C "$dir" >>"$log" 2>&1
 }
 
+# pkg_check DIR: the unzipped package is complete.
+pkg_check () {
+  # Every DLL imported is in bin/ or is one of Windows' own.
+  missing_dlls=""
+  for f in "$1"/bin/*.exe "$1"/bin/*.dll; do
+    for dll in $(x86_64-w64-mingw32-objdump -p "$f" | sed -n 's/^\s*DLL Name: //p'); do
+      [ -f "$1/bin/$dll" ] && continue
+      case $(echo "$dll" | tr 'A-Z' 'a-z') in
+        kernel32.dll|user32.dll|gdi32.dll|advapi32.dll|shell32.dll|ole32.dll|oleaut32.dll|msvcrt.dll|\
+        ws2_32.dll|iphlpapi.dll|dnsapi.dll|dwmapi.dll|imm32.dll|comctl32.dll|comdlg32.dll|winmm.dll|\
+        setupapi.dll|usp10.dll|dwrite.dll|cfgmgr32.dll|hid.dll|winspool.drv|shlwapi.dll|msimg32.dll|\
+        opengl32.dll|bcrypt.dll|crypt32.dll|secur32.dll|ntdll.dll|uxtheme.dll|version.dll|\
+        api-ms-win-*) ;;
+        *) missing_dlls="$missing_dlls $dll" ;;
+      esac
+    done
+  done
+  if [ -z "$missing_dlls" ]; then
+    pass "package: every DLL the programs import is in bin/ or is a Windows DLL"
+  else
+    fail "package: DLLs missing from bin/:$(echo "$missing_dlls" | tr ' ' '\n' | sort -u | tr '\n' ' ')"
+  fi
+  # The CLI runs from the folder alone (no WINEPATH) and prints what Linux does.
+  f=$corpus/primitive-types.etl
+  if [ -f "$f" ] && [ -x "$linux_cli" ]; then
+    (cd "$corpus" && "$linux_cli" info primitive-types.etl >"$tmp/linux.out" 2>&1)
+    (cd "$corpus" && env -u WINEPATH wine "$1/bin/etlscope-cli.exe" info primitive-types.etl >"$tmp/wine.out" 2>&1)
+    if cmp -s "$tmp/linux.out" "$tmp/wine.out"; then
+      pass "package: bin/etlscope-cli.exe info primitive-types.etl, no WINEPATH: same bytes as Linux"
+    else
+      head -n 5 "$tmp/wine.out"
+      fail "package: bin/etlscope-cli.exe from the unzipped folder"
+    fi
+  fi
+}
+
+# sysroot STAGE: one build at a time on this machine (a second suite waits).
+sysroot () {
+  mkdir -p "$cache"
+  flock "$cache/mingw.lock" sh tests/windows/sysroot.sh "$1" | tail -n 1
+}
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/etlscope
+
 echo "=== windows: mingw-w64 cross build, tests under Wine"
 sh .ci/deps.sh && sh tests/windows/deps.sh || { fail "installing the packages"; finish; }
 lap packages
 
-base=$(sh tests/windows/sysroot.sh base | tail -n 1)
+# en_US.UTF-8 for Wine: code page 1252, UTF-8 file names on the Linux side.
+if ! locale -a 2>/dev/null | grep -q -i '^en_US\.utf-\?8$'; then
+  if [ ! -f "$cache/locale/en_US.UTF-8/LC_CTYPE" ]; then
+    mkdir -p "$cache/locale"
+    localedef -i en_US -f UTF-8 "$cache/locale/en_US.UTF-8" >/dev/null 2>&1
+  fi
+  export LOCPATH="$cache/locale"
+fi
+export LC_ALL=en_US.UTF-8
+lap locale
+
+base=$(sysroot base)
 if [ ! -f "$base/.complete" ]; then fail "sysroot (GLib, json-glib)"; finish; fi
 lap "sysroot (GLib)"
 export WINEPATH="$(winpath "$base/bin")"
@@ -191,7 +253,7 @@ rm -f "$tmp/linux.out" "$tmp/wine.out"
 lap "output comparison"
 
 # 4. the GUI against the cross-built GTK 3 stack
-gtk=$(sh tests/windows/sysroot.sh gtk | tail -n 1)
+gtk=$(sysroot gtk)
 lap "sysroot (GTK 3 stack)"
 if [ ! -f "$gtk/.complete" ]; then
   fail "sysroot (GTK 3 stack)"
@@ -208,18 +270,29 @@ else
       grep -i -B2 -A4 'warning' "$tmp/build-win-gui.log" | head -n 60
       fail "GUI cross build: $warnings warning lines"
     fi
-    # 5. the window under Wine
-    export WINEPATH="$(winpath "$gtk/bin" "$base/bin")"
-    if sh tests/windows/gui-wine.sh "$bg/app/etlscope.exe" "$gtk" >"$tmp/gui-wine.log" 2>&1; then
-      pass "etlscope.exe opens a corpus file under Wine ($(tail -n 1 "$tmp/gui-wine.log"))"
-    else
-      rc=$?
-      if [ "$rc" -eq 77 ]; then
-        skipped=$((skipped + 1)); echo "SKIP  windows: GUI under Wine: $(tail -n 1 "$tmp/gui-wine.log")"
+    lap "GUI cross build"
+    # 5. the portable package
+    if zip=$(sh build-aux/windows/package.sh "$tmp/dist" 2>"$tmp/package.log" | tail -n 1) && [ -f "$zip" ]; then
+      python3 -m zipfile -e "$zip" "$tmp/unzipped"
+      pkg=$(ls -d "$tmp"/unzipped/etlscope-*)
+      pkg_check "$pkg"
+      lap "package"
+      # 6. the window under Wine, from the package
+      if env -u WINEPATH sh tests/windows/gui-wine.sh "$pkg/bin/etlscope.exe" "$corpus/net.4.5.2.x64.etl" \
+           "$bg/windows-wine.png" >"$tmp/gui-wine.log" 2>&1; then
+        pass "etlscope.exe (from the package) opens net.4.5.2.x64.etl under Wine: $(tail -n 1 "$tmp/gui-wine.log")"
       else
-        tail -n 20 "$tmp/gui-wine.log"
-        fail "etlscope.exe under Wine"
+        rc=$?
+        tail -n 25 "$tmp/gui-wine.log"
+        if [ "$rc" -eq 77 ]; then
+          skipped=$((skipped + 1)); echo "SKIP  windows: GUI under Wine: $(tail -n 1 "$tmp/gui-wine.log")"
+        else
+          fail "etlscope.exe under Wine: $(tail -n 1 "$tmp/gui-wine.log")"
+        fi
       fi
+    else
+      tail -n 30 "$tmp/package.log"
+      fail "portable package (build-aux/windows/package.sh)"
     fi
   else
     tail -n 40 "$tmp/build-win-gui.log"

@@ -75,10 +75,11 @@ finish () {
 }
 
 # Z:\path\bin;Z:\other\bin for WINEPATH (Wine maps / to drive Z:).
+# (printf, not echo: dash's echo would read the \r of Z:\root as a CR.)
 winpath () {
   out=""
-  for d in "$@"; do out="$out${out:+;}Z:$(echo "$d" | tr / '\\')"; done
-  echo "$out"
+  for d in "$@"; do out="$out${out:+;}Z:$(printf '%s' "$d" | tr / '\\')"; done
+  printf '%s\n' "$out"
 }
 
 # cross_file BUILD_DIR PREFIX... : the cross file for etlscope's own build
@@ -126,7 +127,7 @@ pkg_check () {
         kernel32.dll|user32.dll|gdi32.dll|advapi32.dll|shell32.dll|ole32.dll|oleaut32.dll|msvcrt.dll|\
         ws2_32.dll|iphlpapi.dll|dnsapi.dll|dwmapi.dll|imm32.dll|comctl32.dll|comdlg32.dll|winmm.dll|\
         setupapi.dll|usp10.dll|dwrite.dll|cfgmgr32.dll|hid.dll|winspool.drv|shlwapi.dll|msimg32.dll|\
-        opengl32.dll|bcrypt.dll|crypt32.dll|secur32.dll|ntdll.dll|uxtheme.dll|version.dll|\
+        opengl32.dll|bcrypt.dll|crypt32.dll|secur32.dll|ntdll.dll|uxtheme.dll|version.dll|rpcrt4.dll|\
         api-ms-win-*) ;;
         *) missing_dlls="$missing_dlls $dll" ;;
       esac

@@ -9,11 +9,19 @@
 #   sh tests/windows/gui-wine.sh ETLSCOPE_EXE TRACE.etl SCREENSHOT.png
 #
 # Needs WINEPREFIX (an initialised prefix) and, unless the .exe sits with
-# its DLLs (the portable package), WINEPATH.  Pango's win32 backend finds
-# fonts through the Windows font registry; a fresh Wine prefix lists none
-# it can use, so DejaVu Sans (Debian's fonts-dejavu-core) is copied into the
-# prefix's Fonts folder and registered first.  Exit 77 (skip) when Xvfb or
-# ImageMagick is missing.
+# its DLLs (the portable package), WINEPATH.  Pango's win32 backend
+# (DirectWrite) finds fonts through the Windows font registry and the Fonts
+# folder; a fresh Wine prefix has neither for Wine's own Tahoma (the system
+# font GDK asks Pango to describe), so Tahoma (fonts-wine) and DejaVu Sans
+# (fonts-dejavu-core) are copied into the prefix's Fonts folder and
+# registered first.  Exit 77 (skip) when Xvfb or ImageMagick is missing.
+#
+# Status (Wine 8.0, GTK 3.24.38, Pango 1.50.12): with the fonts registered,
+# GDK's system font resolves, but a GTK hello-world window still gets
+# "pango_font_description_get_family: assertion 'desc != NULL'" and draws
+# nothing, and etlscope.exe hits a g_boxed_type_register_static critical
+# and a page fault; tests/windows/run.sh runs this only with
+# ETLSCOPE_WINE_GUI=1.
 set -u
 exe=$1
 trace=$2
@@ -26,11 +34,14 @@ done
 
 fonts=$WINEPREFIX/drive_c/windows/Fonts
 mkdir -p "$fonts"
-for f in DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf; do
-  src=/usr/share/fonts/truetype/dejavu/$f
+for src in /usr/share/wine/fonts/tahoma.ttf /usr/share/wine/fonts/tahomabd.ttf \
+           /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf \
+           /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf; do
   [ -f "$src" ] || continue
+  f=$(basename "$src")
   cp "$src" "$fonts/"
-  face=$(echo "$f" | sed 's/\.ttf$//; s/-Bold/ Bold/; s/DejaVuSansMono/DejaVu Sans Mono/; s/DejaVuSans/DejaVu Sans/')
+  face=$(echo "$f" | sed 's/\.ttf$//; s/-Bold/ Bold/; s/DejaVuSansMono/DejaVu Sans Mono/; s/DejaVuSans/DejaVu Sans/;
+                         s/tahomabd/Tahoma Bold/; s/tahoma/Tahoma/')
   wine reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\Fonts' /v "$face (TrueType)" \
     /t REG_SZ /d "$f" /f >/dev/null 2>&1
 done

@@ -179,12 +179,13 @@ enc_match_full (Enc *e, gsize offset, guint64 len, gboolean force32)
     }
   t.in_end = e->stream->len;
   g_array_append_val (e->tokens, t);
-  for (guint64 i = 0; i < len; i++)
-    {
-      guint8 c = e->expected->data[e->expected->len - offset];
+  {
+    gsize at = e->expected->len;
 
-      g_byte_array_append (e->expected, &c, 1);
-    }
+    g_byte_array_set_size (e->expected, (guint) (at + len));
+    for (gsize i = 0; i < len; i++)
+      e->expected->data[at + i] = e->expected->data[at + i - offset];
+  }
 }
 
 static void
@@ -661,7 +662,7 @@ test_corpus (void)
   const char *dir_path = g_getenv ("ETL_CORPUS_DIR");
   g_autoptr (GDir) dir = NULL;
   const char *name;
-  guint n_buffers = 0, n_files = 0;
+  guint n_buffers = 0, n_files = 0, n_net = 0;
 
   if (dir_path == NULL)
     dir_path = "../shared/etl-corpus";
@@ -684,6 +685,8 @@ test_corpus (void)
       g_assert_true (g_file_get_contents (path, &contents, &size, NULL));
       buffers = xpress_test_compressed_buffers ((const guint8 *) contents, size);
       n_files += buffers->len > 0;
+      if (strcmp (name, "net.4.5.2.x64.etl") == 0)
+        n_net = buffers->len;
       for (guint i = 0; i < buffers->len; i++)
         {
           const XpressTestBuffer *b = &g_array_index (buffers, XpressTestBuffer, i);
@@ -704,12 +707,13 @@ test_corpus (void)
         }
     }
   g_test_message ("%u compressed buffers in %u corpus files", n_buffers, n_files);
-  /* net.4.5.2.x64.etl alone has 360. */
+  /* net.4.5.2.x64.etl has 359 compressed buffers (after its uncompressed
+   * header buffer), SelfDescribingSingleEvent.etl 2. */
   {
     g_autofree char *net = g_build_filename (dir_path, "net.4.5.2.x64.etl", NULL);
 
     if (g_file_test (net, G_FILE_TEST_EXISTS))
-      g_assert_cmpuint (n_buffers, >=, 360);
+      g_assert_cmpuint (n_net, ==, 359);
   }
 #if !HAVE_LIBFWNT
   g_test_message ("libfwnt not found at build time: decoded without the comparison");

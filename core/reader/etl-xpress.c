@@ -119,7 +119,7 @@ etl_xpress_lz77_decode (const guint8 *in, gsize in_len, guint8 *out, gsize out_c
           ip += 4;
         }
 
-      if (!(flags & FLAGS_TOP))
+      if (G_LIKELY (!(flags & FLAGS_TOP)))
         {
           /* A run of literals: as many as the flag word's leading zeros. */
           guint lits = clz64 (flags);

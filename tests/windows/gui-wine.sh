@@ -16,12 +16,18 @@
 # (fonts-dejavu-core) are copied into the prefix's Fonts folder and
 # registered first.  Exit 77 (skip) when Xvfb or ImageMagick is missing.
 #
-# Status (Wine 8.0, GTK 3.24.38, Pango 1.50.12): with the fonts registered,
-# GDK's system font resolves, but a GTK hello-world window still gets
-# "pango_font_description_get_family: assertion 'desc != NULL'" and draws
-# nothing, and etlscope.exe hits a g_boxed_type_register_static critical
-# and a page fault; tests/windows/run.sh runs this only with
-# ETLSCOPE_WINE_GUI=1.
+# Status (Wine 8.0, GTK 3.24.38, Pango 1.50.12): not working yet.  Without
+# the fonts, GDK's _get_system_font_name() gets NULL from
+# pango_win32_font_description_from_logfontw() for Wine's message font ("MS
+# Shell Dlg", a substitute for Tahoma) and logs a Pango critical.  With
+# Tahoma registered that call succeeds, but a GTK hello-world window still
+# logs "pango_font_description_get_family: assertion 'desc != NULL'" when
+# Pango loads a font and draws nothing (a one-colour screenshot), also with
+# the WindowMetrics LOGFONTs rewritten to "Tahoma"; Pango 1.50 describes
+# fonts through DirectWrite's GDI interop, which is the likely gap in Wine.
+# etlscope.exe also hits a g_boxed_type_register_static critical (a boxed
+# type name registered twice; which one is not yet known) and a page fault.
+# tests/windows/run.sh runs this only with ETLSCOPE_WINE_GUI=1.
 set -u
 exe=$1
 trace=$2

@@ -23,6 +23,10 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef G_OS_WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 #include "etl-cli-cpu.h"
 #include "etl-cli-session.h"
@@ -892,7 +896,7 @@ run_trace_command (const char *command, int argc, char **argv)
       else
         g_option_context_set_summary (context, "Print the loss accounting (header totals and the time series) as JSON.");
     }
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse_strv (context, &argv, &error))
     {
       g_printerr ("etlscope-cli %s: %s\n", command, error->message);
       return EXIT_USAGE;
@@ -937,11 +941,34 @@ run_trace_command (const char *command, int argc, char **argv)
   return status ? status : command_status;
 }
 
+/* The same bytes on every platform.  Windows: stdout and stderr in binary
+ * mode (the C runtime's text mode writes CR LF for each LF, which corrupts
+ * `session --emit binary` and makes every text output differ), and the
+ * arguments as UTF-8 from the UTF-16 command line (main()'s argv is in the
+ * ANSI code page, which cannot hold every file name).  Returns the
+ * arguments as a GStrv, which the commands parse with
+ * g_option_context_parse_strv() (UTF-8 on Windows, bytes elsewhere). */
+static char **
+cli_init_platform (char **argv)
+{
+#ifdef G_OS_WIN32
+  _setmode (_fileno (stdout), _O_BINARY);
+  _setmode (_fileno (stderr), _O_BINARY);
+  (void) argv;
+  return g_win32_get_command_line ();
+#else
+  return g_strdupv (argv);
+#endif
+}
+
 int
 main (int argc, char **argv)
 {
   const char *command;
+  g_auto (GStrv) args = cli_init_platform (argv);
 
+  argv = args;
+  argc = (int) g_strv_length (args);
   setlocale (LC_ALL, "");
 
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0

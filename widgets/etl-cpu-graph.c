@@ -363,6 +363,30 @@ fg_color (GtkWidget *widget, GdkRGBA *rgba)
   gtk_style_context_get_color (style, gtk_style_context_get_state (style), rgba);
 }
 
+/* The top of the scale: the smallest of a few round percentages above the
+ * highest stack, so a mostly idle machine still shows its shape. */
+static double
+scale_top (const EtlCpuUsageSeries *s)
+{
+  static const double steps[] = { 1, 2, 4, 5, 10, 20, 40, 50, 60, 80, 100 };
+  double max = 0;
+
+  if (s == NULL)
+    return 100.0;
+  for (guint k = 0; k < s->n_buckets; k++)
+    {
+      double sum = 0;
+
+      for (guint r = 0; r < s->n_rows; r++)
+        sum += s->percent[(gsize)r * s->n_buckets + k];
+      max = MAX (max, sum);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (max <= steps[i] + 1e-9)
+      return steps[i];
+  return 100.0;
+}
+
 /* The bucket under x (area coordinates), or -1. */
 static int
 bucket_at (EtlCpuGraph *self, double x, int width)
@@ -390,8 +414,9 @@ bucket_at (EtlCpuGraph *self, double x, int width)
  * Draws the legend and the stacked areas of the last computed series, in
  * O(rows × buckets): each bucket is a step from its start to its end on
  * the shared time axis, bands stacked from the most used process up, with
- * "Other" on top; 0 and 100 % of all processors are marked in the label
- * column.  Never computes: a series still being computed is drawn when it
+ * "Other" on top.  The scale runs from 0 to the smallest round percentage
+ * of all processors above the highest stack (1, 2, 4, 5, 10, 20, 40, 50,
+ * 60, 80 or 100 %), marked in the label column.  Never computes: a series still being computed is drawn when it
  * arrives.
  */
 void
@@ -405,6 +430,7 @@ etl_cpu_graph_render (EtlCpuGraph *self, cairo_t *cr, int width, int height)
   int axis_w, tw, th;
   gint64 start, bw;
   g_autofree double *acc = NULL;
+  double ymax;
 
   g_return_if_fail (ETL_IS_CPU_GRAPH (self));
   g_return_if_fail (cr != NULL);
@@ -438,7 +464,9 @@ etl_cpu_graph_render (EtlCpuGraph *self, cairo_t *cr, int width, int height)
   cairo_move_to (cr, 10, 4 + th);
   pango_cairo_show_layout (cr, layout);
 
-  /* Scale: 100 % at the top, 0 % at the base, with grid lines. */
+  ymax = scale_top (self->series);
+
+  /* Scale: ymax at the top, 0 % at the base, with grid lines. */
   for (guint g = 0; g <= 4; g++)
     {
       double y = floor (base - (base - top) * g / 4.0) + 0.5;
@@ -450,7 +478,7 @@ etl_cpu_graph_render (EtlCpuGraph *self, cairo_t *cr, int width, int height)
       cairo_stroke (cr);
       if (g == 0 || g == 2 || g == 4)
         {
-          g_autofree char *label = g_strdup_printf ("<small>%u %%</small>", g * 25);
+          g_autofree char *label = g_strdup_printf ("<small>%g %%</small>", ymax * g / 4.0);
 
           pango_layout_set_markup (layout, label, -1);
           pango_layout_get_pixel_size (layout, &tw, &th);
@@ -518,7 +546,7 @@ etl_cpu_graph_render (EtlCpuGraph *self, cairo_t *cr, int width, int height)
   for (guint r = 0; r < s->n_rows; r++)
     {
       GdkRGBA color;
-      double scale = (base - top) / 100.0;
+      double scale = (base - top) / ymax;
 
       row_color (s, r, &color);
       cairo_new_path (cr);

@@ -255,6 +255,11 @@ test_schedule_precise (Fixture *fixture, gconstpointer data)
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (graph)));
   g_assert_true (etl_cpu_graph_has_mode (graph, ETL_CPU_USAGE_SAMPLED));
   g_assert_true (etl_cpu_graph_has_mode (graph, ETL_CPU_USAGE_PRECISE));
+  /* Sampled first (the trace has samples), its buckets at least 4 sampling
+   * intervals (1 ms) wide though the axis would allow narrower ones. */
+  g_assert_cmpint (etl_cpu_graph_get_mode (graph), ==, ETL_CPU_USAGE_SAMPLED);
+  g_assert_cmpint (etl_cpu_usage_get_bucket_width (etl_cpu_graph_get_usage (graph)), ==, 4 * MS);
+  g_assert_cmpuint (etl_cpu_usage_get_n_records (etl_cpu_graph_get_usage (graph)), ==, 400);
 
   /* The whole 100 ms schedule in view. */
   whole = etl_cpu_usage_compute (etl_window_get_trace (fixture->window), ETL_CPU_USAGE_PRECISE,

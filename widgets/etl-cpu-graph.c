@@ -16,7 +16,8 @@
  * range; hovering shows the bucket's time and each process's percentage.
  *
  * The series is an #EtlCpuUsage from etl_cpu_usage_compute_range() for the
- * visible range, at a bucket width of about %PX_PER_BUCKET pixels, computed
+ * visible range, at a bucket width of about 3 pixels (Sampled: at least 4
+ * sampling intervals, else buckets hold 0 or 1 sample a processor), computed
  * in a #GTask worker: a zoom or pan restarts a short timer (repeated
  * requests collapse into one), then cancels the running computation and
  * starts the new one; drawing only reads the last finished series.  The
@@ -35,8 +36,9 @@
 #define PX_PER_BUCKET 3
 #define LEGEND_ROW 18
 #define LEGEND_ROWS 2
-#define PLOT_HEIGHT 120
+#define PLOT_HEIGHT 90
 #define UPDATE_DELAY_MS 40
+#define MIN_SAMPLES_A_BUCKET 4 /* sampling intervals a sampled bucket spans at least */
 
 struct _EtlCpuGraph
 {
@@ -55,6 +57,7 @@ struct _EtlCpuGraph
   gboolean probed;       /* record counts known */
   guint64 n_samples;     /* SampledProfile records in the trace */
   guint64 n_cswitches;   /* CSwitch records in the trace */
+  gint64 sample_interval; /* 100-ns, learnt from the last sampled usage */
 
   EtlCpuUsage *usage;    /* the last finished computation */
   EtlCpuUsageSeries *series;
@@ -178,6 +181,7 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
 }
 
 static void update_header (EtlCpuGraph *self);
+static void schedule_update (EtlCpuGraph *self);
 
 static void
 on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
@@ -211,6 +215,24 @@ on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
   g_clear_pointer (&self->usage, etl_cpu_usage_unref);
   g_clear_pointer (&self->series, etl_cpu_usage_series_free);
   self->usage = g_steal_pointer (&r->usage);
+  if (self->usage != NULL && self->mode == ETL_CPU_USAGE_SAMPLED)
+    {
+      guint n;
+      const EtlCpuUsageEntry *e = etl_cpu_usage_get_entries (self->usage, &n);
+
+      /* Every sample of an entry is worth the same interval unless the
+       * trace changed it; the top entry's ratio is the interval in force. */
+      if (n > 0 && e[0].samples > 0 && e[0].cpu_time > 0)
+        {
+          gint64 interval = e[0].cpu_time / (gint64)e[0].samples;
+
+          if (interval != self->sample_interval && interval > 0)
+            {
+              self->sample_interval = interval;
+              schedule_update (self);
+            }
+        }
+    }
   self->series = g_steal_pointer (&r->series);
   result_free (r);
   update_header (self);
@@ -257,6 +279,10 @@ start_job (EtlCpuGraph *self, gboolean mode_chosen)
   job->begin = t0;
   job->end = t1;
   job->width = MAX ((span + n - 1) / n, 1);
+  /* Sampled: a bucket narrower than a few sampling intervals holds 0 or 1
+   * sample a processor, which draws as a comb, not as usage. */
+  if (self->mode == ETL_CPU_USAGE_SAMPLED)
+    job->width = MAX (job->width, MIN_SAMPLES_A_BUCKET * self->sample_interval);
   /* Never more buckets than the core allows, whatever the zoom. */
   job->width = MAX (job->width, full / (ETL_CPU_USAGE_MAX_BUCKETS / 2) + 1);
 
@@ -368,7 +394,7 @@ fg_color (GtkWidget *widget, GdkRGBA *rgba)
 static double
 scale_top (const EtlCpuUsageSeries *s)
 {
-  static const double steps[] = { 1, 2, 4, 5, 10, 20, 40, 50, 60, 80, 100 };
+  static const double steps[] = { 1, 2, 4, 5, 10, 15, 20, 25, 30, 40, 50, 60, 80, 100 };
   double max = 0;
 
   if (s == NULL)
@@ -415,8 +441,8 @@ bucket_at (EtlCpuGraph *self, double x, int width)
  * O(rows × buckets): each bucket is a step from its start to its end on
  * the shared time axis, bands stacked from the most used process up, with
  * "Other" on top.  The scale runs from 0 to the smallest round percentage
- * of all processors above the highest stack (1, 2, 4, 5, 10, 20, 40, 50,
- * 60, 80 or 100 %), marked in the label column.  Never computes: a series still being computed is drawn when it
+ * of all processors above the highest stack (1, 2, 4, 5, 10, 15, 20, 25,
+ * 30, 40, 50, 60, 80 or 100 %), marked in the label column.  Never computes: a series still being computed is drawn when it
  * arrives.
  */
 void
@@ -736,6 +762,7 @@ etl_cpu_graph_init (EtlCpuGraph *self)
   GtkWidget *header, *title, *switch_box;
 
   self->hover_x = -1;
+  self->sample_interval = ETL_CPU_USAGE_DEFAULT_INTERVAL;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
 
   header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
@@ -839,6 +866,7 @@ etl_cpu_graph_set_trace (EtlCpuGraph *self, EtlTrace *trace)
   self->probed = FALSE;
   self->n_samples = self->n_cswitches = 0;
   self->mode = ETL_CPU_USAGE_SAMPLED;
+  self->sample_interval = ETL_CPU_USAGE_DEFAULT_INTERVAL;
   if (trace != NULL)
     self->trace = etl_trace_ref (trace);
   update_header (self);

@@ -11,7 +11,8 @@
  * bar shown only for problems and a progress bar with a Cancel button shown
  * while a job runs; then a #GtkStack: the start page (Open, Open a demo
  * trace, the recent traces) when no trace is shown, else the trace area, top
- * to bottom: time ruler, timeline, loss plot, and a vertical #GtkPaned with
+ * to bottom: time ruler, timeline, loss plot, CPU usage graph (#EtlCpuGraph,
+ * hidden for traces without SampledProfile or CSwitch records), and a vertical #GtkPaned with
  * the filter bar over the event list, and the details pane.  The session
  * configuration panel (#EtlSessionPanel) sits in a left pane, hidden until
  * asked for.

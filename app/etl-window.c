@@ -11,7 +11,8 @@
  * bar shown only for problems and a progress bar with a Cancel button shown
  * while a job runs; then a #GtkStack: the start page (Open, Open a demo
  * trace, the recent traces) when no trace is shown, else the trace area, top
- * to bottom: time ruler, timeline, loss plot, and a vertical #GtkPaned with
+ * to bottom: time ruler, timeline, loss plot, CPU usage graph (#EtlCpuGraph,
+ * hidden for traces without SampledProfile or CSwitch records), and a vertical #GtkPaned with
  * the filter bar over the event list, and the details pane.  The session
  * configuration panel (#EtlSessionPanel) sits in a left pane, hidden until
  * asked for.
@@ -60,6 +61,7 @@
 #include <cairo-svg.h>
 #include <glib/gstdio.h>
 
+#include "etl-cpu-graph.h"
 #include "etl-details.h"
 #include "etl-event-list.h"
 #include "etl-filter-bar.h"
@@ -104,6 +106,7 @@ struct _EtlWindow
   EtlTimeRuler *time_ruler;
   EtlTimelineView *timeline;
   EtlLossPlot *loss_plot;
+  EtlCpuGraph *cpu_graph;
   EtlFilterBar *filter_bar;
   EtlEventList *event_list;
   EtlDetails *details;
@@ -933,6 +936,7 @@ show_trace (EtlWindow *self, LoadData *ld)
   else
     etl_timeline_view_set_trace (self->timeline, ld->trace, NULL);
   etl_loss_plot_set_trace (self->loss_plot, ld->trace, ld->loss_summary);
+  etl_cpu_graph_set_trace (self->cpu_graph, ld->trace);
   etl_event_list_set_rows (self->event_list, ld->trace, NULL);
   etl_zoom_manager_set_focus (self->zoom_manager, G_MININT64);
   load_markers (self);
@@ -1115,6 +1119,7 @@ etl_window_close_trace (EtlWindow *self)
   show_legend (self, NULL);
   etl_timeline_view_set_trace (self->timeline, NULL, NULL);
   etl_loss_plot_set_trace (self->loss_plot, NULL, NULL);
+  etl_cpu_graph_set_trace (self->cpu_graph, NULL);
   etl_details_clear (self->details);
   etl_filter_bar_set_counts (self->filter_bar, 0, 0);
   gtk_widget_hide (GTK_WIDGET (self->info_bar));
@@ -3053,6 +3058,7 @@ etl_window_class_init (EtlWindowClass *klass)
   g_type_ensure (ETL_TYPE_TIME_RULER);
   g_type_ensure (ETL_TYPE_TIMELINE_VIEW);
   g_type_ensure (ETL_TYPE_LOSS_PLOT);
+  g_type_ensure (ETL_TYPE_CPU_GRAPH);
   g_type_ensure (ETL_TYPE_FILTER_BAR);
   g_type_ensure (ETL_TYPE_EVENT_LIST);
   g_type_ensure (ETL_TYPE_DETAILS);
@@ -3077,6 +3083,7 @@ etl_window_class_init (EtlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, time_ruler);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, loss_plot);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, cpu_graph);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, filter_bar);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, event_list);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, details);
@@ -3191,6 +3198,7 @@ etl_window_init (EtlWindow *self)
   etl_time_ruler_set_zoom_manager (self->time_ruler, self->zoom_manager);
   etl_timeline_view_set_zoom_manager (self->timeline, self->zoom_manager);
   etl_loss_plot_set_zoom_manager (self->loss_plot, self->zoom_manager);
+  etl_cpu_graph_set_zoom_manager (self->cpu_graph, self->zoom_manager);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "zoom", G_ACTION_GROUP (self->zoom_manager));
 
   /* The timeline's own actions (zoom-to-selection, lane-mode), reachable
@@ -3445,6 +3453,19 @@ etl_window_get_session_panel (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
   return self->session_panel;
+}
+
+/**
+ * etl_window_get_cpu_graph:
+ * @self: a window
+ *
+ * Returns: (transfer none): the CPU usage graph under the loss plot
+ */
+EtlCpuGraph *
+etl_window_get_cpu_graph (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->cpu_graph;
 }
 
 /**

@@ -6,6 +6,7 @@
 #include "etl-details.h"
 #include "etl-event-list.h"
 #include "etl-filter-bar.h"
+#include "etl-cpu-graph.h"
 #include "etl-loss-plot.h"
 #include "etl-session-panel.h"
 #include "etl-timeline-view.h"
@@ -60,6 +61,7 @@ EtlEventList *etl_window_get_event_list (EtlWindow *self);
 EtlFilterBar *etl_window_get_filter_bar (EtlWindow *self);
 EtlDetails *etl_window_get_details (EtlWindow *self);
 EtlLossPlot *etl_window_get_loss_plot (EtlWindow *self);
+EtlCpuGraph *etl_window_get_cpu_graph (EtlWindow *self);
 EtlSessionPanel *etl_window_get_session_panel (EtlWindow *self);
 const char *etl_window_get_page (EtlWindow *self);
 guint etl_window_get_n_lanes (EtlWindow *self);

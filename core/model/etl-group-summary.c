@@ -715,6 +715,7 @@ etl_group_summary_get_end (EtlGroupSummary *summary)
 struct _EtlGroupMatcher
 {
   EtlTrace *trace;
+  GMutex lock; /* the keyer's caches; a matcher may be shared by workers */
   Keyer keyer;
   guint n_keys;
   EtlGroupKey keys[ETL_GROUP_MAX_KEYS];
@@ -730,7 +731,8 @@ struct _EtlGroupMatcher
  *
  * A test for "does this row belong to @group": the row's values at every
  * level from the first down to @group's must equal the group's path.  The
- * time range and row set of the summary are not part of it.
+ * time range and row set of the summary are not part of it.  It may be used
+ * from several threads (a lock guards its name caches).
  *
  * Returns: (transfer full): the matcher; free with etl_group_matcher_free()
  */
@@ -747,6 +749,7 @@ etl_group_matcher_new (EtlTrace *trace, const EtlGroup *group)
     path[n++] = g;
   m = g_new0 (EtlGroupMatcher, 1);
   m->trace = etl_trace_ref (trace);
+  g_mutex_init (&m->lock);
   m->n_keys = n;
   for (guint i = 0; i < n; i++)
     {
@@ -792,6 +795,7 @@ etl_group_matcher_matches (EtlGroupMatcher *matcher, guint64 row)
       return FALSE;
   if (matcher->keyer.need_record)
     have_record = etl_trace_get_record (matcher->trace, row, &r, NULL);
+  g_mutex_lock (&matcher->lock);
   row_keys (&matcher->keyer, row, have_record ? &r : NULL, matcher->keys, matcher->n_keys, rk);
   if (have_record)
     etl_record_clear (&r);
@@ -812,6 +816,7 @@ etl_group_matcher_matches (EtlGroupMatcher *matcher, guint64 row)
       default:
         break; /* checked above */
       }
+  g_mutex_unlock (&matcher->lock);
   return match;
 }
 
@@ -839,6 +844,7 @@ etl_group_matcher_free (EtlGroupMatcher *matcher)
   if (matcher == NULL)
     return;
   keyer_clear (&matcher->keyer);
+  g_mutex_clear (&matcher->lock);
   for (guint i = 0; i < matcher->n_keys; i++)
     g_free (matcher->names[i]);
   g_free (matcher->description);

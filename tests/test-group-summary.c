@@ -276,6 +276,14 @@ test_range_and_rows (void)
   check_consistent (etl_group_summary_get_root (odd), in_range_odd);
 }
 
+/* Cancels once some rows were counted: the half-built tree is freed. */
+static void
+cancel_on_progress (double fraction, gpointer user_data)
+{
+  if (fraction > 0.0)
+    g_cancellable_cancel (user_data);
+}
+
 static void
 test_cancel_and_parse (void)
 {
@@ -302,6 +310,15 @@ test_cancel_and_parse (void)
   keys[0] = ETL_GROUP_BY_EVENT;
   g_assert_null (etl_group_summary_compute (trace, NULL, 0, 0, keys, 1, NULL, NULL, cancellable, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  {
+    g_autoptr (GCancellable) later = g_cancellable_new ();
+    EtlGroupKey two[] = { ETL_GROUP_BY_PROVIDER, ETL_GROUP_BY_EVENT };
+
+    g_assert_null (etl_group_summary_compute (trace, NULL, 0, 0, two, 2, cancel_on_progress, later, later, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_assert_true (g_cancellable_is_cancelled (later));
+  }
 }
 
 static JsonNode *

@@ -370,6 +370,29 @@ node_free (gpointer data)
   g_free (n);
 }
 
+/* Frees an unfinished tree: its nodes and their groups. */
+static void
+node_free_with_groups (Node *n)
+{
+  if (n->children != NULL)
+    {
+      GHashTableIter iter;
+      gpointer value;
+
+      g_hash_table_iter_init (&iter, n->children);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        {
+          Node *child = value;
+
+          group_free (child->group);
+          child->group = NULL;
+          node_free_with_groups (child);
+          g_hash_table_iter_steal (&iter);
+        }
+    }
+  node_free (n);
+}
+
 static Node *
 node_new (EtlGroup *parent, EtlGroupKey key, const RowKey *rk, gboolean has_children)
 {
@@ -575,8 +598,8 @@ etl_group_summary_compute (EtlTrace *trace, EtlRowSet *rows, gint64 begin, gint6
         {
           if (g_cancellable_set_error_if_cancelled (cancellable, error))
             {
-              node_free (root);
-              group_free (summary->root);
+              group_free (root->group);
+              node_free_with_groups (root);
               keyer_clear (&k);
               return NULL;
             }

@@ -353,12 +353,19 @@ group_free (gpointer data)
   g_free (g);
 }
 
-typedef struct
+typedef struct _Node Node;
+struct _Node
 {
   EtlGroup *group;
   GHashTable *children; /* guint64* (in Node) → Node* */
+  Node **direct;        /* children by value when the next key is an index key */
+  guint n_direct;
   guint64 value;
-} Node;
+};
+
+/* Children of provider and CPU levels are found by index, not hashed: the
+ * values are small (provider index, processor index). */
+#define MAX_DIRECT 4096
 
 static void
 node_free (gpointer data)
@@ -367,6 +374,7 @@ node_free (gpointer data)
 
   if (n->children != NULL)
     g_hash_table_unref (n->children);
+  g_free (n->direct);
   g_free (n);
 }
 
@@ -394,7 +402,7 @@ node_free_with_groups (Node *n)
 }
 
 static Node *
-node_new (EtlGroup *parent, EtlGroupKey key, const RowKey *rk, gboolean has_children)
+node_new (EtlGroup *parent, EtlGroupKey key, const RowKey *rk, gboolean has_children, guint n_direct)
 {
   Node *n = g_new0 (Node, 1);
 
@@ -410,6 +418,11 @@ node_new (EtlGroup *parent, EtlGroupKey key, const RowKey *rk, gboolean has_chil
   n->value = rk->value;
   if (has_children)
     n->children = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, node_free);
+  if (has_children && n_direct > 0)
+    {
+      n->n_direct = n_direct;
+      n->direct = g_new0 (Node *, n_direct);
+    }
   return n;
 }
 
@@ -556,6 +569,7 @@ etl_group_summary_compute (EtlTrace *trace, EtlRowSet *rows, gint64 begin, gint6
   Keyer k;
   RowKey rk[ETL_GROUP_MAX_KEYS];
   RowKey root_key = { 0 };
+  guint direct[ETL_GROUP_MAX_KEYS];
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (keys != NULL && n_keys >= 1 && n_keys <= ETL_GROUP_MAX_KEYS, NULL);
@@ -583,7 +597,11 @@ etl_group_summary_compute (EtlTrace *trace, EtlRowSet *rows, gint64 begin, gint6
   keyer_init (&k, trace, keys, n_keys);
   root_key.id = ETL_GROUP_NONE;
   root_key.lifetime = -1;
-  root = node_new (NULL, keys[0], &root_key, TRUE);
+  for (guint i = 0; i < n_keys; i++)
+    direct[i] = keys[i] == ETL_GROUP_BY_CPU        ? MIN (etl_trace_get_n_cpus (trace) + 1, MAX_DIRECT)
+                : keys[i] == ETL_GROUP_BY_PROVIDER ? MIN (k.n_providers + 1, MAX_DIRECT)
+                                                   : 0;
+  root = node_new (NULL, keys[0], &root_key, TRUE, direct[0]);
   root->group->label = g_strdup ("All");
   span = hi > lo ? hi - lo : 0;
   for (guint64 pos = lo; pos < hi; pos++)
@@ -614,12 +632,18 @@ etl_group_summary_compute (EtlTrace *trace, EtlRowSet *rows, gint64 begin, gint6
       count_row (n, t);
       for (guint i = 0; i < n_keys; i++)
         {
-          Node *child = g_hash_table_lookup (n->children, &rk[i].value);
+          Node *child;
 
+          if (rk[i].value < n->n_direct)
+            child = n->direct[rk[i].value];
+          else
+            child = g_hash_table_lookup (n->children, &rk[i].value);
           if (child == NULL)
             {
-              child = node_new (n->group, keys[i], &rk[i], i + 1 < n_keys);
+              child = node_new (n->group, keys[i], &rk[i], i + 1 < n_keys, i + 1 < n_keys ? direct[i + 1] : 0);
               g_hash_table_insert (n->children, &child->value, child);
+              if (rk[i].value < n->n_direct)
+                n->direct[rk[i].value] = child;
             }
           n = child;
           count_row (n, t);

@@ -175,6 +175,16 @@ test_process (void)
       etl_record_clear (&r);
     }
   g_assert_cmpuint (test_exe->count, ==, expected);
+  /* One group per "image (PID)", as stats counts: labels are distinct. */
+  {
+    const EtlGroup *root = etl_group_summary_get_root (summary);
+    g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+    for (guint i = 0; i < root->children->len; i++)
+      g_assert_true (g_hash_table_add (seen, ((const EtlGroup *)g_ptr_array_index (root->children, i))->label));
+    g_assert_cmpuint (find_child (root, "Idle (0)")->count, ==, 74513);
+    g_assert_cmpuint (find_child (root, "(no process)")->count, ==, 6014);
+  }
   g_assert_cmpuint ((guint64)test_exe->first, ==, expected_first);
   for (guint i = 0; i < test_exe->children->len; i++)
     thread_sum += ((const EtlGroup *)g_ptr_array_index (test_exe->children, i))->count;

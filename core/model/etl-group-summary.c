@@ -18,8 +18,9 @@
  * HookId, event id, opcode, version and task in a small cache; only
  * TraceLogging names, which live in each record's schema item, are read per
  * record).  The process is the one etl_process_table_resolve_record() names
- * — what `etlscope-cli stats` counts — and its lifetime from the process
- * table.
+ * — what `etlscope-cli stats` counts — named "image (PID)" from the
+ * process table; lifetimes of a reused pid with the same image are one
+ * group.
  *
  * An #EtlGroupMatcher tells whether a row belongs to a group, by the same
  * rules, so that a view can filter to a group and keep exactly its count.
@@ -157,7 +158,9 @@ typedef struct
   guint n_providers;
   char **provider_names; /* n_providers, filled on first sight */
   GHashTable *events;    /* EventKey* → interned name */
-  GHashTable *names;     /* interned event names (owned) */
+  GHashTable *names;     /* interned event and process names (owned) */
+  const char **process_labels; /* per process lifetime: its interned "image (PID)" */
+  guint n_processes;
   gboolean need_record;
 } Keyer;
 
@@ -172,6 +175,8 @@ keyer_init (Keyer *k, EtlTrace *trace, const EtlGroupKey *keys, guint n_keys)
   k->provider_names = g_new0 (char *, k->n_providers + 1);
   k->events = g_hash_table_new_full (event_key_hash, event_key_equal, g_free, NULL);
   k->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  etl_process_table_get_processes (k->processes, &k->n_processes);
+  k->process_labels = g_new0 (const char *, k->n_processes + 1);
   for (guint i = 0; i < n_keys; i++)
     if (keys[i] == ETL_GROUP_BY_EVENT || keys[i] == ETL_GROUP_BY_PROCESS || keys[i] == ETL_GROUP_BY_THREAD)
       k->need_record = TRUE;
@@ -183,6 +188,7 @@ keyer_clear (Keyer *k)
   for (guint i = 0; i < k->n_providers; i++)
     g_free (k->provider_names[i]);
   g_free (k->provider_names);
+  g_free (k->process_labels);
   g_hash_table_unref (k->events);
   g_hash_table_unref (k->names);
 }
@@ -321,7 +327,18 @@ row_keys (Keyer *k, guint64 row, const EtlRecord *r, const EtlGroupKey *keys, gu
 
             row_process (k, row, r, &o->id, &process);
             o->lifetime = process != NULL ? (gint)process->index : -1;
-            o->value = process != NULL ? (guint64)process->index : (G_GUINT64_CONSTANT (1) << 32 | o->id);
+            /* Lifetimes sharing image and pid are one group, as stats counts. */
+            if (o->id == ETL_GROUP_NONE)
+              o->name = "(no process)";
+            else if (process != NULL && process->index < k->n_processes)
+              {
+                if (k->process_labels[process->index] == NULL)
+                  k->process_labels[process->index] = intern_name (k, etl_process_format_name (process, o->id));
+                o->name = k->process_labels[process->index];
+              }
+            else
+              o->name = intern_name (k, etl_process_format_name (NULL, o->id));
+            o->value = (guint64)GPOINTER_TO_SIZE (o->name);
           }
           break;
         case ETL_GROUP_BY_THREAD:
@@ -450,18 +467,7 @@ label_group (Keyer *k, EtlGroup *g)
         g->label = g_strdup_printf ("%s (%s)", g->name, provider_name (k, g->provider, NULL, 0));
       break;
     case ETL_GROUP_BY_PROCESS:
-      if (g->id == ETL_GROUP_NONE)
-        g->label = g_strdup ("(no process)");
-      else
-        {
-          guint n_processes;
-          const EtlProcess *all = etl_process_table_get_processes (k->processes, &n_processes);
-
-          g->label = etl_process_format_name (g->lifetime >= 0 && (guint)g->lifetime < n_processes
-                                                  ? &all[g->lifetime]
-                                                  : NULL,
-                                              g->id);
-        }
+      g->label = g_strdup (g->name);
       break;
     case ETL_GROUP_BY_THREAD:
       if (g->id == ETL_GROUP_NONE)
@@ -853,7 +859,7 @@ etl_group_matcher_matches (EtlGroupMatcher *matcher, guint64 row)
         match = g_strcmp0 (rk[i].name, matcher->names[i]) == 0;
         break;
       case ETL_GROUP_BY_PROCESS:
-        match = rk[i].id == matcher->want[i].id && rk[i].lifetime == matcher->want[i].lifetime;
+        match = rk[i].id == matcher->want[i].id && g_strcmp0 (rk[i].name, matcher->names[i]) == 0;
         break;
       case ETL_GROUP_BY_THREAD:
         match = rk[i].id == matcher->want[i].id;

@@ -13,8 +13,10 @@ G_BEGIN_DECLS
  * @ETL_GROUP_BY_PROVIDER: the provider (etl_trace_get_provider_index())
  * @ETL_GROUP_BY_EVENT: the event: provider and event name
  *   (etl_decode_dup_event_name())
- * @ETL_GROUP_BY_PROCESS: the process lifetime the record belongs to
- *   (etl_process_table_resolve_record(), as `etlscope-cli stats` counts)
+ * @ETL_GROUP_BY_PROCESS: the process the record belongs to
+ *   (etl_process_table_resolve_record()), by image name and pid: lifetimes
+ *   of a reused pid with the same image are one group, as `etlscope-cli
+ *   stats` counts
  * @ETL_GROUP_BY_THREAD: the thread id of the record's header
  * @ETL_GROUP_BY_CPU: the processor index
  *
@@ -53,10 +55,10 @@ typedef struct _EtlGroup EtlGroup;
  * @id: process id, thread id or processor index; #ETL_GROUP_NONE for the
  *   records without one; the process lifetime's index in
  *   etl_process_table_get_processes() is @lifetime
- * @lifetime: process levels: the #EtlProcess index, or -1 when the process
- *   table has no lifetime for @id
+ * @lifetime: process levels: the #EtlProcess index of the first record's
+ *   lifetime, or -1 when the process table has none for @id
  * @name: provider levels: the provider's name; event levels: the event name
- *   without the provider; else %NULL
+ *   without the provider; process levels: "image (PID)"; else %NULL
  * @label: what a view shows: "Test.x64.exe (3676)", "CPU 3", "GC/Start"…
  * @count: records in the group
  * @first: FILETIME of its first record

@@ -1495,14 +1495,15 @@ on_group_activated (EtlGroupView *view, const EtlGroup *group, EtlWindow *self)
   update_status (self);
 }
 
-/* The summary's first width: 45 % of the list area, 420–760 px (less when
- * the filter bar's minimum width leaves less). */
+/* The summary's first width: a third of the list area, 300–600 px; it may
+ * shrink below its own minimum width (clipped) so the window always fits
+ * the screen, at 1366 px with the session panel open too. */
 static void
 on_summary_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, gpointer user_data)
 {
-  int width = CLAMP (allocation->width * 45 / 100, 420, 760);
+  int width = CLAMP (allocation->width * 33 / 100, 300, 600);
 
-  if (allocation->width < 720)
+  if (allocation->width < 600)
     return;
   gtk_paned_set_position (GTK_PANED (paned), allocation->width - width);
   g_signal_handlers_disconnect_by_func (paned, on_summary_paned_allocated, user_data);
@@ -3268,7 +3269,7 @@ etl_window_init (EtlWindow *self)
     g_object_ref (list_box);
     gtk_container_remove (GTK_CONTAINER (self->list_paned), list_box);
     gtk_paned_pack1 (GTK_PANED (side), list_box, TRUE, FALSE);
-    gtk_paned_pack2 (GTK_PANED (side), GTK_WIDGET (self->group_view), FALSE, FALSE);
+    gtk_paned_pack2 (GTK_PANED (side), GTK_WIDGET (self->group_view), FALSE, TRUE);
     g_object_unref (list_box);
     gtk_paned_pack1 (self->list_paned, side, TRUE, FALSE);
     gtk_widget_show (side);

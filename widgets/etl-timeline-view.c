@@ -29,7 +29,9 @@
  * - a drag with the primary button selects a time range, drawn translucent
  *   with its record count and duration (#EtlTimelineView::range-selected);
  *   Z (action "timeline.zoom-to-selection") zooms to it, Escape clears it;
- * - Shift+drag or a middle-button drag pans, as do scrolling and the arrow
+ * - Shift+drag or a middle-button drag pans, as do scrolling (Shift+scroll
+ *   when the lanes overflow their scrolled pane, where scrolling moves the
+ *   lanes) and the arrow
  *   keys (Shift: by half the range);
  * - Ctrl+scroll zooms about the pointer, + and − about the centre, and so
  *   does a pinch on a touchpad or touchscreen.
@@ -1027,6 +1029,19 @@ etl_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keybo
   return TRUE;
 }
 
+/* TRUE when the view is taller than the scrolled pane showing it. */
+static gboolean
+lanes_overflow (EtlTimelineView *self)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj;
+
+  if (scroller == NULL)
+    return FALSE;
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  return gtk_adjustment_get_upper (adj) - gtk_adjustment_get_lower (adj) > gtk_adjustment_get_page_size (adj) + 0.5;
+}
+
 static gboolean
 etl_timeline_view_scroll_event (GtkWidget *widget, GdkEventScroll *event)
 {
@@ -1047,6 +1062,11 @@ etl_timeline_view_scroll_event (GtkWidget *widget, GdkEventScroll *event)
     case GDK_SCROLL_SMOOTH: gdk_event_get_scroll_deltas ((GdkEvent *) event, &dx, &dy); break;
     default: break;
     }
+
+  /* When the lanes overflow their scrolled pane, a plain vertical scroll
+   * goes to the pane (it scrolls the lanes); Shift+scroll still pans. */
+  if ((event->state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) == 0 && dy != 0 && dx == 0 && lanes_overflow (self))
+    return GDK_EVENT_PROPAGATE;
 
   etl_zoom_manager_get_visible (self->zoom_manager, &t0, &t1);
   if (event->state & GDK_CONTROL_MASK)

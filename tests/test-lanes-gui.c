@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* The timeline's lanes in the main window (issue 10, "Lanes"): the lane area
+ * scrolls inside its own pane, so a trace with many processes in Process
+ * mode neither grows the window nor pushes the event list off screen.  Run
+ * under Xvfb; skipped without a display. */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "etl-synth.h"
+#include "etl-test-util.h"
+#include "etl-window.h"
+
+static gboolean have_display;
+
+typedef struct
+{
+  EtlWindow *window;
+  char *dir;
+} Fixture;
+
+static void
+fixture_setup (Fixture *fixture, gconstpointer data)
+{
+  if (!have_display)
+    return;
+  fixture->window = g_object_ref_sink (etl_window_new (NULL));
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
+  gtk_widget_show (GTK_WIDGET (fixture->window));
+}
+
+static void
+fixture_teardown (Fixture *fixture, gconstpointer data)
+{
+  if (fixture->window != NULL)
+    {
+      gtk_widget_destroy (GTK_WIDGET (fixture->window));
+      g_clear_object (&fixture->window);
+    }
+  if (fixture->dir != NULL)
+    {
+      g_autoptr (GDir) dir = g_dir_open (fixture->dir, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
+          g_unlink (path);
+        }
+      g_rmdir (fixture->dir);
+      g_clear_pointer (&fixture->dir, g_free);
+    }
+}
+
+static gboolean
+skip_without_display (void)
+{
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+idle_pred (EtlWindow *window)
+{
+  return !etl_window_get_loading (window) && !etl_window_get_busy (window) &&
+         !etl_timeline_view_is_busy (etl_window_get_timeline (window));
+}
+
+/* Iterates the main loop until the window and the timeline are idle. */
+static void
+wait_idle (EtlWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
+
+  while (!idle_pred (window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  /* Let the frame clock run a layout and a paint (a few frames). */
+  timed_out = FALSE;
+  timeout = g_timeout_add (300, on_timeout, &timed_out);
+  while (!timed_out)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+open_and_wait (EtlWindow *window, GPtrArray *paths)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < paths->len; i++)
+    g_ptr_array_add (files, g_file_new_for_path (g_ptr_array_index (paths, i)));
+  etl_window_open_files (window, (GFile **) files->pdata, files->len);
+  wait_idle (window);
+}
+
+/* Four synthetic traces of different seeds, like a diaghub collection:
+ * 24 processes each, mostly different PIDs. */
+static GPtrArray *
+write_four_traces (Fixture *fixture)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+
+  fixture->dir = g_dir_make_tmp ("etlscope-lanes-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 4; i++)
+    {
+      EtlSynthParams params;
+      char *path = g_strdup_printf ("%s/part%u.etl", fixture->dir, i);
+
+      etl_synth_params_init (&params);
+      params.n_cpus = 4;
+      params.n_records = 20000;
+      params.seed = 11 + i * 7;
+      g_assert_true (etl_synth_write (&params, path, &error));
+      g_assert_no_error (error);
+      g_ptr_array_add (paths, path);
+    }
+  return paths;
+}
+
+/* The widget's allocation, translated into the window's coordinates. */
+static void
+get_rect_in_window (GtkWidget *widget, GtkWidget *window, GdkRectangle *rect)
+{
+  int x = 0, y = 0;
+
+  g_assert_true (gtk_widget_translate_coordinates (widget, window, 0, 0, &x, &y));
+  rect->x = x;
+  rect->y = y;
+  rect->width = gtk_widget_get_allocated_width (widget);
+  rect->height = gtk_widget_get_allocated_height (widget);
+}
+
+static void
+test_process_mode_keeps_window_size (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GPtrArray) paths = NULL;
+  GtkWidget *window, *list, *timeline, *scroller;
+  GActionGroup *group;
+  GdkRectangle list_rect;
+  GtkAdjustment *adj;
+  int w0, h0, w1, h1, a0;
+  guint n_lanes;
+
+  if (skip_without_display ())
+    return;
+  window = GTK_WIDGET (fixture->window);
+  paths = write_four_traces (fixture);
+  open_and_wait (fixture->window, paths);
+  g_assert_nonnull (etl_window_get_trace (fixture->window));
+  gtk_window_get_size (GTK_WINDOW (window), &w0, &h0);
+  a0 = gtk_widget_get_allocated_height (window);
+
+  group = gtk_widget_get_action_group (window, "timeline");
+  g_assert_nonnull (group);
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("process"));
+  wait_idle (fixture->window);
+
+  /* Many lanes: more than fit at their smallest height in the pane. */
+  n_lanes = etl_window_get_n_lanes (fixture->window);
+  g_assert_cmpuint (n_lanes, >, 60);
+  timeline = GTK_WIDGET (etl_window_get_timeline (fixture->window));
+  scroller = gtk_widget_get_ancestor (timeline, GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_nonnull (scroller);
+  g_assert_cmpint (gtk_widget_get_allocated_height (timeline), >=, (int) n_lanes * 14);
+  g_assert_cmpint (gtk_widget_get_allocated_height (scroller), <, gtk_widget_get_allocated_height (timeline));
+
+  /* The window kept its size... */
+  gtk_window_get_size (GTK_WINDOW (window), &w1, &h1);
+  g_assert_cmpint (w1, ==, w0);
+  g_assert_cmpint (h1, ==, h0);
+  g_assert_cmpint (gtk_widget_get_allocated_height (window), ==, a0);
+
+  /* ...the event list is on screen, inside the window, with room for rows... */
+  list = GTK_WIDGET (etl_window_get_event_list (fixture->window));
+  g_assert_true (gtk_widget_get_mapped (list));
+  get_rect_in_window (list, window, &list_rect);
+  g_assert_cmpint (list_rect.y, >=, 0);
+  g_assert_cmpint (list_rect.y + list_rect.height, <=, gtk_widget_get_allocated_height (window));
+  g_assert_cmpint (list_rect.height, >=, 100);
+
+  /* ...and the lanes scroll in their pane: its range is the lanes' height. */
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, gtk_widget_get_allocated_height (timeline));
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==,
+                     gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
+
+  /* Back to CPU mode: 4 lanes fill the pane, nothing to scroll. */
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("cpu"));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 4);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, gtk_adjustment_get_page_size (adj));
+  gtk_window_get_size (GTK_WINDOW (window), &w1, &h1);
+  g_assert_cmpint (h1, ==, h0);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autofree char *xdg = g_dir_make_tmp ("etlscope-lanes-gui-XXXXXX", NULL);
+  int status;
+
+  /* Before GTK reads them: recent files and state.ini stay in @xdg. */
+  if (xdg != NULL)
+    {
+      g_autofree char *config = g_build_filename (xdg, "config", NULL);
+      g_autofree char *xdata = g_build_filename (xdg, "data", NULL);
+      g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
+
+      g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+      g_setenv ("XDG_DATA_HOME", xdata, TRUE);
+      g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+    }
+  have_display = gtk_init_check (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/etl/gui/lanes/process-mode-keeps-window-size", Fixture, NULL, fixture_setup,
+              test_process_mode_keeps_window_size, fixture_teardown);
+  status = g_test_run ();
+  if (xdg != NULL)
+    {
+      /* The XDG folders hold at most the recent-files list and state.ini. */
+      const char *subs[] = { "config/etlscope/state.ini", "config/etlscope", "config",
+                             "data/recently-used.xbel", "data", "cache", NULL };
+      for (guint i = 0; subs[i] != NULL; i++)
+        {
+          g_autofree char *p = g_build_filename (xdg, subs[i], NULL);
+          g_remove (p);
+        }
+      g_rmdir (xdg);
+    }
+  return status;
+}

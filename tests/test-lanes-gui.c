@@ -215,6 +215,54 @@ test_process_mode_keeps_window_size (Fixture *fixture, gconstpointer data)
   g_assert_cmpint (h1, ==, h0);
 }
 
+/* Process mode on net.4.5.2.x64.etl: one lane per process, "name (PID)",
+ * most records first, samples attributed through their threads. */
+static void
+test_process_lanes_net (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  EtlTimelineView *timeline;
+  EtlSummary *summary;
+  GActionGroup *group;
+  guint n, lane_3676 = G_MAXUINT;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  g_ptr_array_add (paths, path);
+  open_and_wait (fixture->window, paths);
+  group = gtk_widget_get_action_group (GTK_WIDGET (fixture->window), "timeline");
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("process"));
+  wait_idle (fixture->window);
+
+  timeline = etl_window_get_timeline (fixture->window);
+  summary = etl_timeline_view_get_summary (timeline);
+  g_assert_nonnull (summary);
+  g_assert_cmpint (etl_summary_get_mode (summary), ==, ETL_LANE_PROCESS);
+  n = etl_window_get_n_lanes (fixture->window);
+  g_assert_cmpuint (n, ==, etl_summary_get_n_lanes (summary));
+  g_test_message ("%u process lanes; first: %s (%" G_GUINT64_FORMAT ")", n, etl_summary_get_lane_label (summary, 0),
+                  etl_summary_get_lane_total (summary, 0));
+  for (guint lane = 0; lane < n; lane++)
+    {
+      const char *label = etl_summary_get_lane_label (summary, lane);
+
+      if (g_strcmp0 (label, "Test.x64.exe (3676)") == 0)
+        lane_3676 = lane;
+      if (lane + 2 < n)
+        g_assert_cmpuint (etl_summary_get_lane_total (summary, lane), >=,
+                          etl_summary_get_lane_total (summary, lane + 1));
+    }
+  /* 33 processes of the table with records, PIDs 616 and 988 (not in the
+   * table), "No process"; the idle threads' samples lead, then the test. */
+  g_assert_cmpuint (n, ==, 36);
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, 0), ==, "Idle (0)");
+  g_assert_cmpuint (lane_3676, ==, 1);
+  g_assert_cmpuint (etl_summary_get_lane_total (summary, 1), ==, 45457);
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, 2), ==, "PerfView.exe (3988)");
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, n - 1), ==, "No process");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -237,6 +285,8 @@ main (int argc, char *argv[])
 
   g_test_add ("/etl/gui/lanes/process-mode-keeps-window-size", Fixture, NULL, fixture_setup,
               test_process_mode_keeps_window_size, fixture_teardown);
+  g_test_add ("/etl/gui/lanes/process-lanes-net", Fixture, NULL, fixture_setup, test_process_lanes_net,
+              fixture_teardown);
   status = g_test_run ();
   if (xdg != NULL)
     {

@@ -828,6 +828,36 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
             }
         }
 
+      /* Process lanes: the process's lifetime (Start to End, the trace's
+       * edges when it ran before or after) shaded under its marks. */
+      if (etl_summary_get_mode (summary) == ETL_LANE_PROCESS && t1 > t0)
+        {
+          gint64 ls, le;
+
+          if (etl_summary_get_lane_lifetime (summary, lane, &ls, &le))
+            {
+              double span = (double) (t1 - t0);
+              double x0 = ls != 0 ? ((double) (ls - t0) / span) * axis_w : 0;
+              double x1 = le != 0 ? ((double) (le - t0) / span) * axis_w : axis_w;
+
+              x0 = CLAMP (x0, 0, (double) axis_w);
+              x1 = CLAMP (x1, 0, (double) axis_w);
+              if (x1 > x0)
+                {
+                  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.07);
+                  cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x0, y + 2, x1 - x0, lane_h - 4);
+                  cairo_fill (cr);
+                  /* A Start or End inside the view: a tick at its edge. */
+                  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.45);
+                  if (ls > t0 && ls < t1)
+                    cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x0, y + 2, 1.5, lane_h - 4);
+                  if (le > t0 && le < t1)
+                    cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x1 - 1.5, y + 2, 1.5, lane_h - 4);
+                  cairo_fill (cr);
+                }
+            }
+        }
+
       /* Events: at most one mark per pixel column. */
       draw_lane_marks (self, cr, self->counts + (gsize) lane * axis_w, self->dominant + (gsize) lane * axis_w,
                        c0, c1, mid, inner, log_max);

@@ -34,6 +34,14 @@
 #include "etl-names.h"
 #include "etl-summary.h"
 
+/* The kernel records whose header has no process id but whose payload names
+ * the thread (MOF classes PerfInfo_SampledProfile: ThreadId after the
+ * pointer-sized InstructionPointer; CSwitch: NewThreadId at offset 0). */
+#define HOOK_SAMPLED_PROFILE 0x0F2E
+#define HOOK_CSWITCH 0x0524
+/* lane_starts of a lane whose process the table does not know. */
+#define NO_LIFETIME G_MININT64
+
 /* At most this many cells (lanes × finest bins) per summary: 8 Mi cells is
  * 8 Mi × (4 + 2) bytes × 2 for all levels ≈ 96 MiB in the worst case. */
 #define MAX_CELLS_LOG2 23
@@ -48,6 +56,10 @@ struct _EtlSummary
   guint *lane_ids;
   char **lane_labels;
   guint64 *lane_totals;
+  /* ETL_LANE_PROCESS: each lane's process lifetime (FILETIME), 0 when
+   * unknown (running at the trace's start or end, or no process). */
+  gint64 *lane_starts;
+  gint64 *lane_ends;
   gint64 begin;
   gint64 end;
   gint64 bin_width;
@@ -119,15 +131,9 @@ etl_summary_free (EtlSummary *self)
   g_free (self->lane_ids);
   g_free (self->lane_totals);
   g_strfreev (self->lane_labels);
+  g_free (self->lane_starts);
+  g_free (self->lane_ends);
   g_free (self);
-}
-
-static int
-compare_guint (gconstpointer a, gconstpointer b)
-{
-  guint x = *(const guint *) a, y = *(const guint *) b;
-
-  return (x > y) - (x < y);
 }
 
 static char *
@@ -154,10 +160,84 @@ summary_row (const EtlRowSet *rows, guint64 k)
   return rows != NULL ? etl_row_set_get (rows, k) : k;
 }
 
-/* Sets up lanes; returns a lookup table for ETL_LANE_PROCESS (pid → lane+1).
+static inline guint32
+read_u32 (const guint8 *p)
+{
+  return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24;
+}
+
+/* The process of record @i: its header's process id, else (PERFINFO
+ * SampledProfile, CSwitch and the other kernel records without one) the
+ * process of the thread the payload names, through @table at the record's
+ * time (etl_process_table_resolve_record()).  ETL_SUMMARY_NO_PID when
+ * neither is known. */
+static guint32
+summary_record_pid (EtlTrace *trace, EtlProcessTable *table, guint64 i)
+{
+  EtlRecord rec;
+  guint32 pid, tid = ETL_SUMMARY_NO_PID;
+  guint8 header_type;
+
+  if (etl_trace_get_pid (trace, i, &pid))
+    return pid;
+  if (table == NULL || !etl_trace_get_record (trace, i, &rec, NULL))
+    return ETL_SUMMARY_NO_PID;
+  header_type = etl_trace_get_header_type (trace, i);
+  if (rec.hook_id == HOOK_SAMPLED_PROFILE &&
+      (header_type == ETL_HEADER_TYPE_PERFINFO32 || header_type == ETL_HEADER_TYPE_PERFINFO64))
+    {
+      gsize ptr = header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
+
+      if (rec.user_data != NULL && rec.user_data_len >= ptr + 4)
+        tid = read_u32 (rec.user_data + ptr);
+    }
+  else if (rec.hook_id == HOOK_CSWITCH &&
+           (header_type == ETL_HEADER_TYPE_SYSTEM32 || header_type == ETL_HEADER_TYPE_SYSTEM64 ||
+            header_type == ETL_HEADER_TYPE_COMPACT32 || header_type == ETL_HEADER_TYPE_COMPACT64))
+    {
+      if (rec.user_data != NULL && rec.user_data_len >= 4)
+        tid = read_u32 (rec.user_data);
+    }
+  else
+    return etl_process_table_resolve_record (table, &rec, NULL, &pid, NULL) ? pid : ETL_SUMMARY_NO_PID;
+
+  if (tid != ETL_SUMMARY_NO_PID)
+    {
+      const EtlThread *thread = etl_process_table_lookup_thread (table, tid, rec.filetime);
+
+      if (thread != NULL && thread->pid != ETL_SUMMARY_NO_PID)
+        return thread->pid;
+    }
+  return ETL_SUMMARY_NO_PID;
+}
+
+typedef struct
+{
+  guint32 pid;
+  guint64 count;
+  gint64 first_seen;
+} PidCount;
+
+/* Most records first, then by pid; "No process" last. */
+static gint
+compare_pid_counts (gconstpointer pa, gconstpointer pb)
+{
+  const PidCount *a = pa, *b = pb;
+
+  if ((a->pid == ETL_SUMMARY_NO_PID) != (b->pid == ETL_SUMMARY_NO_PID))
+    return a->pid == ETL_SUMMARY_NO_PID ? 1 : -1;
+  if (a->count != b->count)
+    return a->count > b->count ? -1 : 1;
+  return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+/* Sets up lanes; returns a lookup table for ETL_LANE_PROCESS (pid → lane+1)
+ * and, in that mode, fills *@row_pids with each position's process
+ * (summary_record_pid()), so records are resolved once.
  * [@first, @last) are positions in @rows (or rows when @rows is NULL). */
 static GHashTable *
-summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, guint64 first, guint64 last)
+summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, guint64 first, guint64 last,
+                     guint32 **row_pids, GCancellable *cancellable)
 {
   GHashTable *pids = NULL;
 
@@ -190,42 +270,52 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, g
 
     case ETL_LANE_PROCESS:
       {
-        g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint));
-        g_autoptr (GHashTable) first_seen = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+        g_autoptr (GArray) counts = g_array_new (FALSE, FALSE, sizeof (PidCount));
         EtlProcessTable *processes = etl_trace_get_process_table (trace);
         gboolean no_pid = FALSE;
 
         pids = g_hash_table_new (NULL, NULL);
+        *row_pids = g_new (guint32, MAX (last - first, 1));
         for (guint64 k = first; k < last; k++)
           {
             guint64 i = summary_row (rows, k);
             guint32 pid;
+            gpointer slot;
 
-            if (!etl_trace_get_pid (trace, i, &pid))
+            if ((k & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+              break;
+            pid = summary_record_pid (trace, processes, i);
+            (*row_pids)[k - first] = pid;
+            if (pid == ETL_SUMMARY_NO_PID)
               no_pid = TRUE;
-            else if (!g_hash_table_contains (pids, GUINT_TO_POINTER (pid)))
+            else if ((slot = g_hash_table_lookup (pids, GUINT_TO_POINTER (pid))) != NULL)
+              g_array_index (counts, PidCount, GPOINTER_TO_UINT (slot) - 1).count++;
+            else
               {
-                gint64 *t = g_new (gint64, 1);
+                PidCount pc = { pid, 1, etl_trace_get_filetime (trace, i) };
 
-                *t = etl_trace_get_filetime (trace, i);
-                g_hash_table_add (pids, GUINT_TO_POINTER (pid));
-                g_hash_table_insert (first_seen, GUINT_TO_POINTER (pid), t);
-                g_array_append_val (ids, pid);
+                g_array_append_val (counts, pc);
+                g_hash_table_insert (pids, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (counts->len));
               }
           }
-        g_array_sort (ids, compare_guint);
-        if (no_pid || ids->len == 0)
+        if (no_pid || counts->len == 0)
           {
-            guint none = ETL_SUMMARY_NO_PID;
-            g_array_append_val (ids, none);
+            PidCount none = { ETL_SUMMARY_NO_PID, 0, 0 };
+            g_array_append_val (counts, none);
           }
+        g_array_sort (counts, compare_pid_counts);
         g_hash_table_remove_all (pids);
-        self->n_lanes = ids->len;
+        self->n_lanes = counts->len;
         self->lane_ids = g_new (guint, self->n_lanes);
         self->lane_labels = g_new0 (char *, self->n_lanes + 1);
-        for (guint i = 0; i < ids->len; i++)
+        self->lane_starts = g_new0 (gint64, self->n_lanes);
+        self->lane_ends = g_new0 (gint64, self->n_lanes);
+        for (guint i = 0; i < counts->len; i++)
+          self->lane_starts[i] = NO_LIFETIME;
+        for (guint i = 0; i < counts->len; i++)
           {
-            guint pid = g_array_index (ids, guint, i);
+            const PidCount *pc = &g_array_index (counts, PidCount, i);
+            guint pid = pc->pid;
 
             self->lane_ids[i] = pid;
             if (pid == ETL_SUMMARY_NO_PID)
@@ -234,14 +324,18 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, g
               {
                 /* "Test.x64.exe (3676)": the process that held the pid
                  * when the lane's first record was logged. */
-                const gint64 *t = g_hash_table_lookup (first_seen, GUINT_TO_POINTER (pid));
                 const EtlProcess *process =
-                    processes != NULL && t != NULL ? etl_process_table_lookup (processes, pid, *t) : NULL;
+                    processes != NULL ? etl_process_table_lookup (processes, pid, pc->first_seen) : NULL;
 
                 if (process != NULL && process->image_name != NULL)
                   self->lane_labels[i] = etl_process_format_name (process, pid);
                 else
                   self->lane_labels[i] = g_strdup_printf ("PID %u", pid);
+                if (process != NULL)
+                  {
+                    self->lane_starts[i] = process->start_time;
+                    self->lane_ends[i] = process->end_time;
+                  }
                 g_hash_table_insert (pids, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (i + 1));
               }
           }
@@ -257,7 +351,7 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, g
 }
 
 static guint
-summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i)
+summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i, guint32 pid)
 {
   switch (self->mode)
     {
@@ -269,11 +363,9 @@ summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i)
 
     case ETL_LANE_PROCESS:
       {
-        guint32 pid;
         gpointer lane;
 
-        if (etl_trace_get_pid (trace, i, &pid) &&
-            (lane = g_hash_table_lookup (pids, GUINT_TO_POINTER (pid))) != NULL)
+        if (pid != ETL_SUMMARY_NO_PID && (lane = g_hash_table_lookup (pids, GUINT_TO_POINTER (pid))) != NULL)
           return GPOINTER_TO_UINT (lane) - 1;
         return self->n_lanes - 1;
       }
@@ -308,10 +400,15 @@ summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i)
  * vote (Boyer–Moore) of its records' providers; a coarser bin takes that of
  * its fuller half.
  *
- * Only the index getters of @trace are used; this runs in O(records + cells)
- * (records of @rows in the range, found by binary search) and may be called
- * from any thread.  In %ETL_LANE_PROCESS mode the lanes are the processes of
- * the rows counted; in the other modes they do not depend on @rows.
+ * Only the index getters of @trace are used in the CPU and provider modes;
+ * this runs in O(records + cells) (records of @rows in the range, found by
+ * binary search) and may be called from any thread.  In %ETL_LANE_PROCESS
+ * mode the lanes are the processes of the rows counted, most records first
+ * ("No process" last); a record whose header has no process id (PERFINFO
+ * SampledProfile, CSwitch, …) is read and attributed through the thread its
+ * payload names (the trace's process table at the record's time), so that
+ * mode is meant for a worker.  In the other modes lanes do not depend on
+ * @rows.
  *
  * Returns: (transfer full) (nullable): the summary, or %NULL with
  *   %G_IO_ERROR_CANCELLED
@@ -329,6 +426,7 @@ etl_summary_new (EtlTrace *trace,
   g_autoptr (EtlSummary) self = NULL;
   g_autoptr (GHashTable) pids = NULL;
   g_autofree guint32 *votes = NULL;
+  g_autofree guint32 *row_pids = NULL;
   guint64 first, last;
   guint64 span;
   gsize cells;
@@ -360,7 +458,9 @@ etl_summary_new (EtlTrace *trace,
       last = etl_row_set_find (set, last);
     }
 
-  pids = summary_setup_lanes (self, trace, set, first, last);
+  pids = summary_setup_lanes (self, trace, set, first, last, &row_pids, cancellable);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
 
   bins_log2 = CLAMP (bins_log2, 1, MAX_BINS_LOG2);
   while (bins_log2 > 1 && ((guint64) self->n_lanes << bins_log2) > (G_GUINT64_CONSTANT (1) << MAX_CELLS_LOG2))
@@ -387,7 +487,7 @@ etl_summary_new (EtlTrace *trace,
     {
       guint64 i = summary_row (set, k);
       gint64 ft = etl_trace_get_filetime (trace, i);
-      guint lane = summary_lane_of (self, trace, pids, i);
+      guint lane = summary_lane_of (self, trace, pids, i, row_pids != NULL ? row_pids[k - first] : 0);
       guint64 bin = (guint64) (ft - begin) / (guint64) self->bin_width;
       guint provider = MIN (etl_trace_get_provider_index (trace, i), ETL_SUMMARY_NO_PROVIDER - 1);
       gsize cell;
@@ -599,6 +699,37 @@ etl_summary_get_lane_id (EtlSummary *summary, guint lane)
   g_return_val_if_fail (summary != NULL, 0);
   g_return_val_if_fail (lane < summary->n_lanes, 0);
   return summary->lane_ids[lane];
+}
+
+/**
+ * etl_summary_get_lane_lifetime:
+ * @summary: a summary
+ * @lane: a lane index
+ * @start: (out) (optional): the process's Start time, FILETIME; 0 when it
+ *   was running when the trace began (or is unknown)
+ * @end: (out) (optional): its End time, FILETIME; 0 when it still ran when
+ *   the trace ended (or is unknown)
+ *
+ * In %ETL_LANE_PROCESS mode, the lifetime of the lane's process from the
+ * trace's process table (Process Start/End records, opcodes 1 and 2 of the
+ * kernel's Process class).
+ *
+ * Returns: %TRUE when the lane is a process known to the table
+ */
+gboolean
+etl_summary_get_lane_lifetime (EtlSummary *summary, guint lane, gint64 *start, gint64 *end)
+{
+  gboolean known;
+
+  g_return_val_if_fail (summary != NULL, FALSE);
+  g_return_val_if_fail (lane < summary->n_lanes, FALSE);
+  known = summary->lane_starts != NULL && summary->lane_starts[lane] != NO_LIFETIME;
+
+  if (start)
+    *start = known ? summary->lane_starts[lane] : 0;
+  if (end)
+    *end = known ? summary->lane_ends[lane] : 0;
+  return known;
 }
 
 /**

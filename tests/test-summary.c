@@ -252,6 +252,16 @@ test_summary_process_lanes (void)
   g_assert_cmpuint (etl_summary_get_lane_id (processes, n - 1), ==, ETL_SUMMARY_NO_PID);
   g_assert_cmpuint (etl_summary_get_lane_total (processes, n - 1), ==, want_none);
 
+  /* etl_summary_get_lane_of_row() agrees with the counts, row by row. */
+  {
+    g_autofree guint64 *per_lane = g_new0 (guint64, n);
+
+    for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+      per_lane[etl_summary_get_lane_of_row (processes, trace, i)]++;
+    for (guint lane = 0; lane < n; lane++)
+      g_assert_cmpuint (per_lane[lane], ==, etl_summary_get_lane_total (processes, lane));
+  }
+
   /* Test.x64.exe started and ended within the trace. */
   g_assert_true (etl_summary_get_lane_lifetime (processes, lane_3676, &start, &end));
   g_assert_cmpint (start, >, etl_trace_get_first_filetime (trace));

@@ -231,24 +231,9 @@ lane_of_row (EtlTimelineView *self, EtlSummary *summary, guint64 row)
       return MIN (etl_trace_get_provider_index (self->trace, row), n - 1);
 
     case ETL_LANE_PROCESS:
-      {
-        guint32 pid;
-        guint lo = 0, hi = n;
-
-        /* Lane ids ascend (ETL_SUMMARY_NO_PID, the largest, last). */
-        if (!etl_trace_get_pid (self->trace, row, &pid))
-          return n - 1;
-        while (lo < hi)
-          {
-            guint mid = lo + (hi - lo) / 2;
-
-            if (etl_summary_get_lane_id (summary, mid) < pid)
-              lo = mid + 1;
-            else
-              hi = mid;
-          }
-        return lo < n && etl_summary_get_lane_id (summary, lo) == pid ? lo : n - 1;
-      }
+      /* Ordered by count, and records attributed through their thread:
+       * the summary knows. */
+      return etl_summary_get_lane_of_row (summary, self->trace, row);
 
     default:
       g_assert_not_reached ();

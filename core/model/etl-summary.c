@@ -60,6 +60,8 @@ struct _EtlSummary
    * unknown (running at the trace's start or end, or no process). */
   gint64 *lane_starts;
   gint64 *lane_ends;
+  /* ETL_LANE_PROCESS: pid → lane + 1. */
+  GHashTable *lane_of_pid;
   gint64 begin;
   gint64 end;
   gint64 bin_width;
@@ -133,6 +135,7 @@ etl_summary_free (EtlSummary *self)
   g_strfreev (self->lane_labels);
   g_free (self->lane_starts);
   g_free (self->lane_ends);
+  g_clear_pointer (&self->lane_of_pid, g_hash_table_unref);
   g_free (self);
 }
 
@@ -424,7 +427,7 @@ etl_summary_new (EtlTrace *trace,
                  GError **error)
 {
   g_autoptr (EtlSummary) self = NULL;
-  g_autoptr (GHashTable) pids = NULL;
+  GHashTable *pids = NULL;
   g_autofree guint32 *votes = NULL;
   g_autofree guint32 *row_pids = NULL;
   guint64 first, last;
@@ -459,6 +462,7 @@ etl_summary_new (EtlTrace *trace,
     }
 
   pids = summary_setup_lanes (self, trace, set, first, last, &row_pids, cancellable);
+  self->lane_of_pid = pids; /* owned by the summary */
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
@@ -699,6 +703,31 @@ etl_summary_get_lane_id (EtlSummary *summary, guint lane)
   g_return_val_if_fail (summary != NULL, 0);
   g_return_val_if_fail (lane < summary->n_lanes, 0);
   return summary->lane_ids[lane];
+}
+
+/**
+ * etl_summary_get_lane_of_row:
+ * @summary: a summary
+ * @trace: the trace @summary was made from
+ * @row: a record index of @trace
+ *
+ * The lane etl_summary_new() counts record @row in: its processor, its
+ * provider, or (%ETL_LANE_PROCESS) the lane of its process, attributed as
+ * etl_summary_new() does (through the thread for records without a header
+ * process id; this reads the record), the last lane when it has none.
+ *
+ * Returns: a lane index below etl_summary_get_n_lanes()
+ */
+guint
+etl_summary_get_lane_of_row (EtlSummary *summary, EtlTrace *trace, guint64 row)
+{
+  guint32 pid = ETL_SUMMARY_NO_PID;
+
+  g_return_val_if_fail (summary != NULL && trace != NULL, 0);
+  g_return_val_if_fail (row < etl_trace_get_n_records (trace), summary->n_lanes - 1);
+  if (summary->mode == ETL_LANE_PROCESS)
+    pid = summary_record_pid (trace, etl_trace_get_process_table (trace), row);
+  return summary_lane_of (summary, trace, summary->lane_of_pid, row, pid);
 }
 
 /**

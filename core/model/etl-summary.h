@@ -70,6 +70,7 @@ EtlLaneMode etl_summary_get_mode (EtlSummary *summary);
 guint etl_summary_get_n_lanes (EtlSummary *summary);
 guint etl_summary_get_lane_id (EtlSummary *summary, guint lane);
 const char *etl_summary_get_lane_label (EtlSummary *summary, guint lane);
+guint etl_summary_get_lane_of_row (EtlSummary *summary, EtlTrace *trace, guint64 row);
 gboolean etl_summary_get_lane_lifetime (EtlSummary *summary, guint lane, gint64 *start, gint64 *end);
 gint64 etl_summary_get_begin (EtlSummary *summary);
 gint64 etl_summary_get_end (EtlSummary *summary);

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
@@ -263,6 +265,96 @@ test_process_lanes_net (Fixture *fixture, gconstpointer data)
   g_assert_cmpstr (etl_summary_get_lane_label (summary, n - 1), ==, "No process");
 }
 
+/* A primary-button click at (@x, @y) in @widget's window. */
+static void
+click_at (GtkWidget *widget, double x, double y)
+{
+  GdkEvent *event = gdk_event_new (GDK_BUTTON_PRESS);
+
+  event->button.window = g_object_ref (gtk_widget_get_window (widget));
+  event->button.button = GDK_BUTTON_PRIMARY;
+  event->button.x = x;
+  event->button.y = y;
+  gdk_event_set_device (event, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
+  gtk_widget_event (widget, event);
+  gdk_event_free (event);
+}
+
+/* Expanding Test.x64.exe (3676) by a click on its label: one lane per
+ * thread of it right below, each a thread of pid 3676 in the process table,
+ * together holding the process's records; a second click collapses it. */
+static void
+test_process_expand_threads (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  EtlTimelineView *timeline;
+  EtlProcessTable *table;
+  EtlSummary *summary;
+  GActionGroup *group;
+  guint n, n_threads = 0;
+  guint64 thread_sum = 0;
+  int lane_h;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  g_ptr_array_add (paths, path);
+  open_and_wait (fixture->window, paths);
+  group = gtk_widget_get_action_group (GTK_WIDGET (fixture->window), "timeline");
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("process"));
+  wait_idle (fixture->window);
+  timeline = etl_window_get_timeline (fixture->window);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 36);
+  summary = etl_timeline_view_get_summary (timeline);
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, 1), ==, "Test.x64.exe (3676)");
+
+  /* Click the label of lane 1. */
+  lane_h = etl_timeline_view_get_lane_height (timeline, gtk_widget_get_allocated_height (GTK_WIDGET (timeline)));
+  click_at (GTK_WIDGET (timeline), 20, lane_h * 1.5);
+  g_assert_true (etl_timeline_view_get_process_expanded (timeline, 3676));
+  wait_idle (fixture->window);
+
+  summary = etl_timeline_view_get_summary (timeline);
+  n = etl_summary_get_n_lanes (summary);
+  table = etl_trace_get_process_table (etl_window_get_trace (fixture->window));
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, 1), ==, "Test.x64.exe (3676)");
+  g_assert_false (etl_summary_get_lane_is_thread (summary, 1));
+  for (guint lane = 2; lane < n && etl_summary_get_lane_is_thread (summary, lane); lane++)
+    {
+      guint32 tid = etl_summary_get_lane_id (summary, lane);
+      guint n_all;
+      const EtlThread *all = etl_process_table_get_threads (table, &n_all);
+      gboolean of_3676 = FALSE;
+
+      for (guint t = 0; t < n_all; t++)
+        if (all[t].tid == tid && all[t].pid == 3676)
+          of_3676 = TRUE;
+      g_assert_true (of_3676);
+      g_assert_nonnull (strstr (etl_summary_get_lane_label (summary, lane), "TID "));
+      g_assert_cmpuint (etl_summary_get_lane_total (summary, lane), >, 0);
+      if (lane > 2)
+        g_assert_cmpuint (etl_summary_get_lane_total (summary, lane), <=, etl_summary_get_lane_total (summary, lane - 1));
+      thread_sum += etl_summary_get_lane_total (summary, lane);
+      n_threads++;
+    }
+  g_test_message ("Test.x64.exe: %u thread lanes, %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " records", n_threads,
+                  thread_sum, etl_summary_get_lane_total (summary, 1));
+  g_assert_cmpuint (n_threads, >=, 2);
+  g_assert_cmpuint (n, ==, 36 + n_threads);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, n);
+  /* Every record of the process but one (no ThreadId) has a thread. */
+  g_assert_cmpuint (n_threads, ==, 4);
+  g_assert_cmpuint (etl_summary_get_lane_total (summary, 1), ==, 45457);
+  g_assert_cmpuint (thread_sum, ==, 45456);
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, 2 + n_threads), ==, "PerfView.exe (3988)");
+
+  /* A second click collapses it. */
+  click_at (GTK_WIDGET (timeline), 20, lane_h * 1.5);
+  g_assert_false (etl_timeline_view_get_process_expanded (timeline, 3676));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 36);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -286,6 +378,8 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/lanes/process-mode-keeps-window-size", Fixture, NULL, fixture_setup,
               test_process_mode_keeps_window_size, fixture_teardown);
   g_test_add ("/etl/gui/lanes/process-lanes-net", Fixture, NULL, fixture_setup, test_process_lanes_net,
+              fixture_teardown);
+  g_test_add ("/etl/gui/lanes/process-expand-threads", Fixture, NULL, fixture_setup, test_process_expand_threads,
               fixture_teardown);
   status = g_test_run ();
   if (xdg != NULL)

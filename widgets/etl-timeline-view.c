@@ -91,6 +91,7 @@ struct _EtlTimelineView
   EtlTrace *trace;
   EtlRowSet *rows;         /* NULL: every row */
   EtlLaneMode lane_mode;
+  GArray *expanded;                 /* guint32 pids whose threads have lanes */
   EtlSummary *summary;
   EtlSummary *detail;
   GCancellable *cancellable;        /* the whole-range build in flight */
@@ -729,6 +730,37 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
       if (y + lane_h <= clip.y)
         continue;
 
+      /* Process mode: an expander before a process's name (a click on the
+       * label toggles its thread lanes); thread lanes are indented. */
+      if (clip.x < ETL_LABEL_COLUMN_WIDTH && etl_summary_get_mode (summary) == ETL_LANE_PROCESS)
+        {
+          cairo_save (cr);
+          cairo_rectangle (cr, 0, y, ETL_LABEL_COLUMN_WIDTH - 2, lane_h);
+          cairo_clip (cr);
+          if (etl_summary_get_lane_is_thread (summary, lane))
+            cairo_translate (cr, 12, 0);
+          else if (etl_summary_get_lane_id (summary, lane) != ETL_SUMMARY_NO_PID)
+            {
+              gboolean open = etl_timeline_view_get_process_expanded (self, etl_summary_get_lane_id (summary, lane));
+              double ty = lane_h >= 28 ? mid - 7 : mid;
+
+              cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.6);
+              if (open)
+                {
+                  cairo_move_to (cr, 1, ty - 2);
+                  cairo_line_to (cr, 8, ty - 2);
+                  cairo_line_to (cr, 4.5, ty + 2.5);
+                }
+              else
+                {
+                  cairo_move_to (cr, 2.5, ty - 4);
+                  cairo_line_to (cr, 7, ty);
+                  cairo_line_to (cr, 2.5, ty + 4);
+                }
+              cairo_close_path (cr);
+              cairo_fill (cr);
+            }
+        }
       /* Label column: the lane's name and its event count. */
       if (clip.x < ETL_LABEL_COLUMN_WIDTH)
         {
@@ -812,6 +844,8 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
               pango_cairo_show_layout (cr, layout);
             }
         }
+      if (clip.x < ETL_LABEL_COLUMN_WIDTH && etl_summary_get_mode (summary) == ETL_LANE_PROCESS)
+        cairo_restore (cr);
 
       /* Process lanes: the process's lifetime (Start to End, the trace's
        * edges when it ran before or after) shaded under its marks. */
@@ -1124,6 +1158,21 @@ etl_timeline_view_button_press_event (GtkWidget *widget, GdkEventButton *event)
       etl_zoom_manager_get_visible (self->zoom_manager, &self->drag_begin, &self->drag_end);
       return GDK_EVENT_STOP;
     }
+  if (event->button == GDK_BUTTON_PRIMARY && event->type == GDK_BUTTON_PRESS && event->x < ETL_LABEL_COLUMN_WIDTH &&
+      self->summary != NULL && etl_summary_get_mode (self->summary) == ETL_LANE_PROCESS)
+    {
+      int lane_h = etl_timeline_view_get_lane_height (self, gtk_widget_get_allocated_height (widget));
+      guint lane = lane_h > 0 && event->y >= 0 ? (guint) (event->y / lane_h) : G_MAXUINT;
+
+      if (lane < etl_summary_get_n_lanes (self->summary) && !etl_summary_get_lane_is_thread (self->summary, lane) &&
+          etl_summary_get_lane_id (self->summary, lane) != ETL_SUMMARY_NO_PID)
+        {
+          guint32 pid = etl_summary_get_lane_id (self->summary, lane);
+
+          etl_timeline_view_set_process_expanded (self, pid, !etl_timeline_view_get_process_expanded (self, pid));
+          return GDK_EVENT_STOP;
+        }
+    }
   if (event->button == GDK_BUTTON_PRIMARY && event->x >= ETL_LABEL_COLUMN_WIDTH)
     {
       self->drag_mode = DRAG_CLICK;
@@ -1348,6 +1397,7 @@ etl_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->detail, etl_summary_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->trace, etl_trace_unref);
+  g_clear_pointer (&self->expanded, g_array_unref);
 
   G_OBJECT_CLASS (etl_timeline_view_parent_class)->dispose (object);
 }
@@ -1666,8 +1716,10 @@ rebuild_cb (gpointer user_data)
     return G_SOURCE_REMOVE;
 
   self->cancellable = g_cancellable_new ();
-  etl_summary_new_async (self->trace, self->rows, self->lane_mode, 0, 0, SUMMARY_BINS_LOG2,
-                         self->cancellable, on_summary_ready, g_object_ref (self));
+  etl_summary_new_expanded_async (self->trace, self->rows, self->lane_mode,
+                                  self->expanded != NULL ? (const guint32 *) self->expanded->data : NULL,
+                                  self->expanded != NULL ? self->expanded->len : 0, 0, 0, SUMMARY_BINS_LOG2,
+                                  self->cancellable, on_summary_ready, g_object_ref (self));
   return G_SOURCE_REMOVE;
 }
 
@@ -1709,6 +1761,8 @@ etl_timeline_view_set_trace (EtlTimelineView *self, EtlTrace *trace, EtlSummary 
   g_clear_pointer (&self->trace, etl_trace_unref);
   self->trace = trace;
   g_clear_pointer (&self->rows, etl_row_set_unref);
+  if (self->expanded != NULL)
+    g_array_set_size (self->expanded, 0);
   self->selected_row = ETL_TIMELINE_NO_ROW;
   self->has_selection = FALSE;
   self->drag_mode = DRAG_NONE;
@@ -2032,4 +2086,55 @@ etl_timeline_view_zoom_to_selection (EtlTimelineView *self)
   if (!self->has_selection || self->zoom_manager == NULL)
     return;
   etl_zoom_manager_set_visible (self->zoom_manager, self->sel_begin, self->sel_end);
+}
+
+/**
+ * etl_timeline_view_get_process_expanded:
+ * @self: a timeline view
+ * @pid: a process id
+ *
+ * Returns: %TRUE when the process lane of @pid shows a lane per thread
+ */
+gboolean
+etl_timeline_view_get_process_expanded (EtlTimelineView *self, guint32 pid)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), FALSE);
+  if (self->expanded == NULL)
+    return FALSE;
+  for (guint i = 0; i < self->expanded->len; i++)
+    if (g_array_index (self->expanded, guint32, i) == pid)
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * etl_timeline_view_set_process_expanded:
+ * @self: a timeline view
+ * @pid: a process id
+ * @expanded: whether its threads get lanes of their own
+ *
+ * In Process mode, expands a process lane into one lane per thread (as a
+ * click on the lane's label does) or collapses it; the lanes are rebuilt
+ * in a worker (etl_summary_new_expanded_async()).  Kept until another trace
+ * is shown.
+ */
+void
+etl_timeline_view_set_process_expanded (EtlTimelineView *self, guint32 pid, gboolean expanded)
+{
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+  if (etl_timeline_view_get_process_expanded (self, pid) == !!expanded)
+    return;
+  if (self->expanded == NULL)
+    self->expanded = g_array_new (FALSE, FALSE, sizeof (guint32));
+  if (expanded)
+    g_array_append_val (self->expanded, pid);
+  else
+    for (guint i = 0; i < self->expanded->len; i++)
+      if (g_array_index (self->expanded, guint32, i) == pid)
+        {
+          g_array_remove_index (self->expanded, i);
+          break;
+        }
+  if (self->lane_mode == ETL_LANE_PROCESS)
+    schedule_rebuild (self);
 }

@@ -32,6 +32,8 @@ EtlRowSet *etl_timeline_view_get_rows (EtlTimelineView *self);
 EtlLaneMode etl_timeline_view_get_lane_mode (EtlTimelineView *self);
 void etl_timeline_view_set_lane_mode (EtlTimelineView *self, EtlLaneMode mode);
 gboolean etl_timeline_view_is_busy (EtlTimelineView *self);
+gboolean etl_timeline_view_get_process_expanded (EtlTimelineView *self, guint32 pid);
+void etl_timeline_view_set_process_expanded (EtlTimelineView *self, guint32 pid, gboolean expanded);
 guint etl_timeline_view_get_n_lanes (EtlTimelineView *self);
 int etl_timeline_view_get_lane_height (EtlTimelineView *self, int height);
 guint etl_timeline_view_get_lane_of_row (EtlTimelineView *self, guint64 row);

@@ -280,6 +280,33 @@ click_at (GtkWidget *widget, double x, double y)
   gdk_event_free (event);
 }
 
+/* With ETL_LANES_SCREENSHOTS=DIR set, saves the window at 1600×1000 and
+ * 1366×768 as DIR/NAME-WxH.png (for docs/screenshots; not an assertion). */
+static void
+maybe_screenshot (EtlWindow *window, const char *name)
+{
+  const char *dir = g_getenv ("ETL_LANES_SCREENSHOTS");
+  const int sizes[][2] = { { 1600, 1000 }, { 1366, 768 } };
+
+  if (dir == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s/%s-%dx%d.png", dir, name, sizes[i][0], sizes[i][1]);
+      g_autoptr (GdkPixbuf) pixbuf = NULL;
+      GdkWindow *gdk_window;
+
+      gtk_window_move (GTK_WINDOW (window), 0, 0);
+      gtk_window_resize (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
+      wait_idle (window);
+      gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+      pixbuf = gdk_pixbuf_get_from_window (gdk_window, 0, 0, gdk_window_get_width (gdk_window),
+                                           gdk_window_get_height (gdk_window));
+      g_assert_nonnull (pixbuf);
+      g_assert_true (gdk_pixbuf_save (pixbuf, file, "png", NULL, NULL));
+    }
+}
+
 /* Expanding Test.x64.exe (3676) by a click on its label: one lane per
  * thread of it right below, each a thread of pid 3676 in the process table,
  * together holding the process's records; a second click collapses it. */
@@ -347,6 +374,8 @@ test_process_expand_threads (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (etl_summary_get_lane_total (summary, 1), ==, 45457);
   g_assert_cmpuint (thread_sum, ==, 45456);
   g_assert_cmpstr (etl_summary_get_lane_label (summary, 2 + n_threads), ==, "PerfView.exe (3988)");
+
+  maybe_screenshot (fixture->window, "process-thread-lanes");
 
   /* A second click collapses it. */
   click_at (GTK_WIDGET (timeline), 20, lane_h * 1.5);

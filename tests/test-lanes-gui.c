@@ -384,6 +384,58 @@ test_process_expand_threads (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 36);
 }
 
+/* CPU mode on the synthetic schedule (4 CPUs, 100 ms; see
+ * tests/test-cpu-segments.c): the lanes show who ran when.  At 25.025 ms
+ * CPU 3 runs delta.exe's thread 4004 and CPU 1 is idle; a click there
+ * selects that CSwitch record. */
+static void
+test_cpu_cswitch_lanes (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  EtlTimelineView *timeline;
+  const EtlCpuSegment *seg;
+  EtlSynthParams params;
+  gint64 t0, t1, origin, at;
+  int w, h, lane_h;
+  double x;
+
+  if (skip_without_display ())
+    return;
+  fixture->dir = g_dir_make_tmp ("etlscope-lanes-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (paths, g_build_filename (fixture->dir, "schedule.etl", NULL));
+  etl_synth_params_init (&params);
+  params.n_cpus = 4;
+  params.schedule = TRUE;
+  params.schedule_ms = 100;
+  g_assert_true (etl_synth_write (&params, g_ptr_array_index (paths, 0), &error));
+  g_assert_no_error (error);
+  open_and_wait (fixture->window, paths);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 4);
+
+  timeline = etl_window_get_timeline (fixture->window);
+  w = gtk_widget_get_allocated_width (GTK_WIDGET (timeline));
+  h = gtk_widget_get_allocated_height (GTK_WIDGET (timeline));
+  lane_h = etl_timeline_view_get_lane_height (timeline, h);
+  etl_window_get_visible_range (fixture->window, &t0, &t1);
+  origin = etl_trace_get_origin (etl_window_get_trace (fixture->window));
+  at = origin + 25 * 10000 + 250;
+  x = ETL_LABEL_COLUMN_WIDTH + (double) (at - t0) / (double) (t1 - t0) * (w - ETL_LABEL_COLUMN_WIDTH);
+
+  seg = etl_timeline_view_segment_at (timeline, x, lane_h * 3.5, w, h);
+  g_assert_nonnull (seg);
+  g_assert_cmpuint (seg->tid, ==, 4004);
+  g_assert_cmpuint (seg->pid, ==, 4000);
+  text = etl_timeline_view_dup_segment_text_at (timeline, x, lane_h * 3.5, w, h);
+  g_assert_cmpstr (text, ==, "TID 4004 · delta.exe (4000)");
+  /* CPU 1 is idle then (slot 6 of its period). */
+  g_assert_null (etl_timeline_view_segment_at (timeline, x, lane_h * 1.5, w, h));
+
+  maybe_screenshot (fixture->window, "cpu-cswitch-lanes");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -409,6 +461,8 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/lanes/process-lanes-net", Fixture, NULL, fixture_setup, test_process_lanes_net,
               fixture_teardown);
   g_test_add ("/etl/gui/lanes/process-expand-threads", Fixture, NULL, fixture_setup, test_process_expand_threads,
+              fixture_teardown);
+  g_test_add ("/etl/gui/lanes/cpu-cswitch-segments", Fixture, NULL, fixture_setup, test_cpu_cswitch_lanes,
               fixture_teardown);
   status = g_test_run ();
   if (xdg != NULL)

@@ -55,6 +55,8 @@
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
 
+#include "etl-cpu-segments.h"
+
 #define DETAIL_BINS_LOG2 16
 #define DETAIL_DELAY_MS 80
 #define SUMMARY_BINS_LOG2 16
@@ -92,6 +94,8 @@ struct _EtlTimelineView
   EtlRowSet *rows;         /* NULL: every row */
   EtlLaneMode lane_mode;
   GArray *expanded;                 /* guint32 pids whose threads have lanes */
+  EtlCpuSegments *segments;         /* CPU mode: who ran when (NULL: no CSwitch) */
+  GCancellable *segments_cancellable; /* their build in flight */
   EtlSummary *summary;
   EtlSummary *detail;
   GCancellable *cancellable;        /* the whole-range build in flight */
@@ -847,6 +851,48 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
       if (clip.x < ETL_LABEL_COLUMN_WIDTH && etl_summary_get_mode (summary) == ETL_LANE_PROCESS)
         cairo_restore (cr);
 
+      /* CPU lanes of a trace with CSwitch records: who ran when, one bar
+       * per thread's stretch coloured by its process; idle is a gap.  At
+       * most one bar per pixel column (the first segment that reaches it). */
+      if (self->segments != NULL && etl_summary_get_mode (summary) == ETL_LANE_CPU && t1 > t0)
+        {
+          guint n_seg, k, lo = 0, hi;
+          const EtlCpuSegment *seg =
+              etl_summary_get_lane_id (summary, lane) < etl_cpu_segments_get_n_cpus (self->segments)
+                  ? etl_cpu_segments_get (self->segments, etl_summary_get_lane_id (summary, lane), &n_seg)
+                  : NULL;
+          double span = (double) (t1 - t0);
+          double last_x = -1;
+
+          hi = seg != NULL ? n_seg : 0;
+          while (lo < hi)
+            {
+              guint m = lo + (hi - lo) / 2;
+
+              if (seg[m].end <= t0)
+                lo = m + 1;
+              else
+                hi = m;
+            }
+          for (k = lo; seg != NULL && k < n_seg && seg[k].start < t1; k++)
+            {
+              double x0 = CLAMP ((double) (seg[k].start - t0) / span * axis_w, 0, (double) axis_w);
+              double x1 = CLAMP ((double) (seg[k].end - t0) / span * axis_w, 0, (double) axis_w);
+              GdkRGBA rgba;
+
+              if (floor (x1) <= last_x)
+                continue;
+              x0 = MAX (x0, last_x);
+              if (x1 - x0 < 1)
+                x1 = x0 + 1;
+              last_x = floor (x1);
+              etl_timeline_view_get_provider_color (seg[k].pid == G_MAXUINT32 ? 0 : seg[k].pid / 4 + 3, &rgba);
+              cairo_set_source_rgba (cr, rgba.red, rgba.green, rgba.blue, 0.55);
+              cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x0, y + 3, x1 - x0, lane_h - 6);
+              cairo_fill (cr);
+            }
+        }
+
       /* Process lanes: the process's lifetime (Start to End, the trace's
        * edges when it ran before or after) shaded under its marks. */
       if (etl_summary_get_mode (summary) == ETL_LANE_PROCESS && t1 > t0)
@@ -902,6 +948,63 @@ etl_timeline_view_draw (GtkWidget *widget, cairo_t *cr)
                             gtk_widget_get_allocated_width (widget),
                             gtk_widget_get_allocated_height (widget));
   return GDK_EVENT_PROPAGATE;
+}
+
+static void
+segments_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  EtlCpuSegments *segments = etl_cpu_segments_new (task_data, cancellable, &error);
+
+  if (segments == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, segments, (GDestroyNotify) etl_cpu_segments_unref);
+}
+
+static void
+on_segments_ready (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (EtlTimelineView) self = user_data;
+  EtlCpuSegments *segments = g_task_propagate_pointer (G_TASK (result), NULL);
+  gboolean any = FALSE;
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->segments_cancellable || segments == NULL)
+    {
+      g_clear_pointer (&segments, etl_cpu_segments_unref);
+      return;
+    }
+  g_clear_object (&self->segments_cancellable);
+  for (guint c = 0; c < etl_cpu_segments_get_n_cpus (segments) && !any; c++)
+    {
+      guint n;
+
+      etl_cpu_segments_get (segments, c, &n);
+      any = n > 0;
+    }
+  if (any)
+    self->segments = segments;
+  else
+    etl_cpu_segments_unref (segments);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* CPU mode's segments (who ran when, from CSwitch records), built in a
+ * worker for the trace shown. */
+static void
+start_segments (EtlTimelineView *self)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_cancellable_cancel (self->segments_cancellable);
+  g_clear_object (&self->segments_cancellable);
+  g_clear_pointer (&self->segments, etl_cpu_segments_unref);
+  if (self->trace == NULL)
+    return;
+  self->segments_cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->segments_cancellable, on_segments_ready, g_object_ref (self));
+  g_task_set_task_data (task, etl_trace_ref (self->trace), (GDestroyNotify) etl_trace_unref);
+  g_task_run_in_thread (task, segments_thread);
 }
 
 /* The lane under @y and the time under @x; FALSE outside the lanes. */
@@ -997,7 +1100,12 @@ etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int
 
   best = nearest_at (self, x, y, width, height, TOOLTIP_RADIUS_PX);
   if (best == ETL_TIMELINE_NO_ROW)
-    return NULL;
+    {
+      /* Over a CPU segment with no event near: the thread that ran. */
+      g_autofree char *ran = etl_timeline_view_dup_segment_text_at (self, x, y, width, height);
+
+      return ran != NULL ? g_markup_printf_escaped ("<b>Running</b> %s", ran) : NULL;
+    }
 
   if (!etl_trace_get_record (self->trace, best, &rec, &error))
     return g_markup_printf_escaped ("Record %" G_GUINT64_FORMAT ": %s", best, error->message);
@@ -1253,6 +1361,16 @@ etl_timeline_view_button_release_event (GtkWidget *widget, GdkEventButton *event
                                               gtk_widget_get_allocated_width (widget),
                                               gtk_widget_get_allocated_height (widget));
 
+      /* No event near, inside a CPU segment: its CSwitch. */
+      if (row == ETL_TIMELINE_NO_ROW)
+        {
+          const EtlCpuSegment *seg = etl_timeline_view_segment_at (self, event->x, event->y,
+                                                                   gtk_widget_get_allocated_width (widget),
+                                                                   gtk_widget_get_allocated_height (widget));
+
+          if (seg != NULL)
+            row = seg->row;
+        }
       if (row != ETL_TIMELINE_NO_ROW)
         {
           etl_timeline_view_select_row (self, row, FALSE);
@@ -1398,6 +1516,9 @@ etl_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->expanded, g_array_unref);
+  g_cancellable_cancel (self->segments_cancellable);
+  g_clear_object (&self->segments_cancellable);
+  g_clear_pointer (&self->segments, etl_cpu_segments_unref);
 
   G_OBJECT_CLASS (etl_timeline_view_parent_class)->dispose (object);
 }
@@ -1771,6 +1892,7 @@ etl_timeline_view_set_trace (EtlTimelineView *self, EtlTrace *trace, EtlSummary 
   set_summary (self, summary);
   if (trace != NULL && (summary == NULL || etl_summary_get_mode (summary) != self->lane_mode))
     rebuild_cb (self);
+  start_segments (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1904,7 +2026,7 @@ etl_timeline_view_is_busy (EtlTimelineView *self)
 {
   g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), FALSE);
   return self->rebuild_source != 0 || self->cancellable != NULL ||
-         self->detail_source != 0 || self->detail_cancellable != NULL;
+         self->detail_source != 0 || self->detail_cancellable != NULL || self->segments_cancellable != NULL;
 }
 
 /**
@@ -2137,4 +2259,69 @@ etl_timeline_view_set_process_expanded (EtlTimelineView *self, guint32 pid, gboo
         }
   if (self->lane_mode == ETL_LANE_PROCESS)
     schedule_rebuild (self);
+}
+
+/**
+ * etl_timeline_view_segment_at:
+ * @self: a timeline view
+ * @x: x in the view, pixels
+ * @y: y in the view, pixels
+ * @width: the view's width, pixels
+ * @height: the view's height, pixels
+ *
+ * In CPU mode, when the trace has CSwitch records: the stretch of time a
+ * thread ran on the processor of the lane under (@x, @y), at the time under
+ * @x (#EtlCpuSegment: thread, process, the CSwitch record's row).
+ *
+ * Returns: (transfer none) (nullable): the segment, %NULL when the
+ *   processor was idle, outside the lanes or in another mode
+ */
+const EtlCpuSegment *
+etl_timeline_view_segment_at (EtlTimelineView *self, double x, double y, int width, int height)
+{
+  guint lane;
+  gint64 t;
+
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), NULL);
+  if (self->segments == NULL || self->summary == NULL || etl_summary_get_mode (self->summary) != ETL_LANE_CPU ||
+      !locate (self, x, y, width, height, &lane, &t))
+    return NULL;
+  return etl_cpu_segments_lookup (self->segments, etl_summary_get_lane_id (self->summary, lane), t);
+}
+
+/* "thread (TID n) · process (PID)" for a segment. */
+static char *
+segment_description (EtlTimelineView *self, const EtlCpuSegment *seg)
+{
+  EtlProcessTable *table = etl_trace_get_process_table (self->trace);
+  const EtlThread *thread = table != NULL ? etl_process_table_lookup_thread (table, seg->tid, seg->start) : NULL;
+  const EtlProcess *process = table != NULL && seg->pid != G_MAXUINT32 ? etl_process_table_lookup (table, seg->pid, seg->start) : NULL;
+  g_autofree char *pname = process != NULL ? etl_process_format_name (process, seg->pid)
+                                           : seg->pid != G_MAXUINT32 ? g_strdup_printf ("PID %u", seg->pid)
+                                                                     : g_strdup ("unknown process");
+
+  if (thread != NULL && thread->name != NULL && thread->name[0] != '\0')
+    return g_strdup_printf ("%s (TID %u) · %s", thread->name, seg->tid, pname);
+  return g_strdup_printf ("TID %u · %s", seg->tid, pname);
+}
+
+/**
+ * etl_timeline_view_dup_segment_text_at:
+ * @self: a timeline view
+ * @x: x in the view, pixels
+ * @y: y in the view, pixels
+ * @width: the view's width, pixels
+ * @height: the view's height, pixels
+ *
+ * The text the hover shows for etl_timeline_view_segment_at(): the thread
+ * (name when known, TID) and its process, "name (PID)".
+ *
+ * Returns: (transfer full) (nullable): the text, %NULL without a segment
+ */
+char *
+etl_timeline_view_dup_segment_text_at (EtlTimelineView *self, double x, double y, int width, int height)
+{
+  const EtlCpuSegment *seg = etl_timeline_view_segment_at (self, x, y, width, height);
+
+  return seg != NULL ? segment_description (self, seg) : NULL;
 }

@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "etl-cpu-segments.h"
 #include "etl-row-set.h"
 #include "etl-summary.h"
 #include "etl-trace.h"
@@ -47,6 +48,8 @@ void etl_timeline_view_clear_selection (EtlTimelineView *self);
 guint64 etl_timeline_view_get_selection_count (EtlTimelineView *self);
 void etl_timeline_view_zoom_to_selection (EtlTimelineView *self);
 
+const EtlCpuSegment *etl_timeline_view_segment_at (EtlTimelineView *self, double x, double y, int width, int height);
+char *etl_timeline_view_dup_segment_text_at (EtlTimelineView *self, double x, double y, int width, int height);
 void etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int height);
 char *etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int width, int height);
 void etl_timeline_view_get_provider_color (guint provider_index, GdkRGBA *rgba);

@@ -3182,7 +3182,9 @@ etl_window_init (EtlWindow *self)
 
   /* The provider colour legend, under the timeline. */
   {
-    GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self->timeline));
+    /* The timeline sits in its own scrolled pane; the legend goes into the
+     * box around that pane. */
+    GtkWidget *parent = gtk_widget_get_ancestor (GTK_WIDGET (self->timeline), GTK_TYPE_BOX);
 
     /* One line, most frequent first; scrolls sideways when narrow. */
     self->legend_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 14));

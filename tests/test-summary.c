@@ -193,9 +193,80 @@ test_summary_provider_process (void)
   for (guint lane = 0; lane < etl_summary_get_n_lanes (processes); lane++)
     total += etl_summary_get_lane_total (processes, lane);
   g_assert_cmpuint (total, ==, 179474);
-  /* PERFINFO records carry no process id: they share the last lane. */
+  /* Records no process can be found for share the last lane. */
   g_assert_cmpuint (etl_summary_get_lane_id (processes, etl_summary_get_n_lanes (processes) - 1), ==,
                     ETL_SUMMARY_NO_PID);
+}
+
+/* Process lanes: records without a header process id (PERFINFO samples)
+ * go to the process of their thread, lanes are ordered by record count and
+ * carry the process's lifetime.  The expected counts come from
+ * etl_process_table_resolve_record() (which decodes each record), not from
+ * the summary's own payload reading. */
+static void
+test_summary_process_lanes (void)
+{
+  g_autoptr (EtlTrace) trace = open_corpus ("net.4.5.2.x64.etl");
+  g_autoptr (EtlSummary) processes = NULL;
+  EtlProcessTable *table;
+  guint64 want_3676 = 0, want_none = 0, header_3676 = 0;
+  guint lane_3676 = G_MAXUINT, n;
+  gint64 start, end;
+
+  if (trace == NULL)
+    return;
+  table = etl_trace_get_process_table (trace);
+  for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+    {
+      EtlRecord rec;
+      guint32 pid;
+
+      if (etl_trace_get_pid (trace, i, &pid))
+        {
+          header_3676 += pid == 3676;
+          want_3676 += pid == 3676;
+          continue;
+        }
+      g_assert_true (etl_trace_get_record (trace, i, &rec, NULL));
+      if (!etl_process_table_resolve_record (table, &rec, NULL, &pid, NULL))
+        want_none++;
+      else
+        want_3676 += pid == 3676;
+    }
+  /* Samples of Test.x64.exe's threads add to its header-attributed records. */
+  g_assert_cmpuint (want_3676, >, header_3676);
+
+  processes = etl_summary_new (trace, NULL, ETL_LANE_PROCESS, 0, 0, 14, NULL, NULL);
+  n = etl_summary_get_n_lanes (processes);
+  for (guint lane = 0; lane < n; lane++)
+    {
+      if (etl_summary_get_lane_id (processes, lane) == 3676)
+        lane_3676 = lane;
+      if (lane + 2 < n)
+        g_assert_cmpuint (etl_summary_get_lane_total (processes, lane), >=,
+                          etl_summary_get_lane_total (processes, lane + 1));
+    }
+  g_assert_cmpuint (lane_3676, <, n);
+  g_assert_cmpstr (etl_summary_get_lane_label (processes, lane_3676), ==, "Test.x64.exe (3676)");
+  g_assert_cmpuint (etl_summary_get_lane_total (processes, lane_3676), ==, want_3676);
+  g_assert_cmpuint (etl_summary_get_lane_id (processes, n - 1), ==, ETL_SUMMARY_NO_PID);
+  g_assert_cmpuint (etl_summary_get_lane_total (processes, n - 1), ==, want_none);
+
+  /* etl_summary_get_lane_of_row() agrees with the counts, row by row. */
+  {
+    g_autofree guint64 *per_lane = g_new0 (guint64, n);
+
+    for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+      per_lane[etl_summary_get_lane_of_row (processes, trace, i)]++;
+    for (guint lane = 0; lane < n; lane++)
+      g_assert_cmpuint (per_lane[lane], ==, etl_summary_get_lane_total (processes, lane));
+  }
+
+  /* Test.x64.exe started and ended within the trace. */
+  g_assert_true (etl_summary_get_lane_lifetime (processes, lane_3676, &start, &end));
+  g_assert_cmpint (start, >, etl_trace_get_first_filetime (trace));
+  g_assert_cmpint (end, >, start);
+  g_assert_cmpint (end, <=, etl_trace_get_last_filetime (trace));
 }
 
 static void
@@ -410,6 +481,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/etl/summary/cpu-lanes", test_summary_cpu_lanes);
+  g_test_add_func ("/etl/summary/process-lanes", test_summary_process_lanes);
   g_test_add_func ("/etl/summary/query-total", test_summary_query_total);
   g_test_add_func ("/etl/summary/query-subrange", test_summary_query_subrange);
   g_test_add_func ("/etl/summary/range", test_summary_range);

@@ -29,7 +29,9 @@
  * - a drag with the primary button selects a time range, drawn translucent
  *   with its record count and duration (#EtlTimelineView::range-selected);
  *   Z (action "timeline.zoom-to-selection") zooms to it, Escape clears it;
- * - Shift+drag or a middle-button drag pans, as do scrolling and the arrow
+ * - Shift+drag or a middle-button drag pans, as do scrolling (Shift+scroll
+ *   when the lanes overflow their scrolled pane, where scrolling moves the
+ *   lanes) and the arrow
  *   keys (Shift: by half the range);
  * - Ctrl+scroll zooms about the pointer, + and − about the centre, and so
  *   does a pinch on a touchpad or touchscreen.
@@ -52,6 +54,8 @@
 #include "etl-names.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
+
+#include "etl-cpu-segments.h"
 
 #define DETAIL_BINS_LOG2 16
 #define DETAIL_DELAY_MS 80
@@ -89,6 +93,9 @@ struct _EtlTimelineView
   EtlTrace *trace;
   EtlRowSet *rows;         /* NULL: every row */
   EtlLaneMode lane_mode;
+  GArray *expanded;                 /* guint32 pids whose threads have lanes */
+  EtlCpuSegments *segments;         /* CPU mode: who ran when (NULL: no CSwitch) */
+  GCancellable *segments_cancellable; /* their build in flight */
   EtlSummary *summary;
   EtlSummary *detail;
   GCancellable *cancellable;        /* the whole-range build in flight */
@@ -229,24 +236,9 @@ lane_of_row (EtlTimelineView *self, EtlSummary *summary, guint64 row)
       return MIN (etl_trace_get_provider_index (self->trace, row), n - 1);
 
     case ETL_LANE_PROCESS:
-      {
-        guint32 pid;
-        guint lo = 0, hi = n;
-
-        /* Lane ids ascend (ETL_SUMMARY_NO_PID, the largest, last). */
-        if (!etl_trace_get_pid (self->trace, row, &pid))
-          return n - 1;
-        while (lo < hi)
-          {
-            guint mid = lo + (hi - lo) / 2;
-
-            if (etl_summary_get_lane_id (summary, mid) < pid)
-              lo = mid + 1;
-            else
-              hi = mid;
-          }
-        return lo < n && etl_summary_get_lane_id (summary, lo) == pid ? lo : n - 1;
-      }
+      /* Ordered by count, and records attributed through their thread:
+       * the summary knows. */
+      return etl_summary_get_lane_of_row (summary, self->trace, row);
 
     default:
       g_assert_not_reached ();
@@ -742,6 +734,37 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
       if (y + lane_h <= clip.y)
         continue;
 
+      /* Process mode: an expander before a process's name (a click on the
+       * label toggles its thread lanes); thread lanes are indented. */
+      if (clip.x < ETL_LABEL_COLUMN_WIDTH && etl_summary_get_mode (summary) == ETL_LANE_PROCESS)
+        {
+          cairo_save (cr);
+          cairo_rectangle (cr, 0, y, ETL_LABEL_COLUMN_WIDTH - 2, lane_h);
+          cairo_clip (cr);
+          if (etl_summary_get_lane_is_thread (summary, lane))
+            cairo_translate (cr, 12, 0);
+          else if (etl_summary_get_lane_id (summary, lane) != ETL_SUMMARY_NO_PID)
+            {
+              gboolean open = etl_timeline_view_get_process_expanded (self, etl_summary_get_lane_id (summary, lane));
+              double ty = lane_h >= 28 ? mid - 7 : mid;
+
+              cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.6);
+              if (open)
+                {
+                  cairo_move_to (cr, 1, ty - 2);
+                  cairo_line_to (cr, 8, ty - 2);
+                  cairo_line_to (cr, 4.5, ty + 2.5);
+                }
+              else
+                {
+                  cairo_move_to (cr, 2.5, ty - 4);
+                  cairo_line_to (cr, 7, ty);
+                  cairo_line_to (cr, 2.5, ty + 4);
+                }
+              cairo_close_path (cr);
+              cairo_fill (cr);
+            }
+        }
       /* Label column: the lane's name and its event count. */
       if (clip.x < ETL_LABEL_COLUMN_WIDTH)
         {
@@ -825,6 +848,80 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
               pango_cairo_show_layout (cr, layout);
             }
         }
+      if (clip.x < ETL_LABEL_COLUMN_WIDTH && etl_summary_get_mode (summary) == ETL_LANE_PROCESS)
+        cairo_restore (cr);
+
+      /* CPU lanes of a trace with CSwitch records: who ran when, one bar
+       * per thread's stretch coloured by its process; idle is a gap.  At
+       * most one bar per pixel column (the first segment that reaches it). */
+      if (self->segments != NULL && etl_summary_get_mode (summary) == ETL_LANE_CPU && t1 > t0)
+        {
+          guint n_seg, k, lo = 0, hi;
+          const EtlCpuSegment *seg =
+              etl_summary_get_lane_id (summary, lane) < etl_cpu_segments_get_n_cpus (self->segments)
+                  ? etl_cpu_segments_get (self->segments, etl_summary_get_lane_id (summary, lane), &n_seg)
+                  : NULL;
+          double span = (double) (t1 - t0);
+          double last_x = -1;
+
+          hi = seg != NULL ? n_seg : 0;
+          while (lo < hi)
+            {
+              guint m = lo + (hi - lo) / 2;
+
+              if (seg[m].end <= t0)
+                lo = m + 1;
+              else
+                hi = m;
+            }
+          for (k = lo; seg != NULL && k < n_seg && seg[k].start < t1; k++)
+            {
+              double x0 = CLAMP ((double) (seg[k].start - t0) / span * axis_w, 0, (double) axis_w);
+              double x1 = CLAMP ((double) (seg[k].end - t0) / span * axis_w, 0, (double) axis_w);
+              GdkRGBA rgba;
+
+              if (floor (x1) <= last_x)
+                continue;
+              x0 = MAX (x0, last_x);
+              if (x1 - x0 < 1)
+                x1 = x0 + 1;
+              last_x = floor (x1);
+              etl_timeline_view_get_provider_color (seg[k].pid == G_MAXUINT32 ? 0 : seg[k].pid / 4 + 3, &rgba);
+              cairo_set_source_rgba (cr, rgba.red, rgba.green, rgba.blue, 0.55);
+              cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x0, y + 3, x1 - x0, lane_h - 6);
+              cairo_fill (cr);
+            }
+        }
+
+      /* Process lanes: the process's lifetime (Start to End, the trace's
+       * edges when it ran before or after) shaded under its marks. */
+      if (etl_summary_get_mode (summary) == ETL_LANE_PROCESS && t1 > t0)
+        {
+          gint64 ls, le;
+
+          if (etl_summary_get_lane_lifetime (summary, lane, &ls, &le))
+            {
+              double span = (double) (t1 - t0);
+              double x0 = ls != 0 ? ((double) (ls - t0) / span) * axis_w : 0;
+              double x1 = le != 0 ? ((double) (le - t0) / span) * axis_w : axis_w;
+
+              x0 = CLAMP (x0, 0, (double) axis_w);
+              x1 = CLAMP (x1, 0, (double) axis_w);
+              if (x1 > x0)
+                {
+                  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.07);
+                  cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x0, y + 2, x1 - x0, lane_h - 4);
+                  cairo_fill (cr);
+                  /* A Start or End inside the view: a tick at its edge. */
+                  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.45);
+                  if (ls > t0 && ls < t1)
+                    cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x0, y + 2, 1.5, lane_h - 4);
+                  if (le > t0 && le < t1)
+                    cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x1 - 1.5, y + 2, 1.5, lane_h - 4);
+                  cairo_fill (cr);
+                }
+            }
+        }
 
       /* Events: at most one mark per pixel column. */
       draw_lane_marks (self, cr, self->counts + (gsize) lane * axis_w, self->dominant + (gsize) lane * axis_w,
@@ -851,6 +948,63 @@ etl_timeline_view_draw (GtkWidget *widget, cairo_t *cr)
                             gtk_widget_get_allocated_width (widget),
                             gtk_widget_get_allocated_height (widget));
   return GDK_EVENT_PROPAGATE;
+}
+
+static void
+segments_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  EtlCpuSegments *segments = etl_cpu_segments_new (task_data, cancellable, &error);
+
+  if (segments == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, segments, (GDestroyNotify) etl_cpu_segments_unref);
+}
+
+static void
+on_segments_ready (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (EtlTimelineView) self = user_data;
+  EtlCpuSegments *segments = g_task_propagate_pointer (G_TASK (result), NULL);
+  gboolean any = FALSE;
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->segments_cancellable || segments == NULL)
+    {
+      g_clear_pointer (&segments, etl_cpu_segments_unref);
+      return;
+    }
+  g_clear_object (&self->segments_cancellable);
+  for (guint c = 0; c < etl_cpu_segments_get_n_cpus (segments) && !any; c++)
+    {
+      guint n;
+
+      etl_cpu_segments_get (segments, c, &n);
+      any = n > 0;
+    }
+  if (any)
+    self->segments = segments;
+  else
+    etl_cpu_segments_unref (segments);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* CPU mode's segments (who ran when, from CSwitch records), built in a
+ * worker for the trace shown. */
+static void
+start_segments (EtlTimelineView *self)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_cancellable_cancel (self->segments_cancellable);
+  g_clear_object (&self->segments_cancellable);
+  g_clear_pointer (&self->segments, etl_cpu_segments_unref);
+  if (self->trace == NULL)
+    return;
+  self->segments_cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->segments_cancellable, on_segments_ready, g_object_ref (self));
+  g_task_set_task_data (task, etl_trace_ref (self->trace), (GDestroyNotify) etl_trace_unref);
+  g_task_run_in_thread (task, segments_thread);
 }
 
 /* The lane under @y and the time under @x; FALSE outside the lanes. */
@@ -946,7 +1100,12 @@ etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int
 
   best = nearest_at (self, x, y, width, height, TOOLTIP_RADIUS_PX);
   if (best == ETL_TIMELINE_NO_ROW)
-    return NULL;
+    {
+      /* Over a CPU segment with no event near: the thread that ran. */
+      g_autofree char *ran = etl_timeline_view_dup_segment_text_at (self, x, y, width, height);
+
+      return ran != NULL ? g_markup_printf_escaped ("<b>Running</b> %s", ran) : NULL;
+    }
 
   if (!etl_trace_get_record (self->trace, best, &rec, &error))
     return g_markup_printf_escaped ("Record %" G_GUINT64_FORMAT ": %s", best, error->message);
@@ -1027,6 +1186,19 @@ etl_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keybo
   return TRUE;
 }
 
+/* TRUE when the view is taller than the scrolled pane showing it. */
+static gboolean
+lanes_overflow (EtlTimelineView *self)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj;
+
+  if (scroller == NULL)
+    return FALSE;
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  return gtk_adjustment_get_upper (adj) - gtk_adjustment_get_lower (adj) > gtk_adjustment_get_page_size (adj) + 0.5;
+}
+
 static gboolean
 etl_timeline_view_scroll_event (GtkWidget *widget, GdkEventScroll *event)
 {
@@ -1047,6 +1219,11 @@ etl_timeline_view_scroll_event (GtkWidget *widget, GdkEventScroll *event)
     case GDK_SCROLL_SMOOTH: gdk_event_get_scroll_deltas ((GdkEvent *) event, &dx, &dy); break;
     default: break;
     }
+
+  /* When the lanes overflow their scrolled pane, a plain vertical scroll
+   * goes to the pane (it scrolls the lanes); Shift+scroll still pans. */
+  if ((event->state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) == 0 && dy != 0 && dx == 0 && lanes_overflow (self))
+    return GDK_EVENT_PROPAGATE;
 
   etl_zoom_manager_get_visible (self->zoom_manager, &t0, &t1);
   if (event->state & GDK_CONTROL_MASK)
@@ -1088,6 +1265,21 @@ etl_timeline_view_button_press_event (GtkWidget *widget, GdkEventButton *event)
       self->press_x = event->x;
       etl_zoom_manager_get_visible (self->zoom_manager, &self->drag_begin, &self->drag_end);
       return GDK_EVENT_STOP;
+    }
+  if (event->button == GDK_BUTTON_PRIMARY && event->type == GDK_BUTTON_PRESS && event->x < ETL_LABEL_COLUMN_WIDTH &&
+      self->summary != NULL && etl_summary_get_mode (self->summary) == ETL_LANE_PROCESS)
+    {
+      int lane_h = etl_timeline_view_get_lane_height (self, gtk_widget_get_allocated_height (widget));
+      guint lane = lane_h > 0 && event->y >= 0 ? (guint) (event->y / lane_h) : G_MAXUINT;
+
+      if (lane < etl_summary_get_n_lanes (self->summary) && !etl_summary_get_lane_is_thread (self->summary, lane) &&
+          etl_summary_get_lane_id (self->summary, lane) != ETL_SUMMARY_NO_PID)
+        {
+          guint32 pid = etl_summary_get_lane_id (self->summary, lane);
+
+          etl_timeline_view_set_process_expanded (self, pid, !etl_timeline_view_get_process_expanded (self, pid));
+          return GDK_EVENT_STOP;
+        }
     }
   if (event->button == GDK_BUTTON_PRIMARY && event->x >= ETL_LABEL_COLUMN_WIDTH)
     {
@@ -1169,6 +1361,16 @@ etl_timeline_view_button_release_event (GtkWidget *widget, GdkEventButton *event
                                               gtk_widget_get_allocated_width (widget),
                                               gtk_widget_get_allocated_height (widget));
 
+      /* No event near, inside a CPU segment: its CSwitch. */
+      if (row == ETL_TIMELINE_NO_ROW)
+        {
+          const EtlCpuSegment *seg = etl_timeline_view_segment_at (self, event->x, event->y,
+                                                                   gtk_widget_get_allocated_width (widget),
+                                                                   gtk_widget_get_allocated_height (widget));
+
+          if (seg != NULL)
+            row = seg->row;
+        }
       if (row != ETL_TIMELINE_NO_ROW)
         {
           etl_timeline_view_select_row (self, row, FALSE);
@@ -1313,6 +1515,10 @@ etl_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->detail, etl_summary_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->trace, etl_trace_unref);
+  g_clear_pointer (&self->expanded, g_array_unref);
+  g_cancellable_cancel (self->segments_cancellable);
+  g_clear_object (&self->segments_cancellable);
+  g_clear_pointer (&self->segments, etl_cpu_segments_unref);
 
   G_OBJECT_CLASS (etl_timeline_view_parent_class)->dispose (object);
 }
@@ -1631,8 +1837,10 @@ rebuild_cb (gpointer user_data)
     return G_SOURCE_REMOVE;
 
   self->cancellable = g_cancellable_new ();
-  etl_summary_new_async (self->trace, self->rows, self->lane_mode, 0, 0, SUMMARY_BINS_LOG2,
-                         self->cancellable, on_summary_ready, g_object_ref (self));
+  etl_summary_new_expanded_async (self->trace, self->rows, self->lane_mode,
+                                  self->expanded != NULL ? (const guint32 *) self->expanded->data : NULL,
+                                  self->expanded != NULL ? self->expanded->len : 0, 0, 0, SUMMARY_BINS_LOG2,
+                                  self->cancellable, on_summary_ready, g_object_ref (self));
   return G_SOURCE_REMOVE;
 }
 
@@ -1674,6 +1882,8 @@ etl_timeline_view_set_trace (EtlTimelineView *self, EtlTrace *trace, EtlSummary 
   g_clear_pointer (&self->trace, etl_trace_unref);
   self->trace = trace;
   g_clear_pointer (&self->rows, etl_row_set_unref);
+  if (self->expanded != NULL)
+    g_array_set_size (self->expanded, 0);
   self->selected_row = ETL_TIMELINE_NO_ROW;
   self->has_selection = FALSE;
   self->drag_mode = DRAG_NONE;
@@ -1682,6 +1892,7 @@ etl_timeline_view_set_trace (EtlTimelineView *self, EtlTrace *trace, EtlSummary 
   set_summary (self, summary);
   if (trace != NULL && (summary == NULL || etl_summary_get_mode (summary) != self->lane_mode))
     rebuild_cb (self);
+  start_segments (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1815,7 +2026,7 @@ etl_timeline_view_is_busy (EtlTimelineView *self)
 {
   g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), FALSE);
   return self->rebuild_source != 0 || self->cancellable != NULL ||
-         self->detail_source != 0 || self->detail_cancellable != NULL;
+         self->detail_source != 0 || self->detail_cancellable != NULL || self->segments_cancellable != NULL;
 }
 
 /**
@@ -1997,4 +2208,120 @@ etl_timeline_view_zoom_to_selection (EtlTimelineView *self)
   if (!self->has_selection || self->zoom_manager == NULL)
     return;
   etl_zoom_manager_set_visible (self->zoom_manager, self->sel_begin, self->sel_end);
+}
+
+/**
+ * etl_timeline_view_get_process_expanded:
+ * @self: a timeline view
+ * @pid: a process id
+ *
+ * Returns: %TRUE when the process lane of @pid shows a lane per thread
+ */
+gboolean
+etl_timeline_view_get_process_expanded (EtlTimelineView *self, guint32 pid)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), FALSE);
+  if (self->expanded == NULL)
+    return FALSE;
+  for (guint i = 0; i < self->expanded->len; i++)
+    if (g_array_index (self->expanded, guint32, i) == pid)
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * etl_timeline_view_set_process_expanded:
+ * @self: a timeline view
+ * @pid: a process id
+ * @expanded: whether its threads get lanes of their own
+ *
+ * In Process mode, expands a process lane into one lane per thread (as a
+ * click on the lane's label does) or collapses it; the lanes are rebuilt
+ * in a worker (etl_summary_new_expanded_async()).  Kept until another trace
+ * is shown.
+ */
+void
+etl_timeline_view_set_process_expanded (EtlTimelineView *self, guint32 pid, gboolean expanded)
+{
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+  if (etl_timeline_view_get_process_expanded (self, pid) == !!expanded)
+    return;
+  if (self->expanded == NULL)
+    self->expanded = g_array_new (FALSE, FALSE, sizeof (guint32));
+  if (expanded)
+    g_array_append_val (self->expanded, pid);
+  else
+    for (guint i = 0; i < self->expanded->len; i++)
+      if (g_array_index (self->expanded, guint32, i) == pid)
+        {
+          g_array_remove_index (self->expanded, i);
+          break;
+        }
+  if (self->lane_mode == ETL_LANE_PROCESS)
+    schedule_rebuild (self);
+}
+
+/**
+ * etl_timeline_view_segment_at:
+ * @self: a timeline view
+ * @x: x in the view, pixels
+ * @y: y in the view, pixels
+ * @width: the view's width, pixels
+ * @height: the view's height, pixels
+ *
+ * In CPU mode, when the trace has CSwitch records: the stretch of time a
+ * thread ran on the processor of the lane under (@x, @y), at the time under
+ * @x (#EtlCpuSegment: thread, process, the CSwitch record's row).
+ *
+ * Returns: (transfer none) (nullable): the segment, %NULL when the
+ *   processor was idle, outside the lanes or in another mode
+ */
+const EtlCpuSegment *
+etl_timeline_view_segment_at (EtlTimelineView *self, double x, double y, int width, int height)
+{
+  guint lane;
+  gint64 t;
+
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), NULL);
+  if (self->segments == NULL || self->summary == NULL || etl_summary_get_mode (self->summary) != ETL_LANE_CPU ||
+      !locate (self, x, y, width, height, &lane, &t))
+    return NULL;
+  return etl_cpu_segments_lookup (self->segments, etl_summary_get_lane_id (self->summary, lane), t);
+}
+
+/* "thread (TID n) · process (PID)" for a segment. */
+static char *
+segment_description (EtlTimelineView *self, const EtlCpuSegment *seg)
+{
+  EtlProcessTable *table = etl_trace_get_process_table (self->trace);
+  const EtlThread *thread = table != NULL ? etl_process_table_lookup_thread (table, seg->tid, seg->start) : NULL;
+  const EtlProcess *process = table != NULL && seg->pid != G_MAXUINT32 ? etl_process_table_lookup (table, seg->pid, seg->start) : NULL;
+  g_autofree char *pname = process != NULL ? etl_process_format_name (process, seg->pid)
+                                           : seg->pid != G_MAXUINT32 ? g_strdup_printf ("PID %u", seg->pid)
+                                                                     : g_strdup ("unknown process");
+
+  if (thread != NULL && thread->name != NULL && thread->name[0] != '\0')
+    return g_strdup_printf ("%s (TID %u) · %s", thread->name, seg->tid, pname);
+  return g_strdup_printf ("TID %u · %s", seg->tid, pname);
+}
+
+/**
+ * etl_timeline_view_dup_segment_text_at:
+ * @self: a timeline view
+ * @x: x in the view, pixels
+ * @y: y in the view, pixels
+ * @width: the view's width, pixels
+ * @height: the view's height, pixels
+ *
+ * The text the hover shows for etl_timeline_view_segment_at(): the thread
+ * (name when known, TID) and its process, "name (PID)".
+ *
+ * Returns: (transfer full) (nullable): the text, %NULL without a segment
+ */
+char *
+etl_timeline_view_dup_segment_text_at (EtlTimelineView *self, double x, double y, int width, int height)
+{
+  const EtlCpuSegment *seg = etl_timeline_view_segment_at (self, x, y, width, height);
+
+  return seg != NULL ? segment_description (self, seg) : NULL;
 }

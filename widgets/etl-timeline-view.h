@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "etl-cpu-segments.h"
 #include "etl-row-set.h"
 #include "etl-summary.h"
 #include "etl-trace.h"
@@ -32,6 +33,8 @@ EtlRowSet *etl_timeline_view_get_rows (EtlTimelineView *self);
 EtlLaneMode etl_timeline_view_get_lane_mode (EtlTimelineView *self);
 void etl_timeline_view_set_lane_mode (EtlTimelineView *self, EtlLaneMode mode);
 gboolean etl_timeline_view_is_busy (EtlTimelineView *self);
+gboolean etl_timeline_view_get_process_expanded (EtlTimelineView *self, guint32 pid);
+void etl_timeline_view_set_process_expanded (EtlTimelineView *self, guint32 pid, gboolean expanded);
 guint etl_timeline_view_get_n_lanes (EtlTimelineView *self);
 int etl_timeline_view_get_lane_height (EtlTimelineView *self, int height);
 guint etl_timeline_view_get_lane_of_row (EtlTimelineView *self, guint64 row);
@@ -45,6 +48,8 @@ void etl_timeline_view_clear_selection (EtlTimelineView *self);
 guint64 etl_timeline_view_get_selection_count (EtlTimelineView *self);
 void etl_timeline_view_zoom_to_selection (EtlTimelineView *self);
 
+const EtlCpuSegment *etl_timeline_view_segment_at (EtlTimelineView *self, double x, double y, int width, int height);
+char *etl_timeline_view_dup_segment_text_at (EtlTimelineView *self, double x, double y, int width, int height);
 void etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int height);
 char *etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int width, int height);
 void etl_timeline_view_get_provider_color (guint provider_index, GdkRGBA *rgba);

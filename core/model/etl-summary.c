@@ -34,6 +34,14 @@
 #include "etl-names.h"
 #include "etl-summary.h"
 
+/* The kernel records whose header has no process id but whose payload names
+ * the thread (MOF classes PerfInfo_SampledProfile: ThreadId after the
+ * pointer-sized InstructionPointer; CSwitch: NewThreadId at offset 0). */
+#define HOOK_SAMPLED_PROFILE 0x0F2E
+#define HOOK_CSWITCH 0x0524
+/* lane_starts of a lane whose process the table does not know. */
+#define NO_LIFETIME G_MININT64
+
 /* At most this many cells (lanes × finest bins) per summary: 8 Mi cells is
  * 8 Mi × (4 + 2) bytes × 2 for all levels ≈ 96 MiB in the worst case. */
 #define MAX_CELLS_LOG2 23
@@ -48,6 +56,14 @@ struct _EtlSummary
   guint *lane_ids;
   char **lane_labels;
   guint64 *lane_totals;
+  /* ETL_LANE_PROCESS: each lane's process lifetime (FILETIME), 0 when
+   * unknown (running at the trace's start or end, or no process). */
+  gint64 *lane_starts;
+  gint64 *lane_ends;
+  /* ETL_LANE_PROCESS: pid → lane + 1. */
+  GHashTable *lane_of_pid;
+  /* ETL_LANE_PROCESS with expanded processes: which lanes are threads. */
+  gboolean *lane_is_thread;
   gint64 begin;
   gint64 end;
   gint64 bin_width;
@@ -119,15 +135,11 @@ etl_summary_free (EtlSummary *self)
   g_free (self->lane_ids);
   g_free (self->lane_totals);
   g_strfreev (self->lane_labels);
+  g_free (self->lane_starts);
+  g_free (self->lane_ends);
+  g_clear_pointer (&self->lane_of_pid, g_hash_table_unref);
+  g_free (self->lane_is_thread);
   g_free (self);
-}
-
-static int
-compare_guint (gconstpointer a, gconstpointer b)
-{
-  guint x = *(const guint *) a, y = *(const guint *) b;
-
-  return (x > y) - (x < y);
 }
 
 static char *
@@ -154,10 +166,142 @@ summary_row (const EtlRowSet *rows, guint64 k)
   return rows != NULL ? etl_row_set_get (rows, k) : k;
 }
 
-/* Sets up lanes; returns a lookup table for ETL_LANE_PROCESS (pid → lane+1).
+static inline guint32
+read_u32 (const guint8 *p)
+{
+  return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24;
+}
+
+/* The process of record @i: its header's process id, else (PERFINFO
+ * SampledProfile, CSwitch and the other kernel records without one) the
+ * process of the thread the payload names, through @table at the record's
+ * time (etl_process_table_resolve_record()).  ETL_SUMMARY_NO_PID when
+ * neither is known. */
+static guint32
+summary_record_pid (EtlTrace *trace, EtlProcessTable *table, guint64 i)
+{
+  EtlRecord rec;
+  guint32 pid, tid = ETL_SUMMARY_NO_PID;
+  guint8 header_type;
+
+  if (etl_trace_get_pid (trace, i, &pid))
+    return pid;
+  if (table == NULL || !etl_trace_get_record (trace, i, &rec, NULL))
+    return ETL_SUMMARY_NO_PID;
+  header_type = etl_trace_get_header_type (trace, i);
+  if (rec.hook_id == HOOK_SAMPLED_PROFILE &&
+      (header_type == ETL_HEADER_TYPE_PERFINFO32 || header_type == ETL_HEADER_TYPE_PERFINFO64))
+    {
+      gsize ptr = header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
+
+      if (rec.user_data != NULL && rec.user_data_len >= ptr + 4)
+        tid = read_u32 (rec.user_data + ptr);
+    }
+  else if (rec.hook_id == HOOK_CSWITCH &&
+           (header_type == ETL_HEADER_TYPE_SYSTEM32 || header_type == ETL_HEADER_TYPE_SYSTEM64 ||
+            header_type == ETL_HEADER_TYPE_COMPACT32 || header_type == ETL_HEADER_TYPE_COMPACT64))
+    {
+      if (rec.user_data != NULL && rec.user_data_len >= 4)
+        tid = read_u32 (rec.user_data);
+    }
+  else
+    return etl_process_table_resolve_record (table, &rec, NULL, &pid, NULL) ? pid : ETL_SUMMARY_NO_PID;
+
+  if (tid != ETL_SUMMARY_NO_PID)
+    {
+      const EtlThread *thread = etl_process_table_lookup_thread (table, tid, rec.filetime);
+
+      if (thread != NULL && thread->pid != ETL_SUMMARY_NO_PID)
+        return thread->pid;
+    }
+  return ETL_SUMMARY_NO_PID;
+}
+
+/* The thread of record @i (read from the file): the header's thread id,
+ * else the one its payload names (SampledProfile ThreadId, CSwitch
+ * NewThreadId, or what etl_process_table_resolve_record() finds).
+ * ETL_SUMMARY_NO_PID when unknown. */
+static guint32
+summary_record_tid (EtlTrace *trace, EtlProcessTable *table, guint64 i)
+{
+  EtlRecord rec;
+  guint32 pid, tid = ETL_SUMMARY_NO_PID;
+  guint8 header_type;
+
+  if (!etl_trace_get_record (trace, i, &rec, NULL))
+    return ETL_SUMMARY_NO_PID;
+  if (rec.has_pid && rec.tid != ETL_SUMMARY_NO_PID && rec.pid != ETL_SUMMARY_NO_PID)
+    return rec.tid;
+  header_type = etl_trace_get_header_type (trace, i);
+  if (rec.hook_id == HOOK_SAMPLED_PROFILE &&
+      (header_type == ETL_HEADER_TYPE_PERFINFO32 || header_type == ETL_HEADER_TYPE_PERFINFO64))
+    {
+      gsize ptr = header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
+
+      if (rec.user_data != NULL && rec.user_data_len >= ptr + 4)
+        tid = read_u32 (rec.user_data + ptr);
+    }
+  else if (rec.hook_id == HOOK_CSWITCH && rec.user_data != NULL && rec.user_data_len >= 4)
+    tid = read_u32 (rec.user_data);
+  else if (table != NULL)
+    etl_process_table_resolve_record (table, &rec, NULL, &pid, &tid);
+  return tid;
+}
+
+typedef struct
+{
+  guint32 pid;
+  guint64 count;
+  gint64 first_seen;
+} PidCount;
+
+typedef struct
+{
+  guint32 pid;
+  guint32 tid;
+  guint64 count;
+  gint64 first_seen;
+} ThreadCount;
+
+static gint
+compare_thread_counts (gconstpointer pa, gconstpointer pb)
+{
+  const ThreadCount *a = pa, *b = pb;
+
+  if (a->count != b->count)
+    return a->count > b->count ? -1 : 1;
+  return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+static inline gpointer
+thread_key (guint32 pid, guint32 tid)
+{
+  /* Hash keys are pointers: fold pid and tid into one value (a collision only
+   * merges two threads' lanes, it cannot overrun anything). */
+  return GSIZE_TO_POINTER (((gsize) pid * 2654435761u) ^ ((gsize) tid << 1) ^ 1);
+}
+
+/* Most records first, then by pid; "No process" last. */
+static gint
+compare_pid_counts (gconstpointer pa, gconstpointer pb)
+{
+  const PidCount *a = pa, *b = pb;
+
+  if ((a->pid == ETL_SUMMARY_NO_PID) != (b->pid == ETL_SUMMARY_NO_PID))
+    return a->pid == ETL_SUMMARY_NO_PID ? 1 : -1;
+  if (a->count != b->count)
+    return a->count > b->count ? -1 : 1;
+  return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+/* Sets up lanes; returns a lookup table for ETL_LANE_PROCESS (pid → lane+1)
+ * and, in that mode, fills *@row_pids with each position's process
+ * (summary_record_pid()), so records are resolved once.
  * [@first, @last) are positions in @rows (or rows when @rows is NULL). */
 static GHashTable *
-summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, guint64 first, guint64 last)
+summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, guint64 first, guint64 last,
+                     GHashTable *expanded, guint32 **row_pids, guint32 **row_thread_lanes,
+                     GCancellable *cancellable)
 {
   GHashTable *pids = NULL;
 
@@ -190,61 +334,150 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, g
 
     case ETL_LANE_PROCESS:
       {
-        g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint));
-        g_autoptr (GHashTable) first_seen = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+        g_autoptr (GArray) counts = g_array_new (FALSE, FALSE, sizeof (PidCount));
+        g_autoptr (GArray) threads = g_array_new (FALSE, FALSE, sizeof (ThreadCount));
+        g_autoptr (GHashTable) thread_slots = g_hash_table_new (NULL, NULL);
+        g_autofree guint32 *row_thread = NULL;
         EtlProcessTable *processes = etl_trace_get_process_table (trace);
         gboolean no_pid = FALSE;
+        guint lane;
 
         pids = g_hash_table_new (NULL, NULL);
+        *row_pids = g_new (guint32, MAX (last - first, 1));
         for (guint64 k = first; k < last; k++)
           {
             guint64 i = summary_row (rows, k);
             guint32 pid;
+            gpointer slot;
 
-            if (!etl_trace_get_pid (trace, i, &pid))
-              no_pid = TRUE;
-            else if (!g_hash_table_contains (pids, GUINT_TO_POINTER (pid)))
+            if ((k & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
+              break;
+            pid = summary_record_pid (trace, processes, i);
+            (*row_pids)[k - first] = pid;
+            /* An expanded process: the record's thread too (index+1 in
+             * @threads, 0 for none). */
+            if (expanded != NULL && pid != ETL_SUMMARY_NO_PID && g_hash_table_contains (expanded, GUINT_TO_POINTER (pid)))
               {
-                gint64 *t = g_new (gint64, 1);
+                guint32 tid = summary_record_tid (trace, processes, i);
 
-                *t = etl_trace_get_filetime (trace, i);
-                g_hash_table_add (pids, GUINT_TO_POINTER (pid));
-                g_hash_table_insert (first_seen, GUINT_TO_POINTER (pid), t);
-                g_array_append_val (ids, pid);
+                if (row_thread == NULL)
+                  row_thread = g_new0 (guint32, MAX (last - first, 1));
+                if (tid != ETL_SUMMARY_NO_PID)
+                  {
+                    gpointer tslot = g_hash_table_lookup (thread_slots, thread_key (pid, tid));
+
+                    if (tslot == NULL)
+                      {
+                        ThreadCount tc = { pid, tid, 0, etl_trace_get_filetime (trace, i) };
+
+                        g_array_append_val (threads, tc);
+                        tslot = GUINT_TO_POINTER (threads->len);
+                        g_hash_table_insert (thread_slots, thread_key (pid, tid), tslot);
+                      }
+                    g_array_index (threads, ThreadCount, GPOINTER_TO_UINT (tslot) - 1).count++;
+                    row_thread[k - first] = GPOINTER_TO_UINT (tslot);
+                  }
               }
-          }
-        g_array_sort (ids, compare_guint);
-        if (no_pid || ids->len == 0)
-          {
-            guint none = ETL_SUMMARY_NO_PID;
-            g_array_append_val (ids, none);
-          }
-        g_hash_table_remove_all (pids);
-        self->n_lanes = ids->len;
-        self->lane_ids = g_new (guint, self->n_lanes);
-        self->lane_labels = g_new0 (char *, self->n_lanes + 1);
-        for (guint i = 0; i < ids->len; i++)
-          {
-            guint pid = g_array_index (ids, guint, i);
-
-            self->lane_ids[i] = pid;
             if (pid == ETL_SUMMARY_NO_PID)
-              self->lane_labels[i] = g_strdup ("No process");
+              no_pid = TRUE;
+            else if ((slot = g_hash_table_lookup (pids, GUINT_TO_POINTER (pid))) != NULL)
+              g_array_index (counts, PidCount, GPOINTER_TO_UINT (slot) - 1).count++;
             else
               {
-                /* "Test.x64.exe (3676)": the process that held the pid
-                 * when the lane's first record was logged. */
-                const gint64 *t = g_hash_table_lookup (first_seen, GUINT_TO_POINTER (pid));
-                const EtlProcess *process =
-                    processes != NULL && t != NULL ? etl_process_table_lookup (processes, pid, *t) : NULL;
+                PidCount pc = { pid, 1, etl_trace_get_filetime (trace, i) };
 
-                if (process != NULL && process->image_name != NULL)
-                  self->lane_labels[i] = etl_process_format_name (process, pid);
-                else
-                  self->lane_labels[i] = g_strdup_printf ("PID %u", pid);
-                g_hash_table_insert (pids, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (i + 1));
+                g_array_append_val (counts, pc);
+                g_hash_table_insert (pids, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (counts->len));
               }
           }
+        if (no_pid || counts->len == 0)
+          {
+            PidCount none = { ETL_SUMMARY_NO_PID, 0, 0 };
+            g_array_append_val (counts, none);
+          }
+        g_array_sort (counts, compare_pid_counts);
+        g_array_sort (threads, compare_thread_counts);
+        g_hash_table_remove_all (pids);
+        self->n_lanes = counts->len + threads->len;
+        self->lane_ids = g_new (guint, self->n_lanes);
+        self->lane_labels = g_new0 (char *, self->n_lanes + 1);
+        self->lane_starts = g_new0 (gint64, self->n_lanes);
+        self->lane_ends = g_new0 (gint64, self->n_lanes);
+        self->lane_is_thread = g_new0 (gboolean, self->n_lanes);
+        for (guint i = 0; i < self->n_lanes; i++)
+          self->lane_starts[i] = NO_LIFETIME;
+        {
+          /* Thread index (in the unsorted order row_thread uses) → lane. */
+          g_autofree guint *thread_lane = g_new0 (guint, threads->len + 1);
+          g_autofree guint *sorted_to_slot = g_new0 (guint, threads->len + 1);
+
+          for (guint t = 0; t < threads->len; t++)
+            {
+              const ThreadCount *tc = &g_array_index (threads, ThreadCount, t);
+
+              sorted_to_slot[t] = GPOINTER_TO_UINT (g_hash_table_lookup (thread_slots, thread_key (tc->pid, tc->tid)));
+            }
+
+          lane = 0;
+          for (guint i = 0; i < counts->len; i++)
+            {
+              const PidCount *pc = &g_array_index (counts, PidCount, i);
+              guint pid = pc->pid;
+
+              self->lane_ids[lane] = pid;
+              if (pid == ETL_SUMMARY_NO_PID)
+                self->lane_labels[lane] = g_strdup ("No process");
+              else
+                {
+                  /* "Test.x64.exe (3676)": the process that held the pid
+                   * when the lane's first record was logged. */
+                  const EtlProcess *process =
+                      processes != NULL ? etl_process_table_lookup (processes, pid, pc->first_seen) : NULL;
+
+                  if (process != NULL && process->image_name != NULL)
+                    self->lane_labels[lane] = etl_process_format_name (process, pid);
+                  else
+                    self->lane_labels[lane] = g_strdup_printf ("PID %u", pid);
+                  if (process != NULL)
+                    {
+                      self->lane_starts[lane] = process->start_time;
+                      self->lane_ends[lane] = process->end_time;
+                    }
+                  g_hash_table_insert (pids, GUINT_TO_POINTER (pid), GUINT_TO_POINTER (lane + 1));
+                }
+              lane++;
+              /* Its threads, most records first: "name (TID n)" or "TID n". */
+              for (guint t = 0; t < threads->len; t++)
+                {
+                  const ThreadCount *tc = &g_array_index (threads, ThreadCount, t);
+                  const EtlThread *thread;
+
+                  if (tc->pid != pid)
+                    continue;
+                  thread = processes != NULL ? etl_process_table_lookup_thread (processes, tc->tid, tc->first_seen) : NULL;
+                  self->lane_ids[lane] = tc->tid;
+                  self->lane_is_thread[lane] = TRUE;
+                  if (thread != NULL && thread->name != NULL && thread->name[0] != '\0')
+                    self->lane_labels[lane] = g_strdup_printf ("%s (TID %u)", thread->name, tc->tid);
+                  else
+                    self->lane_labels[lane] = g_strdup_printf ("TID %u", tc->tid);
+                  if (thread != NULL)
+                    {
+                      self->lane_starts[lane] = thread->start_time;
+                      self->lane_ends[lane] = thread->end_time;
+                    }
+                  if (sorted_to_slot[t] > 0 && sorted_to_slot[t] <= threads->len)
+                    thread_lane[sorted_to_slot[t]] = lane + 1;
+                  lane++;
+                }
+            }
+          g_assert (lane == self->n_lanes);
+          /* row_thread: slot → lane + 1, for the counting loop. */
+          if (row_thread != NULL)
+            for (guint64 k = 0; k < last - first; k++)
+              row_thread[k] = row_thread[k] != 0 ? thread_lane[row_thread[k]] : 0;
+          *row_thread_lanes = g_steal_pointer (&row_thread);
+        }
       }
       break;
 
@@ -257,7 +490,7 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, g
 }
 
 static guint
-summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i)
+summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i, guint32 pid)
 {
   switch (self->mode)
     {
@@ -269,11 +502,9 @@ summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i)
 
     case ETL_LANE_PROCESS:
       {
-        guint32 pid;
         gpointer lane;
 
-        if (etl_trace_get_pid (trace, i, &pid) &&
-            (lane = g_hash_table_lookup (pids, GUINT_TO_POINTER (pid))) != NULL)
+        if (pid != ETL_SUMMARY_NO_PID && (lane = g_hash_table_lookup (pids, GUINT_TO_POINTER (pid))) != NULL)
           return GPOINTER_TO_UINT (lane) - 1;
         return self->n_lanes - 1;
       }
@@ -308,10 +539,15 @@ summary_lane_of (EtlSummary *self, EtlTrace *trace, GHashTable *pids, guint64 i)
  * vote (Boyer–Moore) of its records' providers; a coarser bin takes that of
  * its fuller half.
  *
- * Only the index getters of @trace are used; this runs in O(records + cells)
- * (records of @rows in the range, found by binary search) and may be called
- * from any thread.  In %ETL_LANE_PROCESS mode the lanes are the processes of
- * the rows counted; in the other modes they do not depend on @rows.
+ * Only the index getters of @trace are used in the CPU and provider modes;
+ * this runs in O(records + cells) (records of @rows in the range, found by
+ * binary search) and may be called from any thread.  In %ETL_LANE_PROCESS
+ * mode the lanes are the processes of the rows counted, most records first
+ * ("No process" last); a record whose header has no process id (PERFINFO
+ * SampledProfile, CSwitch, …) is read and attributed through the thread its
+ * payload names (the trace's process table at the record's time), so that
+ * mode is meant for a worker.  In the other modes lanes do not depend on
+ * @rows.
  *
  * Returns: (transfer full) (nullable): the summary, or %NULL with
  *   %G_IO_ERROR_CANCELLED
@@ -326,9 +562,52 @@ etl_summary_new (EtlTrace *trace,
                  GCancellable *cancellable,
                  GError **error)
 {
+  return etl_summary_new_expanded (trace, rows, mode, NULL, 0, begin, end, bins_log2, cancellable, error);
+}
+
+/**
+ * etl_summary_new_expanded:
+ * @trace: a trace
+ * @rows: (nullable): as for etl_summary_new()
+ * @mode: how to split records into lanes
+ * @expanded: (array length=n_expanded) (nullable): in %ETL_LANE_PROCESS
+ *   mode, the process ids whose threads get lanes of their own
+ * @n_expanded: number of ids in @expanded
+ * @begin: as for etl_summary_new()
+ * @end: as for etl_summary_new()
+ * @bins_log2: as for etl_summary_new()
+ * @cancellable: (nullable): checked every 65536 records
+ * @error: return location for a #GError
+ *
+ * As etl_summary_new(); in %ETL_LANE_PROCESS mode each process of @expanded
+ * is followed by one lane per thread of it (etl_summary_get_lane_is_thread(),
+ * the thread id as lane id, "name (TID n)" or "TID n" as label, most records
+ * first).  A record of such a process counts in its process lane and in its
+ * thread's lane, so lane totals then add up to more than the records.  The
+ * thread of a record is its header's ThreadId, else the one its payload
+ * names (SampledProfile ThreadId, CSwitch NewThreadId).
+ *
+ * Returns: (transfer full) (nullable): the summary, or %NULL with
+ *   %G_IO_ERROR_CANCELLED
+ */
+EtlSummary *
+etl_summary_new_expanded (EtlTrace *trace,
+                          EtlRowSet *rows,
+                          EtlLaneMode mode,
+                          const guint32 *expanded,
+                          guint n_expanded,
+                          gint64 begin,
+                          gint64 end,
+                          guint bins_log2,
+                          GCancellable *cancellable,
+                          GError **error)
+{
   g_autoptr (EtlSummary) self = NULL;
-  g_autoptr (GHashTable) pids = NULL;
+  g_autoptr (GHashTable) expanded_set = NULL;
+  g_autofree guint32 *row_thread_lanes = NULL;
+  GHashTable *pids = NULL;
   g_autofree guint32 *votes = NULL;
+  g_autofree guint32 *row_pids = NULL;
   guint64 first, last;
   guint64 span;
   gsize cells;
@@ -360,7 +639,17 @@ etl_summary_new (EtlTrace *trace,
       last = etl_row_set_find (set, last);
     }
 
-  pids = summary_setup_lanes (self, trace, set, first, last);
+  if (mode == ETL_LANE_PROCESS && expanded != NULL && n_expanded > 0)
+    {
+      expanded_set = g_hash_table_new (NULL, NULL);
+      for (guint e = 0; e < n_expanded; e++)
+        g_hash_table_add (expanded_set, GUINT_TO_POINTER (expanded[e]));
+    }
+  pids = summary_setup_lanes (self, trace, set, first, last, expanded_set, &row_pids, &row_thread_lanes,
+                              cancellable);
+  self->lane_of_pid = pids; /* owned by the summary */
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
 
   bins_log2 = CLAMP (bins_log2, 1, MAX_BINS_LOG2);
   while (bins_log2 > 1 && ((guint64) self->n_lanes << bins_log2) > (G_GUINT64_CONSTANT (1) << MAX_CELLS_LOG2))
@@ -387,7 +676,7 @@ etl_summary_new (EtlTrace *trace,
     {
       guint64 i = summary_row (set, k);
       gint64 ft = etl_trace_get_filetime (trace, i);
-      guint lane = summary_lane_of (self, trace, pids, i);
+      guint lane = summary_lane_of (self, trace, pids, i, row_pids != NULL ? row_pids[k - first] : 0);
       guint64 bin = (guint64) (ft - begin) / (guint64) self->bin_width;
       guint provider = MIN (etl_trace_get_provider_index (trace, i), ETL_SUMMARY_NO_PROVIDER - 1);
       gsize cell;
@@ -409,6 +698,25 @@ etl_summary_new (EtlTrace *trace,
         votes[cell]++;
       else
         votes[cell]--;
+
+      /* A thread of an expanded process: its lane counts the record too. */
+      if (row_thread_lanes != NULL && row_thread_lanes[k - first] != 0)
+        {
+          guint tl = row_thread_lanes[k - first] - 1;
+
+          cell = (gsize) tl * self->n_bins + bin;
+          self->counts[0][cell]++;
+          self->lane_totals[tl]++;
+          if (votes[cell] == 0)
+            {
+              self->dominant[0][cell] = provider;
+              votes[cell] = 1;
+            }
+          else if (self->dominant[0][cell] == provider)
+            votes[cell]++;
+          else
+            votes[cell]--;
+        }
     }
   self->n_records = last - first;
 
@@ -446,6 +754,8 @@ typedef struct
   gint64 begin;
   gint64 end;
   guint bins_log2;
+  guint32 *expanded;
+  guint n_expanded;
 } BuildData;
 
 static void
@@ -455,6 +765,7 @@ build_data_free (gpointer data)
 
   g_clear_pointer (&bd->trace, etl_trace_unref);
   g_clear_pointer (&bd->rows, etl_row_set_unref);
+  g_free (bd->expanded);
   g_free (bd);
 }
 
@@ -465,7 +776,8 @@ summary_build_thread (GTask *task, gpointer source, gpointer task_data, GCancell
   GError *error = NULL;
   EtlSummary *summary;
 
-  summary = etl_summary_new (bd->trace, bd->rows, bd->mode, bd->begin, bd->end, bd->bins_log2, cancellable, &error);
+  summary = etl_summary_new_expanded (bd->trace, bd->rows, bd->mode, bd->expanded, bd->n_expanded, bd->begin, bd->end,
+                                      bd->bins_log2, cancellable, &error);
   if (summary == NULL)
     g_task_return_error (task, error);
   else
@@ -498,6 +810,41 @@ etl_summary_new_async (EtlTrace *trace,
                        GAsyncReadyCallback callback,
                        gpointer user_data)
 {
+  etl_summary_new_expanded_async (trace, rows, mode, NULL, 0, begin, end, bins_log2, cancellable, callback,
+                                  user_data);
+}
+
+/**
+ * etl_summary_new_expanded_async:
+ * @trace: a trace
+ * @rows: (nullable): the rows to count; %NULL for every row
+ * @mode: how to split records into lanes
+ * @expanded: (array length=n_expanded) (nullable): process ids whose threads
+ *   get lanes (copied)
+ * @n_expanded: number of ids in @expanded
+ * @begin: start of the range, FILETIME, inclusive
+ * @end: end of the range, FILETIME, exclusive (≤ @begin: the whole trace)
+ * @bins_log2: log2 of the number of finest bins
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called in the caller's thread-default main context when done
+ * @user_data: closure for @callback
+ *
+ * Runs etl_summary_new_expanded() in a worker thread; finish with
+ * etl_summary_new_finish().
+ */
+void
+etl_summary_new_expanded_async (EtlTrace *trace,
+                                EtlRowSet *rows,
+                                EtlLaneMode mode,
+                                const guint32 *expanded,
+                                guint n_expanded,
+                                gint64 begin,
+                                gint64 end,
+                                guint bins_log2,
+                                GCancellable *cancellable,
+                                GAsyncReadyCallback callback,
+                                gpointer user_data)
+{
   g_autoptr (GTask) task = NULL;
   BuildData *bd;
 
@@ -510,6 +857,11 @@ etl_summary_new_async (EtlTrace *trace,
   bd->begin = begin;
   bd->end = end;
   bd->bins_log2 = bins_log2;
+  if (expanded != NULL && n_expanded > 0)
+    {
+      bd->expanded = g_memdup2 (expanded, n_expanded * sizeof (guint32));
+      bd->n_expanded = n_expanded;
+    }
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, etl_summary_new_async);
@@ -599,6 +951,78 @@ etl_summary_get_lane_id (EtlSummary *summary, guint lane)
   g_return_val_if_fail (summary != NULL, 0);
   g_return_val_if_fail (lane < summary->n_lanes, 0);
   return summary->lane_ids[lane];
+}
+
+/**
+ * etl_summary_get_lane_of_row:
+ * @summary: a summary
+ * @trace: the trace @summary was made from
+ * @row: a record index of @trace
+ *
+ * The lane etl_summary_new() counts record @row in: its processor, its
+ * provider, or (%ETL_LANE_PROCESS) the lane of its process, attributed as
+ * etl_summary_new() does (through the thread for records without a header
+ * process id; this reads the record), the last lane when it has none.
+ *
+ * Returns: a lane index below etl_summary_get_n_lanes()
+ */
+guint
+etl_summary_get_lane_of_row (EtlSummary *summary, EtlTrace *trace, guint64 row)
+{
+  guint32 pid = ETL_SUMMARY_NO_PID;
+
+  g_return_val_if_fail (summary != NULL && trace != NULL, 0);
+  g_return_val_if_fail (row < etl_trace_get_n_records (trace), summary->n_lanes - 1);
+  if (summary->mode == ETL_LANE_PROCESS)
+    pid = summary_record_pid (trace, etl_trace_get_process_table (trace), row);
+  return summary_lane_of (summary, trace, summary->lane_of_pid, row, pid);
+}
+
+/**
+ * etl_summary_get_lane_is_thread:
+ * @summary: a summary
+ * @lane: a lane index
+ *
+ * Returns: %TRUE when @lane is the lane of a thread of an expanded process
+ *   (etl_summary_new_expanded()); its lane id is then the thread id
+ */
+gboolean
+etl_summary_get_lane_is_thread (EtlSummary *summary, guint lane)
+{
+  g_return_val_if_fail (summary != NULL, FALSE);
+  g_return_val_if_fail (lane < summary->n_lanes, FALSE);
+  return summary->lane_is_thread != NULL && summary->lane_is_thread[lane];
+}
+
+/**
+ * etl_summary_get_lane_lifetime:
+ * @summary: a summary
+ * @lane: a lane index
+ * @start: (out) (optional): the process's Start time, FILETIME; 0 when it
+ *   was running when the trace began (or is unknown)
+ * @end: (out) (optional): its End time, FILETIME; 0 when it still ran when
+ *   the trace ended (or is unknown)
+ *
+ * In %ETL_LANE_PROCESS mode, the lifetime of the lane's process from the
+ * trace's process table (Process Start/End records, opcodes 1 and 2 of the
+ * kernel's Process class).
+ *
+ * Returns: %TRUE when the lane is a process known to the table
+ */
+gboolean
+etl_summary_get_lane_lifetime (EtlSummary *summary, guint lane, gint64 *start, gint64 *end)
+{
+  gboolean known;
+
+  g_return_val_if_fail (summary != NULL, FALSE);
+  g_return_val_if_fail (lane < summary->n_lanes, FALSE);
+  known = summary->lane_starts != NULL && summary->lane_starts[lane] != NO_LIFETIME;
+
+  if (start)
+    *start = known ? summary->lane_starts[lane] : 0;
+  if (end)
+    *end = known ? summary->lane_ends[lane] : 0;
+  return known;
 }
 
 /**

@@ -52,6 +52,16 @@ EtlSummary *etl_summary_new (EtlTrace *trace,
                              guint bins_log2,
                              GCancellable *cancellable,
                              GError **error);
+EtlSummary *etl_summary_new_expanded (EtlTrace *trace,
+                                      EtlRowSet *rows,
+                                      EtlLaneMode mode,
+                                      const guint32 *expanded,
+                                      guint n_expanded,
+                                      gint64 begin,
+                                      gint64 end,
+                                      guint bins_log2,
+                                      GCancellable *cancellable,
+                                      GError **error);
 void etl_summary_new_async (EtlTrace *trace,
                             EtlRowSet *rows,
                             EtlLaneMode mode,
@@ -61,6 +71,17 @@ void etl_summary_new_async (EtlTrace *trace,
                             GCancellable *cancellable,
                             GAsyncReadyCallback callback,
                             gpointer user_data);
+void etl_summary_new_expanded_async (EtlTrace *trace,
+                                     EtlRowSet *rows,
+                                     EtlLaneMode mode,
+                                     const guint32 *expanded,
+                                     guint n_expanded,
+                                     gint64 begin,
+                                     gint64 end,
+                                     guint bins_log2,
+                                     GCancellable *cancellable,
+                                     GAsyncReadyCallback callback,
+                                     gpointer user_data);
 EtlSummary *etl_summary_new_finish (GAsyncResult *result,
                                     GError **error);
 EtlSummary *etl_summary_ref (EtlSummary *summary);
@@ -70,6 +91,9 @@ EtlLaneMode etl_summary_get_mode (EtlSummary *summary);
 guint etl_summary_get_n_lanes (EtlSummary *summary);
 guint etl_summary_get_lane_id (EtlSummary *summary, guint lane);
 const char *etl_summary_get_lane_label (EtlSummary *summary, guint lane);
+guint etl_summary_get_lane_of_row (EtlSummary *summary, EtlTrace *trace, guint64 row);
+gboolean etl_summary_get_lane_is_thread (EtlSummary *summary, guint lane);
+gboolean etl_summary_get_lane_lifetime (EtlSummary *summary, guint lane, gint64 *start, gint64 *end);
 gint64 etl_summary_get_begin (EtlSummary *summary);
 gint64 etl_summary_get_end (EtlSummary *summary);
 gint64 etl_summary_get_bin_width (EtlSummary *summary);

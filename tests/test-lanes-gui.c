@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* The timeline's lanes in the main window (issue 10, "Lanes"): the lane area
+ * scrolls inside its own pane, so a trace with many processes in Process
+ * mode neither grows the window nor pushes the event list off screen.  Run
+ * under Xvfb; skipped without a display. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "etl-synth.h"
+#include "etl-test-util.h"
+#include "etl-window.h"
+
+static gboolean have_display;
+
+typedef struct
+{
+  EtlWindow *window;
+  char *dir;
+} Fixture;
+
+static void
+fixture_setup (Fixture *fixture, gconstpointer data)
+{
+  if (!have_display)
+    return;
+  fixture->window = g_object_ref_sink (etl_window_new (NULL));
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
+  gtk_widget_show (GTK_WIDGET (fixture->window));
+}
+
+static void
+fixture_teardown (Fixture *fixture, gconstpointer data)
+{
+  if (fixture->window != NULL)
+    {
+      gtk_widget_destroy (GTK_WIDGET (fixture->window));
+      g_clear_object (&fixture->window);
+    }
+  if (fixture->dir != NULL)
+    {
+      g_autoptr (GDir) dir = g_dir_open (fixture->dir, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
+          g_unlink (path);
+        }
+      g_rmdir (fixture->dir);
+      g_clear_pointer (&fixture->dir, g_free);
+    }
+}
+
+static gboolean
+skip_without_display (void)
+{
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+idle_pred (EtlWindow *window)
+{
+  return !etl_window_get_loading (window) && !etl_window_get_busy (window) &&
+         !etl_timeline_view_is_busy (etl_window_get_timeline (window));
+}
+
+/* Iterates the main loop until the window and the timeline are idle. */
+static void
+wait_idle (EtlWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
+
+  while (!idle_pred (window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  /* Let the frame clock run a layout and a paint (a few frames). */
+  timed_out = FALSE;
+  timeout = g_timeout_add (300, on_timeout, &timed_out);
+  while (!timed_out)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+open_and_wait (EtlWindow *window, GPtrArray *paths)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < paths->len; i++)
+    g_ptr_array_add (files, g_file_new_for_path (g_ptr_array_index (paths, i)));
+  etl_window_open_files (window, (GFile **) files->pdata, files->len);
+  wait_idle (window);
+}
+
+/* Four synthetic traces of different seeds, like a diaghub collection:
+ * 24 processes each, mostly different PIDs. */
+static GPtrArray *
+write_four_traces (Fixture *fixture)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+
+  fixture->dir = g_dir_make_tmp ("etlscope-lanes-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 4; i++)
+    {
+      EtlSynthParams params;
+      char *path = g_strdup_printf ("%s/part%u.etl", fixture->dir, i);
+
+      etl_synth_params_init (&params);
+      params.n_cpus = 4;
+      params.n_records = 20000;
+      params.seed = 11 + i * 7;
+      g_assert_true (etl_synth_write (&params, path, &error));
+      g_assert_no_error (error);
+      g_ptr_array_add (paths, path);
+    }
+  return paths;
+}
+
+/* The widget's allocation, translated into the window's coordinates. */
+static void
+get_rect_in_window (GtkWidget *widget, GtkWidget *window, GdkRectangle *rect)
+{
+  int x = 0, y = 0;
+
+  g_assert_true (gtk_widget_translate_coordinates (widget, window, 0, 0, &x, &y));
+  rect->x = x;
+  rect->y = y;
+  rect->width = gtk_widget_get_allocated_width (widget);
+  rect->height = gtk_widget_get_allocated_height (widget);
+}
+
+static void
+test_process_mode_keeps_window_size (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GPtrArray) paths = NULL;
+  GtkWidget *window, *list, *timeline, *scroller;
+  GActionGroup *group;
+  GdkRectangle list_rect;
+  GtkAdjustment *adj;
+  int w0, h0, w1, h1, a0;
+  guint n_lanes;
+
+  if (skip_without_display ())
+    return;
+  window = GTK_WIDGET (fixture->window);
+  paths = write_four_traces (fixture);
+  open_and_wait (fixture->window, paths);
+  g_assert_nonnull (etl_window_get_trace (fixture->window));
+  gtk_window_get_size (GTK_WINDOW (window), &w0, &h0);
+  a0 = gtk_widget_get_allocated_height (window);
+
+  group = gtk_widget_get_action_group (window, "timeline");
+  g_assert_nonnull (group);
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("process"));
+  wait_idle (fixture->window);
+
+  /* Many lanes: more than fit at their smallest height in the pane. */
+  n_lanes = etl_window_get_n_lanes (fixture->window);
+  g_assert_cmpuint (n_lanes, >, 60);
+  timeline = GTK_WIDGET (etl_window_get_timeline (fixture->window));
+  scroller = gtk_widget_get_ancestor (timeline, GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_nonnull (scroller);
+  g_assert_cmpint (gtk_widget_get_allocated_height (timeline), >=, (int) n_lanes * 14);
+  g_assert_cmpint (gtk_widget_get_allocated_height (scroller), <, gtk_widget_get_allocated_height (timeline));
+
+  /* The window kept its size... */
+  gtk_window_get_size (GTK_WINDOW (window), &w1, &h1);
+  g_assert_cmpint (w1, ==, w0);
+  g_assert_cmpint (h1, ==, h0);
+  g_assert_cmpint (gtk_widget_get_allocated_height (window), ==, a0);
+
+  /* ...the event list is on screen, inside the window, with room for rows... */
+  list = GTK_WIDGET (etl_window_get_event_list (fixture->window));
+  g_assert_true (gtk_widget_get_mapped (list));
+  get_rect_in_window (list, window, &list_rect);
+  g_assert_cmpint (list_rect.y, >=, 0);
+  g_assert_cmpint (list_rect.y + list_rect.height, <=, gtk_widget_get_allocated_height (window));
+  g_assert_cmpint (list_rect.height, >=, 100);
+
+  /* ...and the lanes scroll in their pane: its range is the lanes' height. */
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, gtk_widget_get_allocated_height (timeline));
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==,
+                     gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
+
+  /* Back to CPU mode: 4 lanes fill the pane, or scroll at their smallest
+   * height when the pane is shorter than that. */
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("cpu"));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 4);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, MAX (gtk_adjustment_get_page_size (adj), 4 * 14));
+  gtk_window_get_size (GTK_WINDOW (window), &w1, &h1);
+  g_assert_cmpint (h1, ==, h0);
+}
+
+/* Process mode on net.4.5.2.x64.etl: one lane per process, "name (PID)",
+ * most records first, samples attributed through their threads. */
+static void
+test_process_lanes_net (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  EtlTimelineView *timeline;
+  EtlSummary *summary;
+  GActionGroup *group;
+  guint n, lane_3676 = G_MAXUINT;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  g_ptr_array_add (paths, path);
+  open_and_wait (fixture->window, paths);
+  group = gtk_widget_get_action_group (GTK_WIDGET (fixture->window), "timeline");
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("process"));
+  wait_idle (fixture->window);
+
+  timeline = etl_window_get_timeline (fixture->window);
+  summary = etl_timeline_view_get_summary (timeline);
+  g_assert_nonnull (summary);
+  g_assert_cmpint (etl_summary_get_mode (summary), ==, ETL_LANE_PROCESS);
+  n = etl_window_get_n_lanes (fixture->window);
+  g_assert_cmpuint (n, ==, etl_summary_get_n_lanes (summary));
+  g_test_message ("%u process lanes; first: %s (%" G_GUINT64_FORMAT ")", n, etl_summary_get_lane_label (summary, 0),
+                  etl_summary_get_lane_total (summary, 0));
+  for (guint lane = 0; lane < n; lane++)
+    {
+      const char *label = etl_summary_get_lane_label (summary, lane);
+
+      if (g_strcmp0 (label, "Test.x64.exe (3676)") == 0)
+        lane_3676 = lane;
+      if (lane + 2 < n)
+        g_assert_cmpuint (etl_summary_get_lane_total (summary, lane), >=,
+                          etl_summary_get_lane_total (summary, lane + 1));
+    }
+  /* 33 processes of the table with records, PIDs 616 and 988 (not in the
+   * table), "No process"; the idle threads' samples lead, then the test. */
+  g_assert_cmpuint (n, ==, 36);
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, 0), ==, "Idle (0)");
+  g_assert_cmpuint (lane_3676, ==, 1);
+  g_assert_cmpuint (etl_summary_get_lane_total (summary, 1), ==, 45457);
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, 2), ==, "PerfView.exe (3988)");
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, n - 1), ==, "No process");
+}
+
+/* A primary-button click at (@x, @y) in @widget's window. */
+static void
+click_at (GtkWidget *widget, double x, double y)
+{
+  GdkEvent *event = gdk_event_new (GDK_BUTTON_PRESS);
+
+  event->button.window = g_object_ref (gtk_widget_get_window (widget));
+  event->button.button = GDK_BUTTON_PRIMARY;
+  event->button.x = x;
+  event->button.y = y;
+  gdk_event_set_device (event, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
+  gtk_widget_event (widget, event);
+  gdk_event_free (event);
+}
+
+/* With ETL_LANES_SCREENSHOTS=DIR set, saves the window at 1600×1000 and
+ * 1366×768 as DIR/NAME-WxH.png (for docs/screenshots; not an assertion). */
+static void
+maybe_screenshot (EtlWindow *window, const char *name)
+{
+  const char *dir = g_getenv ("ETL_LANES_SCREENSHOTS");
+  const int sizes[][2] = { { 1600, 1000 }, { 1366, 768 } };
+
+  if (dir == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s/%s-%dx%d.png", dir, name, sizes[i][0], sizes[i][1]);
+      g_autoptr (GdkPixbuf) pixbuf = NULL;
+      GdkWindow *gdk_window;
+
+      gtk_window_move (GTK_WINDOW (window), 0, 0);
+      gtk_window_resize (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
+      wait_idle (window);
+      gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+      pixbuf = gdk_pixbuf_get_from_window (gdk_window, 0, 0, gdk_window_get_width (gdk_window),
+                                           gdk_window_get_height (gdk_window));
+      g_assert_nonnull (pixbuf);
+      g_assert_true (gdk_pixbuf_save (pixbuf, file, "png", NULL, NULL));
+    }
+}
+
+/* Expanding Test.x64.exe (3676) by a click on its label: one lane per
+ * thread of it right below, each a thread of pid 3676 in the process table,
+ * together holding the process's records; a second click collapses it. */
+static void
+test_process_expand_threads (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  EtlTimelineView *timeline;
+  EtlProcessTable *table;
+  EtlSummary *summary;
+  GActionGroup *group;
+  guint n, n_threads = 0;
+  guint64 thread_sum = 0;
+  int lane_h;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  g_ptr_array_add (paths, path);
+  open_and_wait (fixture->window, paths);
+  group = gtk_widget_get_action_group (GTK_WIDGET (fixture->window), "timeline");
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("process"));
+  wait_idle (fixture->window);
+  timeline = etl_window_get_timeline (fixture->window);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 36);
+  summary = etl_timeline_view_get_summary (timeline);
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, 1), ==, "Test.x64.exe (3676)");
+
+  /* Click the label of lane 1. */
+  lane_h = etl_timeline_view_get_lane_height (timeline, gtk_widget_get_allocated_height (GTK_WIDGET (timeline)));
+  click_at (GTK_WIDGET (timeline), 20, lane_h * 1.5);
+  g_assert_true (etl_timeline_view_get_process_expanded (timeline, 3676));
+  wait_idle (fixture->window);
+
+  summary = etl_timeline_view_get_summary (timeline);
+  n = etl_summary_get_n_lanes (summary);
+  table = etl_trace_get_process_table (etl_window_get_trace (fixture->window));
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, 1), ==, "Test.x64.exe (3676)");
+  g_assert_false (etl_summary_get_lane_is_thread (summary, 1));
+  for (guint lane = 2; lane < n && etl_summary_get_lane_is_thread (summary, lane); lane++)
+    {
+      guint32 tid = etl_summary_get_lane_id (summary, lane);
+      guint n_all;
+      const EtlThread *all = etl_process_table_get_threads (table, &n_all);
+      gboolean of_3676 = FALSE;
+
+      for (guint t = 0; t < n_all; t++)
+        if (all[t].tid == tid && all[t].pid == 3676)
+          of_3676 = TRUE;
+      g_assert_true (of_3676);
+      g_assert_nonnull (strstr (etl_summary_get_lane_label (summary, lane), "TID "));
+      g_assert_cmpuint (etl_summary_get_lane_total (summary, lane), >, 0);
+      if (lane > 2)
+        g_assert_cmpuint (etl_summary_get_lane_total (summary, lane), <=, etl_summary_get_lane_total (summary, lane - 1));
+      thread_sum += etl_summary_get_lane_total (summary, lane);
+      n_threads++;
+    }
+  g_test_message ("Test.x64.exe: %u thread lanes, %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " records", n_threads,
+                  thread_sum, etl_summary_get_lane_total (summary, 1));
+  g_assert_cmpuint (n_threads, >=, 2);
+  g_assert_cmpuint (n, ==, 36 + n_threads);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, n);
+  /* Every record of the process but one (no ThreadId) has a thread. */
+  g_assert_cmpuint (n_threads, ==, 4);
+  g_assert_cmpuint (etl_summary_get_lane_total (summary, 1), ==, 45457);
+  g_assert_cmpuint (thread_sum, ==, 45456);
+  g_assert_cmpstr (etl_summary_get_lane_label (summary, 2 + n_threads), ==, "PerfView.exe (3988)");
+
+  maybe_screenshot (fixture->window, "process-thread-lanes");
+
+  /* A second click collapses it. */
+  click_at (GTK_WIDGET (timeline), 20, lane_h * 1.5);
+  g_assert_false (etl_timeline_view_get_process_expanded (timeline, 3676));
+  wait_idle (fixture->window);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 36);
+}
+
+/* CPU mode on the synthetic schedule (4 CPUs, 100 ms; see
+ * tests/test-cpu-segments.c): the lanes show who ran when.  At 25.025 ms
+ * CPU 3 runs delta.exe's thread 4004 and CPU 1 is idle; a click there
+ * selects that CSwitch record. */
+static void
+test_cpu_cswitch_lanes (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  EtlTimelineView *timeline;
+  const EtlCpuSegment *seg;
+  EtlSynthParams params;
+  gint64 t0, t1, origin, at;
+  int w, h, lane_h;
+  double x;
+
+  if (skip_without_display ())
+    return;
+  fixture->dir = g_dir_make_tmp ("etlscope-lanes-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (paths, g_build_filename (fixture->dir, "schedule.etl", NULL));
+  etl_synth_params_init (&params);
+  params.n_cpus = 4;
+  params.schedule = TRUE;
+  params.schedule_ms = 100;
+  g_assert_true (etl_synth_write (&params, g_ptr_array_index (paths, 0), &error));
+  g_assert_no_error (error);
+  open_and_wait (fixture->window, paths);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 4);
+
+  timeline = etl_window_get_timeline (fixture->window);
+  w = gtk_widget_get_allocated_width (GTK_WIDGET (timeline));
+  h = gtk_widget_get_allocated_height (GTK_WIDGET (timeline));
+  lane_h = etl_timeline_view_get_lane_height (timeline, h);
+  etl_window_get_visible_range (fixture->window, &t0, &t1);
+  origin = etl_trace_get_origin (etl_window_get_trace (fixture->window));
+  at = origin + 25 * 10000 + 250;
+  x = ETL_LABEL_COLUMN_WIDTH + (double) (at - t0) / (double) (t1 - t0) * (w - ETL_LABEL_COLUMN_WIDTH);
+
+  seg = etl_timeline_view_segment_at (timeline, x, lane_h * 3.5, w, h);
+  g_assert_nonnull (seg);
+  g_assert_cmpuint (seg->tid, ==, 4004);
+  g_assert_cmpuint (seg->pid, ==, 4000);
+  text = etl_timeline_view_dup_segment_text_at (timeline, x, lane_h * 3.5, w, h);
+  g_assert_cmpstr (text, ==, "TID 4004 · delta.exe (4000)");
+  /* CPU 1 is idle then (slot 6 of its period). */
+  g_assert_null (etl_timeline_view_segment_at (timeline, x, lane_h * 1.5, w, h));
+
+  maybe_screenshot (fixture->window, "cpu-cswitch-lanes");
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autofree char *xdg = g_dir_make_tmp ("etlscope-lanes-gui-XXXXXX", NULL);
+  int status;
+
+  /* Before GTK reads them: recent files and state.ini stay in @xdg. */
+  if (xdg != NULL)
+    {
+      g_autofree char *config = g_build_filename (xdg, "config", NULL);
+      g_autofree char *xdata = g_build_filename (xdg, "data", NULL);
+      g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
+
+      g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+      g_setenv ("XDG_DATA_HOME", xdata, TRUE);
+      g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+    }
+  have_display = gtk_init_check (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/etl/gui/lanes/process-mode-keeps-window-size", Fixture, NULL, fixture_setup,
+              test_process_mode_keeps_window_size, fixture_teardown);
+  g_test_add ("/etl/gui/lanes/process-lanes-net", Fixture, NULL, fixture_setup, test_process_lanes_net,
+              fixture_teardown);
+  g_test_add ("/etl/gui/lanes/process-expand-threads", Fixture, NULL, fixture_setup, test_process_expand_threads,
+              fixture_teardown);
+  g_test_add ("/etl/gui/lanes/cpu-cswitch-segments", Fixture, NULL, fixture_setup, test_cpu_cswitch_lanes,
+              fixture_teardown);
+  status = g_test_run ();
+  if (xdg != NULL)
+    {
+      /* The XDG folders hold at most the recent-files list and state.ini. */
+      const char *subs[] = { "config/etlscope/state.ini", "config/etlscope", "config",
+                             "data/recently-used.xbel", "data", "cache", NULL };
+      for (guint i = 0; subs[i] != NULL; i++)
+        {
+          g_autofree char *p = g_build_filename (xdg, subs[i], NULL);
+          g_remove (p);
+        }
+      g_rmdir (xdg);
+    }
+  return status;
+}

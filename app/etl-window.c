@@ -381,6 +381,8 @@ load_state (EtlWindow *self)
 
           gdk_monitor_get_workarea (monitor, &area);
           gtk_window_set_default_size (GTK_WINDOW (self), MAX (area.width - 24, 800), MAX (area.height - 64, 600));
+          /* The CPU usage graph only where the lanes keep room (~900 px). */
+          etl_cpu_graph_set_expanded (self->cpu_graph, area.height >= 900);
         }
       gtk_window_maximize (GTK_WINDOW (self));
       return;
@@ -406,6 +408,27 @@ load_state (EtlWindow *self)
   RESTORE_PANE ("trace", self->trace_paned);
   RESTORE_PANE ("list", self->list_paned);
 #undef RESTORE_PANE
+
+  /* The CPU usage graph: as the user left it; the first time, shown only
+   * on screens tall enough for it and the lanes (about 900 px). */
+  {
+    g_autoptr (GError) graph_error = NULL;
+    gboolean expanded = g_key_file_get_boolean (kf, "cpu-graph", "expanded", &graph_error);
+
+    if (graph_error != NULL)
+      {
+        GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (self));
+        GdkMonitor *monitor = display != NULL ? gdk_display_get_primary_monitor (display) : NULL;
+        GdkRectangle area = { 0, 0, 0, 1000 };
+
+        if (monitor == NULL && display != NULL)
+          monitor = gdk_display_get_monitor (display, 0);
+        if (monitor != NULL)
+          gdk_monitor_get_workarea (monitor, &area);
+        expanded = area.height >= 900;
+      }
+    etl_cpu_graph_set_expanded (self->cpu_graph, expanded);
+  }
 
   /* Sections the user closed in the session panel. */
   {
@@ -467,6 +490,7 @@ etl_window_save_state (EtlWindow *self, GError **error)
   g_key_file_set_boolean (kf, "panes", "session-visible", gtk_widget_get_visible (GTK_WIDGET (self->session_box)));
   g_key_file_set_integer (kf, "panes", "trace", gtk_paned_get_position (self->trace_paned));
   g_key_file_set_integer (kf, "panes", "list", gtk_paned_get_position (self->list_paned));
+  g_key_file_set_boolean (kf, "cpu-graph", "expanded", etl_cpu_graph_get_expanded (self->cpu_graph));
   {
     g_auto (GStrv) closed = etl_session_panel_dup_collapsed_sections (self->session_panel);
 

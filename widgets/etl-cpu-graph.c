@@ -47,6 +47,7 @@ struct _EtlCpuGraph
   GtkWidget *sampled_button;
   GtkWidget *precise_button;
   GtkWidget *status_label;
+  GtkWidget *expand_button; /* shows or hides the graph (the header stays) */
   GtkWidget *area;
 
   EtlZoomManager *zoom_manager;
@@ -757,6 +758,17 @@ etl_cpu_graph_class_init (EtlCpuGraphClass *klass)
 }
 
 static void
+on_expand_toggled (GtkToggleButton *button, EtlCpuGraph *self)
+{
+  gboolean expanded = gtk_toggle_button_get_active (button);
+
+  gtk_widget_set_visible (self->area, expanded);
+  gtk_button_set_image (GTK_BUTTON (button),
+                        gtk_image_new_from_icon_name (expanded ? "pan-down-symbolic" : "pan-end-symbolic",
+                                                      GTK_ICON_SIZE_BUTTON));
+}
+
+static void
 etl_cpu_graph_init (EtlCpuGraph *self)
 {
   GtkWidget *header, *title, *switch_box;
@@ -785,6 +797,13 @@ etl_cpu_graph_init (EtlCpuGraph *self)
   self->status_label = gtk_label_new (NULL);
   gtk_label_set_ellipsize (GTK_LABEL (self->status_label), PANGO_ELLIPSIZE_END);
   gtk_style_context_add_class (gtk_widget_get_style_context (self->status_label), "dim-label");
+  self->expand_button = gtk_toggle_button_new ();
+  gtk_button_set_relief (GTK_BUTTON (self->expand_button), GTK_RELIEF_NONE);
+  gtk_widget_set_tooltip_text (self->expand_button, "Show or hide the CPU usage graph");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->expand_button), TRUE);
+  gtk_button_set_image (GTK_BUTTON (self->expand_button),
+                        gtk_image_new_from_icon_name ("pan-down-symbolic", GTK_ICON_SIZE_BUTTON));
+  gtk_container_add (GTK_CONTAINER (header), self->expand_button);
   gtk_container_add (GTK_CONTAINER (header), title);
   gtk_container_add (GTK_CONTAINER (header), switch_box);
   gtk_container_add (GTK_CONTAINER (header), self->status_label);
@@ -802,7 +821,36 @@ etl_cpu_graph_init (EtlCpuGraph *self)
   g_signal_connect (self->area, "size-allocate", G_CALLBACK (on_area_size_allocate), self);
   gtk_widget_show (self->area);
   gtk_container_add (GTK_CONTAINER (self), self->area);
+  g_signal_connect (self->expand_button, "toggled", G_CALLBACK (on_expand_toggled), self);
   update_header (self);
+}
+
+/**
+ * etl_cpu_graph_set_expanded:
+ * @self: a graph
+ * @expanded: %TRUE to show the graph under its header row, %FALSE to keep
+ *   only the header (on short screens the timeline's lanes need the room)
+ *
+ * Shows or hides the graph, as its header's expander button does.
+ */
+void
+etl_cpu_graph_set_expanded (EtlCpuGraph *self, gboolean expanded)
+{
+  g_return_if_fail (ETL_IS_CPU_GRAPH (self));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->expand_button), expanded);
+}
+
+/**
+ * etl_cpu_graph_get_expanded:
+ * @self: a graph
+ *
+ * Returns: whether the graph shows under its header row
+ */
+gboolean
+etl_cpu_graph_get_expanded (EtlCpuGraph *self)
+{
+  g_return_val_if_fail (ETL_IS_CPU_GRAPH (self), FALSE);
+  return gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->expand_button));
 }
 
 /**

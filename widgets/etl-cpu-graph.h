@@ -30,6 +30,8 @@ void etl_cpu_graph_set_mode (EtlCpuGraph *self, EtlCpuUsageMode mode);
 EtlCpuUsage *etl_cpu_graph_get_usage (EtlCpuGraph *self);
 const EtlCpuUsageSeries *etl_cpu_graph_get_series (EtlCpuGraph *self);
 GtkWidget *etl_cpu_graph_get_area (EtlCpuGraph *self);
+void etl_cpu_graph_set_expanded (EtlCpuGraph *self, gboolean expanded);
+gboolean etl_cpu_graph_get_expanded (EtlCpuGraph *self);
 char *etl_cpu_graph_dup_hover_text (EtlCpuGraph *self, double x, int width);
 void etl_cpu_graph_render (EtlCpuGraph *self, cairo_t *cr, int width, int height);
 

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "etl-cli-cpu.h"
+#include "etl-cli-stacks.h"
 #include "etl-cli-session.h"
 #include "etl-cli-write.h"
 #include "etl-decode.h"
@@ -832,6 +833,7 @@ static const char *usage_summary =
   "  losses FILE...      lost events and buffers over time, as JSON\n"
   "  processes FILE...   the processes and threads of the trace, with lifetimes, as JSON\n"
   "  cpu FILE...         CPU usage per process or thread (sampled or --precise), totals and series, JSON\n"
+  "  stacks FILE...      top frames of the sample stacks in a time range (--from/--to MS), JSON\n"
   "  session ...         build and check EVENT_TRACE_PROPERTIES (see session --help)\n"
   "  slice IN... -o OUT  write the records in a time range / of a process / provider to a new .etl\n"
   "  synth -o OUT        write a realistic synthetic .etl (--cpus N --records N ...)\n"
@@ -965,6 +967,8 @@ main (int argc, char **argv)
     return etl_cli_synth_main (argc - 1, argv + 1);
   if (strcmp (command, "cpu") == 0)
     return etl_cli_cpu_main (argc - 1, argv + 1);
+  if (strcmp (command, "stacks") == 0)
+    return etl_cli_stacks_main (argc - 1, argv + 1);
   if (strcmp (command, "info") == 0 || strcmp (command, "dump") == 0 || strcmp (command, "stats") == 0
       || strcmp (command, "losses") == 0 || strcmp (command, "processes") == 0)
     return run_trace_command (command, argc - 1, argv + 1);

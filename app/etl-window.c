@@ -692,6 +692,7 @@ typedef struct
   EtlTrace *trace;
   EtlSummary *summary;
   EtlLossSummary *loss_summary;
+  EtlStacks *stacks;    /* for the details pane's Stack section */
   GPtrArray *errors;
   GArray *legend;       /* LegendEntry: the most frequent providers */
 } LoadData;
@@ -780,6 +781,7 @@ load_data_free (gpointer data)
   g_clear_pointer (&ld->trace, etl_trace_unref);
   g_clear_pointer (&ld->summary, etl_summary_unref);
   g_clear_pointer (&ld->loss_summary, etl_loss_summary_unref);
+  g_clear_pointer (&ld->stacks, etl_stacks_unref);
   g_clear_pointer (&ld->errors, g_ptr_array_unref);
   g_clear_pointer (&ld->legend, g_array_unref);
   g_free (ld);
@@ -859,6 +861,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
           return;
         }
       ld->loss_summary = etl_loss_summary_new (ld->trace, 14);
+      ld->stacks = etl_stacks_compute (ld->trace, NULL, NULL, cancellable, NULL);
       ld->legend = build_legend (ld->trace, cancellable);
     }
 
@@ -945,6 +948,7 @@ show_trace (EtlWindow *self, LoadData *ld)
     if (etl_window_get_data_range (self, &begin, &end) && (end - begin) < full / 20)
       etl_window_zoom_to_data (self);
   }
+  etl_details_set_stacks (self->details, ld->stacks);
   etl_details_clear (self->details);
   etl_filter_bar_set_counts (self->filter_bar, etl_trace_get_n_records (ld->trace),
                              etl_trace_get_n_records (ld->trace));

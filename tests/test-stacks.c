@@ -68,7 +68,7 @@ test_corpus_net (void)
   g_auto (GStrv) names = NULL;
   g_autoptr (EtlStackSummary) sum = NULL;
   g_autoptr (GError) error = NULL;
-  guint64 n_with_stack = 0;
+  guint64 n_with_stack = 0, n_kernel = 0;
   guint32 pid = 0;
   guint64 jit;
   const EtlStackFrameCount *top;
@@ -77,15 +77,17 @@ test_corpus_net (void)
     return;
   trace = open_one (path);
   s = compute (trace);
-  g_assert_cmpuint (etl_stacks_get_n_stack_records (s), ==, 9359);
-  g_assert_cmpuint (etl_stacks_get_n_attached (s), ==, 9359);
+  /* 252 StackWalk/Stack + 2061 StackKeyKernel + 7046 StackKeyUser + 14983 CLRStackWalk. */
+  g_assert_cmpuint (etl_stacks_get_n_stack_records (s), ==, 24342);
+  g_assert_cmpuint (etl_stacks_get_n_attached (s), ==, 24342);
   g_assert_cmpuint (etl_stacks_get_n_modules (s), ==, 3564);
   g_assert_cmpuint (etl_stacks_get_n_methods (s), ==, 17280);
 
   /* Independently, through the decoder: the distinct (EventTimeStamp,
    * StackThread) pairs of the Stack / StackKeyKernel / StackKeyUser records
-   * are the events that have a stack, and each such event's raw timestamp is
-   * one of them. */
+   * are the events that have a kernel stack (their raw timestamp is one of
+   * them); every other event with a stack is followed on its thread by a
+   * CLRStackWalk. */
   pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   stamps = g_hash_table_new (g_int64_hash, g_int64_equal);
   for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
@@ -115,10 +117,29 @@ test_corpus_net (void)
         EtlRecord rec;
 
         g_assert_true (etl_trace_get_record (trace, i, &rec, NULL));
-        g_assert_true (g_hash_table_contains (stamps, &rec.ts_raw));
         n_with_stack++;
+        g_autofree char *pair = g_strdup_printf ("%" G_GINT64_FORMAT "/%u", rec.ts_raw, rec.tid);
+
+        /* A record without a thread id (PerfInfo) by its timestamp alone. */
+        if (rec.has_pid ? g_hash_table_contains (pairs, pair) : g_hash_table_contains (stamps, &rec.ts_raw))
+          n_kernel++;
+        else
+          {
+            gboolean followed = FALSE;
+
+            for (guint64 j = i + 1; j < etl_trace_get_n_records (trace) && j < i + 64 && !followed; j++)
+              {
+                EtlRecord next;
+
+                g_assert_true (etl_trace_get_record (trace, j, &next, NULL));
+                if (next.has_pid && next.tid == rec.tid && next.event_id == 82 && next.kind == ETL_RECORD_KIND_MANIFEST)
+                  followed = TRUE;
+              }
+            g_assert_true (followed);
+          }
       }
-  g_assert_cmpuint (n_with_stack, ==, 7746);
+  g_assert_cmpuint (n_kernel, ==, 7746);
+  g_assert_cmpuint (n_with_stack, ==, 22727);
   g_assert_cmpuint (g_hash_table_size (pairs), ==, 7746);
 
   /* One sample's stack, by hand from the Image and CLR records. */
@@ -149,6 +170,18 @@ test_corpus_net (void)
   g_assert_cmpuint (g_strv_length (names), ==, 2);
   g_assert_cmpstr (names[1], ==, "winhv.sys+0x2191");
   g_assert_null (etl_stacks_dup_symbolized (s, 0));
+
+  /* A GCAllocationTick's CLRStackWalk (record 32843, FrameCount 69, 32-bit
+   * pointers): Stack[0] 0x748b4d88 in clr.dll (DCStart ImageBase 0x745d0000
+   * in process 3988), Stack[9] 0x08f8b204 in the JIT range of
+   * MediaContext.BeginInvokeOnRender (0x08f8b1d8, size 0x64). */
+  g_clear_pointer (&names, g_strfreev);
+  names = etl_stacks_dup_symbolized (s, 32842);
+  g_assert_nonnull (names);
+  g_assert_cmpuint (g_strv_length (names), ==, 69);
+  g_assert_cmpstr (names[0], ==, "clr.dll+0x2e4d88");
+  g_assert_cmpstr (names[9], ==, "System.Windows.Media.MediaContext.BeginInvokeOnRender");
+  g_assert_false (etl_stacks_has_stack (s, 32843));
   g_assert_null (etl_stacks_get_frames (s, 0, NULL));
 
   /* The samples' summary over the whole trace. */
@@ -411,8 +444,8 @@ test_cli (void)
   json_parser_load_from_data (parser, out, -1, &error);
   g_assert_no_error (error);
   o = json_node_get_object (json_parser_get_root (parser));
-  g_assert_cmpint (json_object_get_int_member (o, "stack_records"), ==, 9359);
-  g_assert_cmpint (json_object_get_int_member (o, "attached"), ==, 9359);
+  g_assert_cmpint (json_object_get_int_member (o, "stack_records"), ==, 24342);
+  g_assert_cmpint (json_object_get_int_member (o, "attached"), ==, 24342);
   g_assert_cmpint (json_object_get_int_member (o, "samples"), ==, 79528);
   g_assert_cmpint (json_object_get_int_member (o, "samples_with_stack"), ==, 6318);
   g_assert_cmpint (json_object_get_int_member (o, "frames_resolved"), ==, 126275);

@@ -14,7 +14,12 @@
  * (StackWalk_TypeGroup1: EventTimeStamp, StackProcess, StackThread, StackKey)
  * whose frames come in a later KeyDelete (0x1823) or KeyRundown (0x1824)
  * record (StackKey, then the frames) when the key is evicted or at the end of
- * the trace.  The kernel part of a stack is the inner part.
+ * the trace.  The kernel part of a stack is the inner part.  The .NET
+ * runtime logs its own CLRStackWalk event (Microsoft-Windows-DotNETRuntime
+ * event 82: ClrInstanceID, Reserved1, Reserved2, FrameCount, Stack[]) right
+ * after the runtime event it belongs to, on the same thread; it is attached
+ * to the last record of that thread before it, and used only when the event
+ * has no kernel stack.
  *
  * etl_stacks_compute() reads the trace once: it attaches each stack record
  * to the record on the same thread whose raw timestamp equals
@@ -59,6 +64,8 @@
 #define IMAGE_PROVIDER "2cb15d1d-5fc1-11d2-abe1-00a0c911f518"
 #define CLR_RUNTIME "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
 #define CLR_RUNDOWN "a669021c-c450-4609-a035-5af59af4df18"
+#define CLR_STACK_WALK 82 /* CLRStack/CLRStackWalk event id */
+#define CLR_BACK_SCAN 64  /* records looked at before a CLRStackWalk for its event */
 #define KERNEL_BOUNDARY_64 G_GUINT64_CONSTANT (0xFFFF800000000000)
 #define KERNEL_BOUNDARY_32 G_GUINT64_CONSTANT (0x80000000)
 #define MATCH_SCAN 256    /* records looked at around the event's time */
@@ -70,6 +77,7 @@ enum
   PART_FULL,   /* a StackWalk record: frames at 16 */
   PART_KERNEL, /* a key definition for the kernel part: frames after the key */
   PART_USER,   /* the same for the user part */
+  PART_CLR,    /* a CLRStackWalk record: FrameCount at 4, frames at 8 */
 };
 
 typedef struct
@@ -335,6 +343,46 @@ is_image_record (const EtlRecord *rec)
 }
 
 static gboolean
+is_clr_stack_record (const EtlRecord *rec)
+{
+  char guid[ETL_GUID_STRING_LEN + 1];
+
+  if (is_kernel_header (rec->header_type) || rec->event_id != CLR_STACK_WALK || !rec->has_pid)
+    return FALSE;
+  etl_guid_to_string (&rec->provider, guid);
+  return g_ascii_strcasecmp (guid, CLR_RUNTIME) == 0;
+}
+
+static gsize
+event_pointer_size (const EtlRecord *rec)
+{
+  return rec->header_type == ETL_HEADER_TYPE_EVENT_HEADER32
+                 || (rec->flags & ETL_EVENT_HEADER_FLAG_32_BIT_HEADER) != 0
+             ? 4
+             : 8;
+}
+
+/* The record the CLRStackWalk @stack (at @index) follows: the last one before
+ * it on the same thread that is not a stack record itself. */
+static gboolean
+find_clr_event (EtlTrace *trace, const EtlRecord *stack, guint64 index, guint64 *out)
+{
+  for (guint k = 0; index > 0 && k < CLR_BACK_SCAN; index--, k++)
+    {
+      EtlRecord rec;
+
+      if (!etl_trace_get_record (trace, index - 1, &rec, NULL) || !rec.has_pid || rec.tid != stack->tid
+          || rec.pid != stack->pid)
+        continue;
+      if (is_clr_stack_record (&rec))
+        return FALSE; /* that one is taken by the previous CLRStackWalk */
+      *out = index - 1;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
 is_clr_method_record (const EtlRecord *rec)
 {
   char guid[ETL_GUID_STRING_LEN + 1];
@@ -399,8 +447,23 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
         }
       if (!is_kernel_header (etl_trace_get_header_type (trace, i)))
         {
-          if (etl_trace_get_record (trace, i, &rec, NULL) && is_clr_method_record (&rec))
+          Attach a = { 0 };
+
+          if (!etl_trace_get_record (trace, i, &rec, NULL))
+            continue;
+          if (is_clr_method_record (&rec))
             add_method (s, &rec);
+          else if (is_clr_stack_record (&rec))
+            {
+              s->n_stack_records++;
+              if (rec.user_data != NULL && rec.user_data_len >= 8 && find_clr_event (trace, &rec, i, &a.event))
+                {
+                  a.record = i;
+                  a.pid = rec.pid;
+                  a.part = PART_CLR;
+                  g_array_append_val (attach, a);
+                }
+            }
           continue;
         }
       if (!etl_trace_get_record (trace, i, &rec, NULL))
@@ -534,7 +597,8 @@ etl_stacks_unref (EtlStacks *stacks)
  * etl_stacks_get_n_stack_records:
  * @stacks: stacks
  *
- * Returns: the StackWalk, StackKeyKernel and StackKeyUser records read
+ * Returns: the StackWalk, StackKeyKernel, StackKeyUser and CLRStackWalk
+ *   records read
  */
 guint64
 etl_stacks_get_n_stack_records (EtlStacks *stacks)
@@ -620,7 +684,7 @@ etl_stacks_has_stack (EtlStacks *stacks, guint64 index)
  *
  * The return addresses of record @index's stack, innermost first: a
  * StackWalk record's Stack[] array, or the kernel key's frames then the user
- * key's.  At most %ETL_STACKS_MAX_FRAMES frames.
+ * key's; failing those, a CLRStackWalk's Stack[] (FrameCount of them).  At most %ETL_STACKS_MAX_FRAMES frames.
  *
  * Returns: (transfer full) (nullable) (element-type guint64): the frames, or
  *   %NULL when the record has no stack
@@ -637,15 +701,29 @@ etl_stacks_get_frames (EtlStacks *stacks, guint64 index, guint32 *pid)
       EtlRecord rec;
       gsize ptr, off;
 
+      gsize end;
+
+      if (a->part == PART_CLR && frames != NULL && frames->len > 0)
+        break; /* the kernel's stack already has the managed frames */
       if (!etl_trace_get_record (stacks->trace, a->record, &rec, NULL) || rec.user_data == NULL)
         continue;
-      ptr = pointer_size (&rec);
-      off = a->part == PART_FULL ? 16 : ptr;
+      end = rec.user_data_len;
+      if (a->part == PART_CLR)
+        {
+          ptr = event_pointer_size (&rec);
+          off = 8;
+          end = MIN (end, off + (gsize)MIN (read_u32 (rec.user_data + 4), ETL_STACKS_MAX_FRAMES) * ptr);
+        }
+      else
+        {
+          ptr = pointer_size (&rec);
+          off = a->part == PART_FULL ? 16 : ptr;
+        }
       if (frames == NULL)
         frames = g_array_new (FALSE, FALSE, sizeof (guint64));
       if (pid != NULL)
         *pid = a->pid;
-      for (; off + ptr <= rec.user_data_len && frames->len < ETL_STACKS_MAX_FRAMES; off += ptr)
+      for (; off + ptr <= end && frames->len < ETL_STACKS_MAX_FRAMES; off += ptr)
         {
           guint64 addr = read_ptr (rec.user_data + off, ptr);
 

@@ -15,6 +15,7 @@
 
 #include "etl-details.h"
 #include "etl-event-list.h"
+#include "etl-stacks-dialog.h"
 #include "etl-test-util.h"
 #include "etl-window.h"
 
@@ -84,6 +85,36 @@ test_details_stack (void)
   g_clear_pointer (&plain, g_free);
   plain = select_and_read (window, 0);
   g_assert_null (strstr (plain, "\nStack\n"));
+
+  /* Stacks of the samples in the (visible = whole) range: the dialog's rows
+   * are etl_stacks_summarize()'s (test-stacks.c: 6318 samples with a stack,
+   * System.DateTime.GetDatePart first with 1856 exclusive). */
+  {
+    GtkWidget *dialog = etl_window_show_stacks (window);
+    GtkTreeModel *model;
+    GtkTreeIter iter;
+    g_autofree char *frame = NULL;
+    guint64 exclusive = 0, inclusive = 0;
+    gboolean timed_out = FALSE;
+    guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
+
+    g_assert_nonnull (dialog);
+    while (etl_stacks_dialog_get_busy (ETL_STACKS_DIALOG (dialog)) && !timed_out)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_false (timed_out);
+    g_source_remove (timeout);
+    model = etl_stacks_dialog_get_model (ETL_STACKS_DIALOG (dialog));
+    g_assert_true (gtk_tree_model_get_iter_first (model, &iter));
+    gtk_tree_model_get (model, &iter, ETL_STACKS_DIALOG_COLUMN_FRAME, &frame, ETL_STACKS_DIALOG_COLUMN_EXCLUSIVE,
+                        &exclusive, ETL_STACKS_DIALOG_COLUMN_INCLUSIVE, &inclusive, -1);
+    g_assert_cmpstr (frame, ==, "System.DateTime.GetDatePart");
+    g_assert_cmpuint (exclusive, ==, 1856);
+    g_assert_cmpuint (inclusive, ==, 1856);
+    g_test_message ("%s", etl_stacks_dialog_get_summary_text (ETL_STACKS_DIALOG (dialog)));
+    g_assert_nonnull (strstr (etl_stacks_dialog_get_summary_text (ETL_STACKS_DIALOG (dialog)),
+                              "79528 samples, 6318 with a stack"));
+    gtk_widget_destroy (dialog);
+  }
 
   gtk_widget_destroy (GTK_WIDGET (window));
   g_object_unref (window);

@@ -117,7 +117,7 @@ etl_cli_slice_main (int argc, char **argv)
                                 ".etl file.\nRecords keep their bytes; times are milliseconds from the "
                                 "earliest input's start, as 'dump' prints them (rel_ms).");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse_strv (context, &argv, &error))
     {
       g_printerr ("etlscope-cli slice: %s\n", error->message);
       return EXIT_USAGE;
@@ -234,7 +234,7 @@ etl_cli_synth_main (int argc, char **argv)
                                 "image records,\nPERFINFO samples, TraceLogging and classic events, buffers "
                                 "interleaved as a session flushes them.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse_strv (context, &argv, &error))
     {
       g_printerr ("etlscope-cli synth: %s\n", error->message);
       return EXIT_USAGE;

@@ -11,7 +11,8 @@
  * bar shown only for problems and a progress bar with a Cancel button shown
  * while a job runs; then a #GtkStack: the start page (Open, Open a demo
  * trace, the recent traces) when no trace is shown, else the trace area, top
- * to bottom: time ruler, timeline, loss plot, and a vertical #GtkPaned with
+ * to bottom: time ruler, timeline, loss plot, CPU usage graph (#EtlCpuGraph,
+ * hidden for traces without SampledProfile or CSwitch records), and a vertical #GtkPaned with
  * the filter bar over the event list, and the details pane.  The session
  * configuration panel (#EtlSessionPanel) sits in a left pane, hidden until
  * asked for.
@@ -60,11 +61,14 @@
 #include <cairo-svg.h>
 #include <glib/gstdio.h>
 
+#include "etl-cpu-graph.h"
 #include "etl-details.h"
 #include "etl-stacks-dialog.h"
 #include "etl-event-list.h"
 #include "etl-filter-bar.h"
 #include "etl-filter.h"
+#include "etl-group-summary.h"
+#include "etl-group-view.h"
 #include "etl-loss-plot.h"
 #include "etl-names.h"
 #include "etl-session-panel.h"
@@ -105,11 +109,13 @@ struct _EtlWindow
   EtlTimeRuler *time_ruler;
   EtlTimelineView *timeline;
   EtlLossPlot *loss_plot;
+  EtlCpuGraph *cpu_graph;
   EtlFilterBar *filter_bar;
   EtlEventList *event_list;
   EtlDetails *details;
   GtkLabel *status_label;
   EtlStacks *stacks; /* the trace's stacks (load worker), or NULL */
+  EtlGroupView *group_view; /* the grouped summary beside the event list */
 
   EtlSessionPanel *session_panel;
   EtlZoomManager *zoom_manager;
@@ -284,6 +290,7 @@ typedef struct
   guint provider;  /* provider index (provider, event) */
   guint32 value;   /* process or thread id */
   char *name;      /* event name; for the status line: the value's name */
+  EtlGroupMatcher *matcher; /* "group": a summary group's rows */
 } Condition;
 
 static void
@@ -293,6 +300,7 @@ condition_free (gpointer data)
 
   g_free (c->field);
   g_free (c->name);
+  etl_group_matcher_free (c->matcher);
   g_free (c);
 }
 
@@ -938,7 +946,10 @@ show_trace (EtlWindow *self, LoadData *ld)
   else
     etl_timeline_view_set_trace (self->timeline, ld->trace, NULL);
   etl_loss_plot_set_trace (self->loss_plot, ld->trace, ld->loss_summary);
+  etl_cpu_graph_set_trace (self->cpu_graph, ld->trace);
   etl_event_list_set_rows (self->event_list, ld->trace, NULL);
+  etl_group_view_set_range (self->group_view, 0, 0);
+  etl_group_view_set_rows (self->group_view, ld->trace, NULL);
   etl_zoom_manager_set_focus (self->zoom_manager, G_MININT64);
   load_markers (self);
   show_legend (self, ld->legend);
@@ -1118,6 +1129,7 @@ etl_window_close_trace (EtlWindow *self)
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_ptr_array_set_size (self->conditions, 0);
   etl_event_list_set_rows (self->event_list, NULL, NULL);
+  etl_group_view_set_rows (self->group_view, NULL, NULL);
   g_array_set_size (self->markers, 0);
   show_markers (self);
   show_legend (self, NULL);
@@ -1125,6 +1137,7 @@ etl_window_close_trace (EtlWindow *self)
   etl_loss_plot_set_trace (self->loss_plot, NULL, NULL);
   g_clear_pointer (&self->stacks, etl_stacks_unref);
   etl_details_set_stacks (self->details, NULL);
+  etl_cpu_graph_set_trace (self->cpu_graph, NULL);
   etl_details_clear (self->details);
   etl_filter_bar_set_counts (self->filter_bar, 0, 0);
   gtk_widget_hide (GTK_WIDGET (self->info_bar));
@@ -1243,6 +1256,7 @@ show_rows (EtlWindow *self, EtlRowSet *rows)
   g_clear_pointer (&self->rows, etl_row_set_unref);
   self->rows = etl_row_set_ref (rows);
   etl_event_list_set_rows (self->event_list, self->trace, rows);
+  etl_group_view_set_rows (self->group_view, self->trace, rows);
   etl_timeline_view_set_rows (self->timeline, etl_row_set_is_all (rows) ? NULL : rows);
   etl_filter_bar_set_counts (self->filter_bar, etl_row_set_get_n (rows), etl_trace_get_n_records (self->trace));
   if (selected != ETL_TIMELINE_NO_ROW && etl_event_list_get_selected_row (self->event_list) == ETL_EVENT_LIST_NO_ROW)
@@ -1266,6 +1280,8 @@ show_rows (EtlWindow *self, EtlRowSet *rows)
 static gboolean
 condition_matches (const Condition *c, EtlTrace *trace, guint64 row)
 {
+  if (c->matcher != NULL)
+    return etl_group_matcher_matches (c->matcher, row);
   if (g_str_equal (c->field, "provider"))
     return etl_trace_get_provider_index (trace, row) == c->provider;
   if (g_str_equal (c->field, "process"))
@@ -1469,6 +1485,43 @@ etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, 
   g_ptr_array_add (self->conditions, c);
   apply_filter (self);
   update_status (self);
+}
+
+/* A group of the summary activated: keep only its rows (the same rules
+ * as the summary's, etl_group_matcher_matches()). */
+static void
+on_group_activated (EtlGroupView *view, const EtlGroup *group, EtlWindow *self)
+{
+  Condition *c;
+
+  if (self->trace == NULL || group == NULL || group->parent == NULL)
+    return;
+  c = g_new0 (Condition, 1);
+  c->field = g_strdup ("group");
+  c->matcher = etl_group_matcher_new (self->trace, group);
+  c->name = g_strdup (etl_group_matcher_get_description (c->matcher));
+  g_ptr_array_add (self->conditions, c);
+  apply_filter (self);
+  update_status (self);
+}
+
+/* The summary's first width: 45 % of the list area, 420–760 px (less when
+ * the filter bar's minimum width leaves less). */
+static void
+on_summary_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, gpointer user_data)
+{
+  int width = CLAMP (allocation->width * 45 / 100, 420, 760);
+
+  if (allocation->width < 720)
+    return;
+  gtk_paned_set_position (GTK_PANED (paned), allocation->width - width);
+  g_signal_handlers_disconnect_by_func (paned, on_summary_paned_allocated, user_data);
+}
+
+static void
+on_timeline_range_selected (EtlTimelineView *timeline, gint64 begin, gint64 end, EtlWindow *self)
+{
+  etl_group_view_set_range (self->group_view, begin, end);
 }
 
 static void
@@ -3106,6 +3159,7 @@ etl_window_class_init (EtlWindowClass *klass)
   g_type_ensure (ETL_TYPE_TIME_RULER);
   g_type_ensure (ETL_TYPE_TIMELINE_VIEW);
   g_type_ensure (ETL_TYPE_LOSS_PLOT);
+  g_type_ensure (ETL_TYPE_CPU_GRAPH);
   g_type_ensure (ETL_TYPE_FILTER_BAR);
   g_type_ensure (ETL_TYPE_EVENT_LIST);
   g_type_ensure (ETL_TYPE_DETAILS);
@@ -3130,6 +3184,7 @@ etl_window_class_init (EtlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, time_ruler);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, loss_plot);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, cpu_graph);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, filter_bar);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, event_list);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, details);
@@ -3245,6 +3300,7 @@ etl_window_init (EtlWindow *self)
   etl_time_ruler_set_zoom_manager (self->time_ruler, self->zoom_manager);
   etl_timeline_view_set_zoom_manager (self->timeline, self->zoom_manager);
   etl_loss_plot_set_zoom_manager (self->loss_plot, self->zoom_manager);
+  etl_cpu_graph_set_zoom_manager (self->cpu_graph, self->zoom_manager);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "zoom", G_ACTION_GROUP (self->zoom_manager));
 
   /* The timeline's own actions (zoom-to-selection, lane-mode), reachable
@@ -3255,6 +3311,24 @@ etl_window_init (EtlWindow *self)
   g_signal_connect_object (self->timeline, "event-selected", G_CALLBACK (on_timeline_event_selected), self, 0);
   g_signal_connect_object (self->loss_plot, "loss-activated", G_CALLBACK (on_loss_activated), self, 0);
   g_signal_connect_object (self->event_list, "filter-request", G_CALLBACK (on_list_filter_request), self, 0);
+
+  /* The grouped summary, beside the event list (filter bar and list). */
+  {
+    GtkWidget *list_box = gtk_widget_get_parent (GTK_WIDGET (self->event_list));
+    GtkWidget *side = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+
+    self->group_view = ETL_GROUP_VIEW (etl_group_view_new ());
+    g_signal_connect (side, "size-allocate", G_CALLBACK (on_summary_paned_allocated), NULL);
+    g_object_ref (list_box);
+    gtk_container_remove (GTK_CONTAINER (self->list_paned), list_box);
+    gtk_paned_pack1 (GTK_PANED (side), list_box, TRUE, FALSE);
+    gtk_paned_pack2 (GTK_PANED (side), GTK_WIDGET (self->group_view), FALSE, FALSE);
+    g_object_unref (list_box);
+    gtk_paned_pack1 (self->list_paned, side, TRUE, FALSE);
+    gtk_widget_show (side);
+    g_signal_connect_object (self->group_view, "group-activated", G_CALLBACK (on_group_activated), self, 0);
+    g_signal_connect_object (self->timeline, "range-selected", G_CALLBACK (on_timeline_range_selected), self, 0);
+  }
   g_signal_connect_object (self->event_list, "show-in-timeline", G_CALLBACK (on_list_show_in_timeline), self, 0);
 
   self->recent_menu = g_menu_new ();
@@ -3394,6 +3468,19 @@ etl_window_get_event_list (EtlWindow *self)
 }
 
 /**
+ * etl_window_get_group_view:
+ * @self: a window
+ *
+ * Returns: (transfer none): the grouped summary beside the event list
+ */
+EtlGroupView *
+etl_window_get_group_view (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->group_view;
+}
+
+/**
  * etl_window_get_filter_bar:
  * @self: a window
  *
@@ -3499,6 +3586,19 @@ etl_window_get_session_panel (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
   return self->session_panel;
+}
+
+/**
+ * etl_window_get_cpu_graph:
+ * @self: a window
+ *
+ * Returns: (transfer none): the CPU usage graph under the loss plot
+ */
+EtlCpuGraph *
+etl_window_get_cpu_graph (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->cpu_graph;
 }
 
 /**

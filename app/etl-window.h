@@ -6,6 +6,8 @@
 #include "etl-details.h"
 #include "etl-event-list.h"
 #include "etl-filter-bar.h"
+#include "etl-cpu-graph.h"
+#include "etl-group-view.h"
 #include "etl-loss-plot.h"
 #include "etl-session-panel.h"
 #include "etl-timeline-view.h"
@@ -58,9 +60,11 @@ EtlRowSet *etl_window_get_rows (EtlWindow *self);
 EtlZoomManager *etl_window_get_zoom_manager (EtlWindow *self);
 EtlTimelineView *etl_window_get_timeline (EtlWindow *self);
 EtlEventList *etl_window_get_event_list (EtlWindow *self);
+EtlGroupView *etl_window_get_group_view (EtlWindow *self);
 EtlFilterBar *etl_window_get_filter_bar (EtlWindow *self);
 EtlDetails *etl_window_get_details (EtlWindow *self);
 EtlLossPlot *etl_window_get_loss_plot (EtlWindow *self);
+EtlCpuGraph *etl_window_get_cpu_graph (EtlWindow *self);
 EtlSessionPanel *etl_window_get_session_panel (EtlWindow *self);
 const char *etl_window_get_page (EtlWindow *self);
 guint etl_window_get_n_lanes (EtlWindow *self);

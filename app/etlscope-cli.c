@@ -23,10 +23,15 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef G_OS_WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 #include "etl-cli-cpu.h"
 #include "etl-cli-stacks.h"
 #include "etl-stacks.h"
+#include "etl-cli-groups.h"
 #include "etl-cli-session.h"
 #include "etl-cli-write.h"
 #include "etl-decode.h"
@@ -851,6 +856,7 @@ static const char *usage_summary =
   "  processes FILE...   the processes and threads of the trace, with lifetimes, as JSON\n"
   "  cpu FILE...         CPU usage per process or thread (sampled or --precise), totals and series, JSON\n"
   "  stacks FILE...      top frames of the sample stacks in a time range (--from/--to MS), JSON\n"
+  "  groups FILE...      records grouped by --by provider,event|process|thread|cpu: counts, times, JSON\n"
   "  session ...         build and check EVENT_TRACE_PROPERTIES (see session --help)\n"
   "  slice IN... -o OUT  write the records in a time range / of a process / provider to a new .etl\n"
   "  synth -o OUT        write a realistic synthetic .etl (--cpus N --records N ...)\n"
@@ -915,7 +921,7 @@ run_trace_command (const char *command, int argc, char **argv)
       else
         g_option_context_set_summary (context, "Print the loss accounting (header totals and the time series) as JSON.");
     }
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse_strv (context, &argv, &error))
     {
       g_printerr ("etlscope-cli %s: %s\n", command, error->message);
       return EXIT_USAGE;
@@ -964,11 +970,34 @@ run_trace_command (const char *command, int argc, char **argv)
   return status ? status : command_status;
 }
 
+/* The same bytes on every platform.  Windows: stdout and stderr in binary
+ * mode (the C runtime's text mode writes CR LF for each LF, which corrupts
+ * `session --emit binary` and makes every text output differ), and the
+ * arguments as UTF-8 from the UTF-16 command line (main()'s argv is in the
+ * ANSI code page, which cannot hold every file name).  Returns the
+ * arguments as a GStrv, which the commands parse with
+ * g_option_context_parse_strv() (UTF-8 on Windows, bytes elsewhere). */
+static char **
+cli_init_platform (char **argv)
+{
+#ifdef G_OS_WIN32
+  _setmode (_fileno (stdout), _O_BINARY);
+  _setmode (_fileno (stderr), _O_BINARY);
+  (void) argv;
+  return g_win32_get_command_line ();
+#else
+  return g_strdupv (argv);
+#endif
+}
+
 int
 main (int argc, char **argv)
 {
   const char *command;
+  g_auto (GStrv) args = cli_init_platform (argv);
 
+  argv = args;
+  argc = (int) g_strv_length (args);
   setlocale (LC_ALL, "");
 
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
@@ -994,6 +1023,8 @@ main (int argc, char **argv)
     return etl_cli_cpu_main (argc - 1, argv + 1);
   if (strcmp (command, "stacks") == 0)
     return etl_cli_stacks_main (argc - 1, argv + 1);
+  if (strcmp (command, "groups") == 0)
+    return etl_cli_groups_main (argc - 1, argv + 1);
   if (strcmp (command, "info") == 0 || strcmp (command, "dump") == 0 || strcmp (command, "stats") == 0
       || strcmp (command, "losses") == 0 || strcmp (command, "processes") == 0)
     return run_trace_command (command, argc - 1, argv + 1);

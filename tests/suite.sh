@@ -1,7 +1,11 @@
 #!/bin/sh
 # The whole test suite: installs what is missing, builds etlscope twice
 # (a normal build, and AddressSanitizer + UndefinedBehaviorSanitizer), runs
-# every test in both (GUI tests under Xvfb), and ends with "N passed, N failed".
+# every test in both (GUI tests under Xvfb), then the Windows step
+# (tests/windows/run.sh: mingw-w64 cross build, tests and output comparison
+# under Wine, the GUI against a cross-built GTK 3, the portable package), and
+# ends with "N passed, N failed".  ETLSCOPE_SKIP_WINDOWS=1 leaves the Windows
+# step out.
 #
 #   sh tests/suite.sh
 set -u
@@ -62,6 +66,19 @@ case "${CC:-cc}" in
 esac
 # Sanitizers with full stacks run several times slower.
 run_build _build-asan 5 -Db_sanitize=address,undefined -Db_lundef=false $san_args
+
+if [ "${ETLSCOPE_SKIP_WINDOWS:-0}" != 1 ]; then
+  win_results=$(mktemp)
+  sh tests/windows/run.sh --results "$win_results"
+  if read -r win_passed win_failed <"$win_results" && [ -n "$win_failed" ]; then
+    passed=$((passed + win_passed))
+    failed=$((failed + win_failed))
+  else
+    echo "windows step: no results"
+    failed=$((failed + 1))
+  fi
+  rm -f "$win_results"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -454,6 +454,69 @@ test_precise_by_process (void)
   tmp_clear (&tmp);
 }
 
+/* A range of the schedule: [20 ms, 70 ms) is delta's whole run (buckets 2
+ * to 6 of test_precise_by_process), so delta keeps its 18 ms; every other
+ * process gets five of its 10 ms buckets; 100 % is 4 processors × 50 ms.
+ * Sampled: the 200 samples of those 50 slots, none outside. */
+static void
+test_range (void)
+{
+  Tmp tmp = { 0 };
+  g_autoptr (EtlTrace) trace = open_one (write_schedule (&tmp, 4, 100, 0, ETL_CLOCK_QPC));
+  g_autoptr (EtlCpuUsage) whole
+      = compute (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS, 10 * MS);
+  g_autoptr (EtlCpuUsage) u = NULL;
+  g_autoptr (EtlCpuUsage) sampled = NULL;
+  g_autoptr (EtlCpuUsage) all = NULL;
+  g_autoptr (GError) error = NULL;
+  gint64 start = etl_cpu_usage_get_start (whole);
+  const EtlCpuUsageEntry *e;
+  guint n;
+
+  u = etl_cpu_usage_compute_range (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS,
+                                   start + 20 * MS, start + 70 * MS, 10 * MS, NULL, NULL, NULL,
+                                   &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (etl_cpu_usage_get_start (u), ==, start + 20 * MS);
+  g_assert_cmpint (etl_cpu_usage_get_end (u), ==, start + 70 * MS);
+  g_assert_cmpuint (etl_cpu_usage_get_n_buckets (u), ==, 5);
+  g_assert_cmpint (etl_cpu_usage_get_capacity (u), ==, 200 * MS);
+  e = etl_cpu_usage_get_entries (u, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (e[0].pid, ==, 3000);
+  g_assert_cmpint (e[0].cpu_time, ==, 44 * MS);
+  g_assert_cmpfloat_with_epsilon (e[0].percent, 22.0, 1e-9);
+  g_assert_cmpuint (e[1].pid, ==, 1000);
+  g_assert_cmpint (e[1].cpu_time, ==, 42 * MS);
+  g_assert_cmpuint (e[2].pid, ==, 2000);
+  g_assert_cmpint (e[2].cpu_time, ==, 32 * MS);
+  g_assert_cmpuint (e[3].pid, ==, 4000);
+  g_assert_cmpint (e[3].cpu_time, ==, 18 * MS);
+  g_assert_cmpfloat_with_epsilon (e[3].percent, 9.0, 1e-9);
+  for (guint k = 0; k < 5; k++)
+    {
+      g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, &e[0], k), ==, 88000);
+      g_assert_cmpint (etl_cpu_usage_get_bucket_time (u, &e[3], k), ==, 36000);
+    }
+  g_assert_cmpint (etl_cpu_usage_get_idle (u)->cpu_time, ==, 64 * MS);
+
+  sampled = etl_cpu_usage_compute_range (trace, ETL_CPU_USAGE_SAMPLED, ETL_CPU_USAGE_BY_PROCESS,
+                                         start + 20 * MS, start + 70 * MS, 10 * MS, NULL, NULL,
+                                         NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (etl_cpu_usage_get_n_records (sampled), ==, 200);
+
+  /* The whole range is etl_cpu_usage_compute(). */
+  all = etl_cpu_usage_compute_range (trace, ETL_CPU_USAGE_PRECISE, ETL_CPU_USAGE_BY_PROCESS,
+                                     G_MININT64, G_MAXINT64, 10 * MS, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  e = etl_cpu_usage_get_entries (all, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpint (e[0].cpu_time, ==, 88 * MS);
+  g_assert_cmpint (etl_cpu_usage_get_capacity (all), ==, etl_cpu_usage_get_capacity (whole));
+  tmp_clear (&tmp);
+}
+
 static void
 test_sampled_by_process (void)
 {
@@ -977,6 +1040,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/cpu-usage/synth/readback", test_synth_readback);
   g_test_add_func ("/etl/cpu-usage/synth/default-unchanged", test_synth_default_unchanged);
   g_test_add_func ("/etl/cpu-usage/precise/by-process", test_precise_by_process);
+  g_test_add_func ("/etl/cpu-usage/precise/range", test_range);
   g_test_add_func ("/etl/cpu-usage/sampled/by-process", test_sampled_by_process);
   g_test_add_func ("/etl/cpu-usage/sampled/by-thread-interval", test_sampled_by_thread_interval);
   g_test_add_func ("/etl/cpu-usage/model-shapes", test_model_shapes);

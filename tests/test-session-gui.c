@@ -5,7 +5,7 @@
  *
  * With ETLSCOPE_SCREENSHOT_WAIT set, /etl/session-panel/show keeps the
  * window on screen that many seconds so a screenshot can be taken
- * (docs/screenshots/session-panel.png).
+ * (docs/screenshots/session-panel-diagnostic-*.png).
  */
 #include "config.h"
 

@@ -40,6 +40,8 @@
 #include "etl-time-ruler.h"
 
 #define CACHE_SIZE 512
+/* Fields decoded for a row: enough to fill the Payload column. */
+#define PAYLOAD_MAX_FIELDS 32
 
 /* One formatted row: the short columns live in @buf (no allocation per
  * column); the provider and process point into the per-provider and
@@ -187,9 +189,10 @@ format_payload (const EtlDecoded *decoded)
              || !append_capped (out, sizeof out, &len, &n_chars, max_chars, "=")
              || !append_capped (out, sizeof out, &len, &n_chars, max_chars, f->value);
     }
-  if (full)
+  if (full || (!decoded->complete && len + 4 <= sizeof out))
     {
-      /* One more character would not fit: the 200th is "…". */
+      /* One more character would not fit (the 200th is "…"), or decoding
+       * stopped before the end of the payload. */
       g_assert (len + 4 <= sizeof out);
       memcpy (out + len, "…", sizeof "…");
     }
@@ -259,7 +262,9 @@ format_row (EtlEventModel *self, guint64 row, CachedRow *c)
       name = c->owned[1] = etl_record_dup_provider_name (&r);
     c->text[ETL_EVENT_MODEL_COLUMN_PROVIDER] = name;
   }
-  decoded = etl_trace_decode_record (self->trace, &r);
+  /* The Payload column shows ~200 characters: the first fields are enough
+   * (a CLR rundown record can carry a hundred). */
+  decoded = etl_trace_decode_record_prefix (self->trace, &r, PAYLOAD_MAX_FIELDS);
   /* The schema's name ("GC/Start"); TraceLogging records carry their own. */
   if (decoded->schema != NULL && r.kind != ETL_RECORD_KIND_TRACELOGGING)
     c->owned[0] = etl_schema_dup_display_name (decoded->schema);

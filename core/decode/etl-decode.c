@@ -260,6 +260,7 @@ typedef struct
   EtlField fields_stack[64];
   guint n_fields;
   guint fields_alloc;
+  guint max_fields; /* stop after this many fields (etl_decode_record_prefix()) */
   GString *text;
   GString *prefix; /* "Struct[k]." while inside a struct */
 } Walk;
@@ -1139,7 +1140,7 @@ decode_property (Walk *w, guint index, guint depth)
       gsize text_len = w->text->len;
       EtlField *f;
 
-      if (w->n_fields >= MAX_FIELDS)
+      if (w->n_fields >= w->max_fields)
         return FALSE;
       f = begin_field (w, prop, is_array, (guint)k);
       if (!decode_element (w, prop, length, f))
@@ -1179,6 +1180,9 @@ decoded_new (EtlSchema *schema)
   return &d->pub;
 }
 
+static EtlDecoded *decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes,
+                                       const EtlRecord *record, guint max_fields);
+
 /**
  * etl_decode_with_schema:
  * @schema: the schema that describes @record
@@ -1202,6 +1206,14 @@ decoded_new (EtlSchema *schema)
 EtlDecoded *
 etl_decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const EtlRecord *record)
 {
+  g_return_val_if_fail (schema != NULL && record != NULL, NULL);
+  return decode_with_schema (schema, volumes, record, MAX_FIELDS);
+}
+
+static EtlDecoded *
+decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const EtlRecord *record,
+                    guint max_fields)
+{
   EtlDecoded *decoded;
   Decoded *d;
   Walk w;
@@ -1210,8 +1222,6 @@ etl_decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const Et
   g_autofree guint64 *values_heap = NULL;
   g_autofree guint8 *has_heap = NULL;
   gboolean ok;
-
-  g_return_val_if_fail (schema != NULL && record != NULL, NULL);
 
   decoded = decoded_new (schema);
   d = (Decoded *)decoded;
@@ -1223,6 +1233,7 @@ etl_decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const Et
   w.data = record->user_data != NULL ? record->user_data : (const guint8 *)"";
   w.len = record->user_data != NULL ? record->user_data_len : 0;
   w.pointer_size = record_pointer_size (record);
+  w.max_fields = MIN (max_fields, MAX_FIELDS);
   w.fields = w.fields_stack;
   w.fields_alloc = G_N_ELEMENTS (w.fields_stack);
   w.text = d->text;
@@ -1331,6 +1342,28 @@ EtlDecoded *
 etl_decode_record (EtlSchemaRegistry *registry, const EtlVolumeMap *volumes,
                    const EtlRecord *record)
 {
+  return etl_decode_record_prefix (registry, volumes, record, MAX_FIELDS);
+}
+
+/**
+ * etl_decode_record_prefix:
+ * @registry: (nullable): where to find the schema
+ * @volumes: (nullable): the trace's NT → DOS path map
+ * @record: a decoded record
+ * @max_fields: decode at most this many fields (array elements and struct
+ *   members count one each)
+ *
+ * etl_decode_record(), stopping after @max_fields fields, for previews such
+ * as the event list's Payload column, which shows only the first ~200
+ * characters: a CLR rundown record can carry a hundred fields.  When the cap
+ * stops decoding, #EtlDecoded.complete is %FALSE.
+ *
+ * Returns: (transfer full): the decoded fields; free with etl_decoded_free()
+ */
+EtlDecoded *
+etl_decode_record_prefix (EtlSchemaRegistry *registry, const EtlVolumeMap *volumes,
+                          const EtlRecord *record, guint max_fields)
+{
   g_autoptr (EtlSchema) schema = NULL;
 
   g_return_val_if_fail (record != NULL, NULL);
@@ -1343,7 +1376,7 @@ etl_decode_record (EtlSchemaRegistry *registry, const EtlVolumeMap *volumes,
     schema = lookup_earlier_version (registry, record);
   if (schema == NULL)
     return decoded_new (NULL);
-  return etl_decode_with_schema (schema, volumes, record);
+  return decode_with_schema (schema, volumes, record, max_fields);
 }
 
 /**

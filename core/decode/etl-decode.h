@@ -74,6 +74,8 @@ typedef struct
 
 EtlDecoded *etl_decode_record (EtlSchemaRegistry *registry, const EtlVolumeMap *volumes,
                                const EtlRecord *record);
+EtlDecoded *etl_decode_record_prefix (EtlSchemaRegistry *registry, const EtlVolumeMap *volumes,
+                                      const EtlRecord *record, guint max_fields);
 EtlDecoded *etl_decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes,
                                     const EtlRecord *record);
 void etl_decoded_free (EtlDecoded *decoded);

@@ -104,6 +104,11 @@ EtlCpuUsage *etl_cpu_usage_compute (EtlTrace *trace, EtlCpuUsageMode mode,
                                     EtlCpuUsageGrouping grouping, gint64 bucket_width,
                                     EtlProgressFunc progress, gpointer progress_data,
                                     GCancellable *cancellable, GError **error);
+EtlCpuUsage *etl_cpu_usage_compute_range (EtlTrace *trace, EtlCpuUsageMode mode,
+                                          EtlCpuUsageGrouping grouping, gint64 begin, gint64 end,
+                                          gint64 bucket_width, EtlProgressFunc progress,
+                                          gpointer progress_data, GCancellable *cancellable,
+                                          GError **error);
 EtlCpuUsage *etl_cpu_usage_ref (EtlCpuUsage *usage);
 void etl_cpu_usage_unref (EtlCpuUsage *usage);
 

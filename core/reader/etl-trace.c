@@ -1996,6 +1996,24 @@ etl_trace_decode_record (EtlTrace *trace, const EtlRecord *record)
 }
 
 /**
+ * etl_trace_decode_record_prefix:
+ * @trace: a trace
+ * @record: one of its records (etl_trace_get_record())
+ * @max_fields: decode at most this many fields
+ *
+ * etl_decode_record_prefix() with the trace's schemas and volume map: the
+ * first @max_fields fields, for previews (the event list's Payload column).
+ *
+ * Returns: (transfer full): the decoded fields; free with etl_decoded_free()
+ */
+EtlDecoded *
+etl_trace_decode_record_prefix (EtlTrace *trace, const EtlRecord *record, guint max_fields)
+{
+  g_return_val_if_fail (trace != NULL && record != NULL, NULL);
+  return etl_decode_record_prefix (trace->registry, trace->volumes, record, max_fields);
+}
+
+/**
  * etl_trace_get_record_process:
  * @trace: a trace
  * @record: one of its records

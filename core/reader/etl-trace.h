@@ -206,6 +206,7 @@ const EtlVolumeMap *etl_trace_get_volume_map (EtlTrace *trace);
 EtlProcessTable *etl_trace_get_process_table (EtlTrace *trace);
 gboolean etl_trace_load_manifest (EtlTrace *trace, const char *path, EtlManifestInfo *info, GError **error);
 EtlDecoded *etl_trace_decode_record (EtlTrace *trace, const EtlRecord *record);
+EtlDecoded *etl_trace_decode_record_prefix (EtlTrace *trace, const EtlRecord *record, guint max_fields);
 GArray *etl_trace_get_derived_fields (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded);
 const EtlProcess *etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record,
                                                 const EtlDecoded *decoded);

@@ -19,8 +19,13 @@
  * The file is written atomically, as g_file_set_contents() does it but
  * streamed (a trace can be gigabytes): into a temporary file in the target's
  * folder, whose header buffer is rewritten with the final counts at
- * etl_writer_close(), then fsync()ed and renamed over the target.  A writer
- * freed without being closed removes its temporary file.
+ * etl_writer_close(), then synced (g_fsync()) and renamed over the target.
+ * A writer freed without being closed removes its temporary file.
+ *
+ * Windows: the temporary file is opened with O_BINARY (text mode would turn
+ * every 0x0A byte into 0x0D 0x0A), positioned writes use _lseeki64() and
+ * _write() where POSIX has pwrite(), and the mode is left as created
+ * (Windows has no fchmod(); only the read-only bit would carry over).
  *
  * etl_writer_write_slice() copies a selection of an open #EtlTrace into a
  * new file, keeping each record's bytes.
@@ -33,10 +38,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef G_OS_WIN32
+#include <io.h>
+#else
 #include <unistd.h>
+#endif
 
 #include "etl-format-private.h"
 #include "etl-record-private.h"
@@ -46,6 +56,10 @@
 #define TLH_FIXED_SIZE    0x118 /* TRACE_LOGFILE_HEADER up to the names, PointerSize 8 */
 #define WBH_STATE_FLUSH   3     /* what Windows leaves in WMI_BUFFER_HEADER.State */
 #define LOG_FILE_MODE_COMPRESSED 0x04000000u /* EVENT_TRACE_COMPRESSED_MODE (evntrace.h) */
+
+#ifndef O_BINARY
+#define O_BINARY 0 /* POSIX has no text mode */
+#endif
 
 G_STATIC_ASSERT (ETL_TLH_LOGGER_NAME_PTR + 16 + ETL_TIME_ZONE_INFORMATION_SIZE + 4 + 32 == TLH_FIXED_SIZE);
 
@@ -106,12 +120,27 @@ put_u64 (guint8 *p, guint64 v)
   put_u32 (p + 4, (guint32) (v >> 32));
 }
 
+/* pwrite() where there is one; a seek and a write on Windows (the writer
+ * owns its descriptor and uses it from one thread, so nothing moves the file
+ * position in between). */
+static gssize
+write_at (int fd, const guint8 *data, gsize len, guint64 offset)
+{
+#ifdef G_OS_WIN32
+  if (_lseeki64 (fd, (__int64) offset, SEEK_SET) < 0)
+    return -1;
+  return _write (fd, data, (unsigned int) MIN (len, (gsize) 1 << 30));
+#else
+  return pwrite (fd, data, len, (off_t) offset);
+#endif
+}
+
 static gboolean
 write_all (EtlWriter *w, const guint8 *data, gsize len, guint64 offset, GError **error)
 {
   while (len > 0)
     {
-      gssize n = pwrite (w->fd, data, len, (off_t) offset);
+      gssize n = write_at (w->fd, data, len, offset);
 
       if (n < 0 && errno == EINTR)
         continue;
@@ -324,7 +353,7 @@ etl_writer_new (const char *path, const EtlWriterHeader *header, GError **error)
   dir = g_path_get_dirname (path);
   base = g_path_get_basename (path);
   tmpl = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
-  w->fd = g_mkstemp_full (tmpl, O_RDWR, 0666);
+  w->fd = g_mkstemp_full (tmpl, O_RDWR | O_BINARY, 0666);
   if (w->fd < 0)
     {
       int saved_errno = errno;
@@ -334,6 +363,7 @@ etl_writer_new (const char *path, const EtlWriterHeader *header, GError **error)
       return NULL;
     }
   w->tmp_path = g_steal_pointer (&tmpl);
+#ifndef G_OS_WIN32
   /* mkstemp creates 0600; give the result the usual mode, as a new file would get. */
   {
     mode_t mask = umask (0);
@@ -342,6 +372,7 @@ etl_writer_new (const char *path, const EtlWriterHeader *header, GError **error)
     if (fchmod (w->fd, 0666 & ~mask) != 0)
       { /* not fatal */ }
   }
+#endif
 
   /* Reserve the header buffer; it is rewritten with the final counts at close. */
   if (!write_all (w, hb, header->buffer_size, 0, error))
@@ -601,7 +632,7 @@ etl_writer_close (EtlWriter *writer, EtlWriterStats *stats, GError **error)
   g_assert (hb != NULL); /* checked in etl_writer_new(); only the counts changed */
   if (!write_all (writer, hb, writer->header.buffer_size, 0, error))
     return FALSE;
-  if (fsync (writer->fd) != 0 || close (writer->fd) != 0)
+  if (g_fsync (writer->fd) != 0 || !g_close (writer->fd, NULL))
     {
       int saved_errno = errno;
 
@@ -650,8 +681,8 @@ etl_writer_free (EtlWriter *writer)
 {
   if (writer == NULL)
     return;
-  if (writer->fd >= 0)
-    close (writer->fd);
+  if (writer->fd >= 0 && !g_close (writer->fd, NULL))
+    { /* nothing to report from a free; the temporary file is removed below */ }
   if (writer->tmp_path != NULL)
     g_unlink (writer->tmp_path);
   for (guint i = 0; writer->cpus != NULL && i < ETL_WRITER_MAX_CPUS; i++)
@@ -886,14 +917,26 @@ reproduce_loss (EtlWriter *w, const EtlLoss *loss, const EtlSliceOptions *option
     etl_writer_skip_sequence (w, loss->count);
 }
 
+/* GIO's file identity (id::file): device and inode on POSIX, volume and
+ * file index on Windows, where stat()'s st_ino is always 0. */
+static char *
+file_identity (const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GFileInfo) info = g_file_query_info (file, G_FILE_ATTRIBUTE_ID_FILE, G_FILE_QUERY_INFO_NONE,
+                                                  NULL, NULL);
+  const char *id = info != NULL ? g_file_info_get_attribute_string (info, G_FILE_ATTRIBUTE_ID_FILE) : NULL;
+
+  return id != NULL && id[0] != '\0' ? g_strdup (id) : NULL;
+}
+
 static gboolean
 same_file (const char *a, const char *b)
 {
-  GStatBuf sa, sb;
+  g_autofree char *ida = file_identity (a);
+  g_autofree char *idb = file_identity (b);
 
-  if (g_stat (a, &sa) != 0 || g_stat (b, &sb) != 0)
-    return FALSE;
-  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  return ida != NULL && idb != NULL && strcmp (ida, idb) == 0;
 }
 
 /**

@@ -25,7 +25,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <glib.h>
+#ifdef G_OS_WIN32
+#include <windows.h>
+#include <psapi.h>
+#else
 #include <sys/resource.h>
+#endif
 
 #include "etl-synth.h"
 #include "etl-trace.h"
@@ -44,10 +51,19 @@ compare_double (const void *a, const void *b)
   return x < y ? -1 : (x > y);
 }
 
-/* Peak resident set (VmHWM) of this process, in bytes. */
+/* Peak resident set (VmHWM; the peak working set on Windows) of this
+ * process, in bytes. */
 static guint64
 peak_rss (void)
 {
+#ifdef G_OS_WIN32
+  PROCESS_MEMORY_COUNTERS pmc = { 0 };
+
+  pmc.cb = sizeof pmc;
+  if (!GetProcessMemoryInfo (GetCurrentProcess (), &pmc, sizeof pmc))
+    return 0;
+  return (guint64) pmc.PeakWorkingSetSize;
+#else
   g_autofree char *status = NULL;
   const char *line;
 
@@ -60,6 +76,7 @@ peak_rss (void)
     getrusage (RUSAGE_SELF, &ru);
     return (guint64) ru.ru_maxrss * 1024; /* Linux: KiB */
   }
+#endif
 }
 
 /* The child: open once, print "CHILD <open ms> <VmHWM bytes> <records> <file bytes>". */

@@ -63,6 +63,7 @@
 
 #include "etl-cpu-graph.h"
 #include "etl-details.h"
+#include "etl-stacks-dialog.h"
 #include "etl-event-list.h"
 #include "etl-filter-bar.h"
 #include "etl-filter.h"
@@ -113,6 +114,7 @@ struct _EtlWindow
   EtlEventList *event_list;
   EtlDetails *details;
   GtkLabel *status_label;
+  EtlStacks *stacks; /* the trace's stacks (load worker), or NULL */
   EtlGroupView *group_view; /* the grouped summary beside the event list */
 
   EtlSessionPanel *session_panel;
@@ -724,6 +726,7 @@ typedef struct
   EtlTrace *trace;
   EtlSummary *summary;
   EtlLossSummary *loss_summary;
+  EtlStacks *stacks;    /* for the details pane's Stack section */
   GPtrArray *errors;
   GArray *legend;       /* LegendEntry: the most frequent providers */
 } LoadData;
@@ -812,6 +815,7 @@ load_data_free (gpointer data)
   g_clear_pointer (&ld->trace, etl_trace_unref);
   g_clear_pointer (&ld->summary, etl_summary_unref);
   g_clear_pointer (&ld->loss_summary, etl_loss_summary_unref);
+  g_clear_pointer (&ld->stacks, etl_stacks_unref);
   g_clear_pointer (&ld->errors, g_ptr_array_unref);
   g_clear_pointer (&ld->legend, g_array_unref);
   g_free (ld);
@@ -891,6 +895,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
           return;
         }
       ld->loss_summary = etl_loss_summary_new (ld->trace, 14);
+      ld->stacks = etl_stacks_compute (ld->trace, NULL, NULL, cancellable, NULL);
       ld->legend = build_legend (ld->trace, cancellable);
     }
 
@@ -980,6 +985,9 @@ show_trace (EtlWindow *self, LoadData *ld)
     if (etl_window_get_data_range (self, &begin, &end) && (end - begin) < full / 20)
       etl_window_zoom_to_data (self);
   }
+  etl_details_set_stacks (self->details, ld->stacks);
+  g_clear_pointer (&self->stacks, etl_stacks_unref);
+  self->stacks = ld->stacks != NULL ? etl_stacks_ref (ld->stacks) : NULL;
   etl_details_clear (self->details);
   etl_filter_bar_set_counts (self->filter_bar, etl_trace_get_n_records (ld->trace),
                              etl_trace_get_n_records (ld->trace));
@@ -1151,6 +1159,8 @@ etl_window_close_trace (EtlWindow *self)
   show_legend (self, NULL);
   etl_timeline_view_set_trace (self->timeline, NULL, NULL);
   etl_loss_plot_set_trace (self->loss_plot, NULL, NULL);
+  g_clear_pointer (&self->stacks, etl_stacks_unref);
+  etl_details_set_stacks (self->details, NULL);
   etl_cpu_graph_set_trace (self->cpu_graph, NULL);
   etl_details_clear (self->details);
   etl_filter_bar_set_counts (self->filter_bar, 0, 0);
@@ -2332,6 +2342,47 @@ etl_window_zoom_to_data (EtlWindow *self)
     etl_zoom_manager_set_visible (self->zoom_manager, begin, end);
 }
 
+/**
+ * etl_window_show_stacks:
+ * @self: a window
+ *
+ * Opens the "Stacks of Samples" dialog (#EtlStacksDialog) for the timeline's
+ * selected range, else the visible range (etl_window_get_export_range()).
+ *
+ * Returns: (transfer none) (nullable): the dialog, or %NULL when the trace
+ *   has no stacks
+ */
+GtkWidget *
+etl_window_show_stacks (EtlWindow *self)
+{
+  gint64 begin, end;
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+  g_autofree char *range = NULL;
+  GtkWidget *dialog;
+
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  if (self->trace == NULL || self->stacks == NULL)
+    {
+      show_message (self, GTK_MESSAGE_INFO, "This trace has no stacks (no StackWalk records).");
+      return NULL;
+    }
+  etl_window_get_export_range (self, &begin, &end);
+  from = etl_time_format_span (begin - etl_trace_get_origin (self->trace));
+  to = etl_time_format_span (end - etl_trace_get_origin (self->trace));
+  range = g_strdup_printf ("%s – %s", from, to);
+  dialog = etl_stacks_dialog_new (GTK_WINDOW (self), self->stacks, begin, end, range);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_widget_show (dialog);
+  return dialog;
+}
+
+static void
+stacks_summary_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  etl_window_show_stacks (ETL_WINDOW (user_data));
+}
+
 static void
 zoom_to_data_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -3014,7 +3065,8 @@ update_actions (EtlWindow *self)
 {
   static const char *const need_trace[] = { "close-trace", "export-selection", "export-image", "find",
                                             "clear-filter", "go-to-time", "find-next", "find-previous",
-                                            "add-marker", "zoom-to-data", "load-manifest" };
+                                            "add-marker", "zoom-to-data", "load-manifest",
+                                            "stacks-summary" };
   gboolean busy = self->load_cancellable != NULL || self->export_cancellable != NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (need_trace); i++)
@@ -3095,6 +3147,7 @@ etl_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->recent_manager, self);
   g_clear_object (&self->recent_manager);
   g_clear_pointer (&self->trace, etl_trace_unref);
+  g_clear_pointer (&self->stacks, etl_stacks_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
   g_clear_pointer (&self->filter, etl_filter_free);
   if (self->find_cancellable != NULL)
@@ -3190,6 +3243,7 @@ etl_window_init (EtlWindow *self)
     { "find-previous", find_previous_action },
     { "add-marker", add_marker_action },
     { "zoom-to-data", zoom_to_data_action },
+    { "stacks-summary", stacks_summary_action },
 
     { "export-selection", export_selection_action },
     { "export-image", export_image_action },

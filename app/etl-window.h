@@ -38,6 +38,7 @@ gboolean etl_window_go_to_time (EtlWindow *self, const char *text, GError **erro
 void etl_window_find_same_event (EtlWindow *self, gboolean forward);
 gboolean etl_window_get_data_range (EtlWindow *self, gint64 *begin, gint64 *end);
 void etl_window_zoom_to_data (EtlWindow *self);
+GtkWidget *etl_window_show_stacks (EtlWindow *self);
 void etl_window_add_marker (EtlWindow *self, gint64 filetime, const char *name);
 guint etl_window_get_n_markers (EtlWindow *self);
 const char *etl_window_get_marker (EtlWindow *self, guint i, gint64 *filetime);

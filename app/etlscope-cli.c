@@ -3,7 +3,7 @@
  * etlscope-cli: the etlscope core, headless, for scripts and tests.
  *
  *   etlscope-cli info [--manifest FILE.man]... FILE...
- *   etlscope-cli dump [--format=jsonl|csv] [--limit N] [--no-fields] [--manifest FILE.man]... FILE...
+ *   etlscope-cli dump [--format=jsonl|csv] [--limit N] [--no-fields] [--stacks] [--manifest FILE.man]... FILE...
  *   etlscope-cli stats [--manifest FILE.man]... FILE...
  *   etlscope-cli losses [--manifest FILE.man]... FILE...
  *   etlscope-cli processes [--manifest FILE.man]... FILE...
@@ -29,6 +29,8 @@
 #endif
 
 #include "etl-cli-cpu.h"
+#include "etl-cli-stacks.h"
+#include "etl-stacks.h"
 #include "etl-cli-groups.h"
 #include "etl-cli-session.h"
 #include "etl-cli-write.h"
@@ -342,8 +344,23 @@ add_meaning (JsonBuilder *b, const Meaning *m, gboolean with_fields)
     }
 }
 
+/* "stack": record @i's stack, innermost frame first (etl-stacks.h), when it has one. */
+static void
+add_stack (JsonBuilder *b, EtlStacks *stacks, guint64 i)
+{
+  g_auto (GStrv) frames = stacks != NULL ? etl_stacks_dup_symbolized (stacks, i) : NULL;
+
+  if (frames == NULL)
+    return;
+  json_builder_set_member_name (b, "stack");
+  json_builder_begin_array (b);
+  for (guint k = 0; frames[k] != NULL; k++)
+    json_builder_add_string_value (b, frames[k]);
+  json_builder_end_array (b);
+}
+
 static int
-cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit, gboolean with_fields)
+cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit, gboolean with_fields, EtlStacks *stacks)
 {
   guint64 n = etl_trace_get_n_records (trace);
   g_autoptr (JsonGenerator) gen = json_generator_new ();
@@ -431,6 +448,7 @@ cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit, gboolean with_fields
           add_int (b, "data_len", (gint64) r.user_data_len);
           add_int (b, "offset", (gint64) r.file_offset);
           add_meaning (b, &meaning, with_fields);
+          add_stack (b, stacks, i);
           json_builder_end_object (b);
           root = json_builder_get_root (b);
           json_generator_set_root (gen, root);
@@ -837,6 +855,7 @@ static const char *usage_summary =
   "  losses FILE...      lost events and buffers over time, as JSON\n"
   "  processes FILE...   the processes and threads of the trace, with lifetimes, as JSON\n"
   "  cpu FILE...         CPU usage per process or thread (sampled or --precise), totals and series, JSON\n"
+  "  stacks FILE...      top frames of the sample stacks in a time range (--from/--to MS), JSON\n"
   "  groups FILE...      records grouped by --by provider,event|process|thread|cpu: counts, times, JSON\n"
   "  session ...         build and check EVENT_TRACE_PROPERTIES (see session --help)\n"
   "  slice IN... -o OUT  write the records in a time range / of a process / provider to a new .etl\n"
@@ -855,6 +874,8 @@ run_trace_command (const char *command, int argc, char **argv)
   g_auto (GStrv) files = NULL;
   g_auto (GStrv) manifests = NULL;
   gboolean no_fields = FALSE;
+  gboolean with_stacks = FALSE;
+  g_autoptr (EtlStacks) stacks = NULL;
   g_autofree char *format = NULL;
   g_autofree char *param = NULL;
   gint64 limit = -1;
@@ -867,6 +888,8 @@ run_trace_command (const char *command, int argc, char **argv)
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: jsonl (default) or csv", "FORMAT" },
     { "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Print at most N records", "N" },
     { "no-fields", 0, 0, G_OPTION_ARG_NONE, &no_fields, "Leave out each record's decoded fields", NULL },
+    { "stacks", 0, 0, G_OPTION_ARG_NONE, &with_stacks,
+      "Add \"stack\" (module+0xOFFSET frames, innermost first) to records that have one (JSON lines)", NULL },
     { NULL }
   };
   GOptionEntry file_entries[] = {
@@ -930,7 +953,11 @@ run_trace_command (const char *command, int argc, char **argv)
   if (strcmp (command, "info") == 0)
     command_status = cmd_info (trace);
   else if (strcmp (command, "dump") == 0)
-    command_status = cmd_dump (trace, dump_format, limit, !no_fields);
+    {
+      if (with_stacks)
+        stacks = etl_stacks_compute (trace, NULL, NULL, NULL, NULL);
+      command_status = cmd_dump (trace, dump_format, limit, !no_fields, stacks);
+    }
   else if (strcmp (command, "stats") == 0)
     command_status = cmd_stats (trace, open_ms);
   else if (strcmp (command, "processes") == 0)
@@ -994,6 +1021,8 @@ main (int argc, char **argv)
     return etl_cli_synth_main (argc - 1, argv + 1);
   if (strcmp (command, "cpu") == 0)
     return etl_cli_cpu_main (argc - 1, argv + 1);
+  if (strcmp (command, "stacks") == 0)
+    return etl_cli_stacks_main (argc - 1, argv + 1);
   if (strcmp (command, "groups") == 0)
     return etl_cli_groups_main (argc - 1, argv + 1);
   if (strcmp (command, "info") == 0 || strcmp (command, "dump") == 0 || strcmp (command, "stats") == 0

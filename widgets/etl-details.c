@@ -21,7 +21,10 @@
  * an EventSource manifest, a manifest file, a kernel MOF table) and whether
  * decoding was complete; then the header fields and the hex dump (a second
  * #GtkTextView).  The fields come from etl_trace_decode_record(), the
- * process from etl_trace_get_record_process().
+ * process from etl_trace_get_record_process().  When the event has a call
+ * stack (etl_details_set_stacks()), a "Stack" section below the fields lists
+ * it frame by frame, innermost first, as `module.dll+0xOFFSET`,
+ * `Namespace.Method` (a .NET JIT method) or the bare address.
  */
 
 #include "config.h"
@@ -32,6 +35,7 @@
 
 #include "etl-details.h"
 #include "etl-names.h"
+#include "etl-stacks.h"
 #include "etl-time-ruler.h"
 
 #define MAX_DUMP_BYTES (64 * 1024)
@@ -62,6 +66,7 @@ struct _EtlDetails
   GtkTextBuffer *buffer;
   char *text;                 /* all of it as plain text */
   GHashTable *manifest_files; /* provider name → manifest file's base name */
+  EtlStacks *stacks;          /* the trace's stacks, or NULL */
 };
 
 G_DEFINE_TYPE (EtlDetails, etl_details, GTK_TYPE_SCROLLED_WINDOW)
@@ -77,6 +82,7 @@ typedef struct
   GtkListStore *fields;
   GtkLabel *source_label;
   GHashTable *manifest_files;
+  EtlStacks *stacks;
 } Out;
 
 static void
@@ -475,6 +481,26 @@ format_fields (Out *out, const EtlDecoded *decoded, const EtlRecord *r)
     g_string_append_printf (out->text, "…\t%u more fields\n", n - MAX_FIELDS_SHOWN);
 }
 
+/* The event's call stack, innermost frame first (etl-stacks.h). */
+static void
+format_stack (Out *out, guint64 row)
+{
+  g_auto (GStrv) frames = out->stacks != NULL ? etl_stacks_dup_symbolized (out->stacks, row) : NULL;
+  guint n;
+
+  if (frames == NULL)
+    return;
+  n = g_strv_length (frames);
+  out_section (out, "Stack");
+  for (guint f = 0; f < n && f < ETL_STACKS_MAX_FRAMES; f++)
+    {
+      char name[16];
+
+      g_snprintf (name, sizeof name, "#%u", f);
+      out_field (out, name, "%s", frames[f]);
+    }
+}
+
 static void
 format_record (Out *out, EtlTrace *trace, guint64 row)
 {
@@ -565,6 +591,7 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
   /* The rest goes below the fields table. */
   if (out->below != NULL)
     out->buffer = out->below;
+  format_stack (out, row);
   out_section (out, "Record");
   out_field (out, "Row", "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT, row, etl_trace_get_n_records (trace));
   out_field (out, "File", "%s (file %u)", base, r.file);
@@ -642,6 +669,7 @@ etl_details_finalize (GObject *object)
 
   g_free (self->text);
   g_clear_pointer (&self->manifest_files, g_hash_table_unref);
+  g_clear_pointer (&self->stacks, etl_stacks_unref);
   g_clear_object (&self->fields);
 
   G_OBJECT_CLASS (etl_details_parent_class)->finalize (object);
@@ -784,6 +812,7 @@ etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row)
   out.fields = self->fields;
   out.source_label = self->source_label;
   out.manifest_files = self->manifest_files;
+  out.stacks = self->stacks;
   format_record (&out, trace, row);
   gtk_widget_show (GTK_WIDGET (self->source_label));
   gtk_widget_set_visible (GTK_WIDGET (self->fields_view),
@@ -791,6 +820,25 @@ etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row)
   gtk_widget_show (GTK_WIDGET (self->text_view));
   g_free (self->text);
   self->text = g_string_free (out.text, FALSE);
+}
+
+/**
+ * etl_details_set_stacks:
+ * @self: a details pane
+ * @stacks: (nullable) (transfer none): the shown trace's stacks
+ *   (etl_stacks_compute()), or %NULL for none
+ *
+ * Sets where the "Stack" section of an event comes from; takes effect on the
+ * next etl_details_show_row().
+ */
+void
+etl_details_set_stacks (EtlDetails *self, EtlStacks *stacks)
+{
+  g_return_if_fail (ETL_IS_DETAILS (self));
+  if (stacks != NULL)
+    etl_stacks_ref (stacks);
+  g_clear_pointer (&self->stacks, etl_stacks_unref);
+  self->stacks = stacks;
 }
 
 /**
@@ -890,7 +938,7 @@ etl_details_add_manifest (EtlDetails *self, const char *path, GPtrArray *provide
 char *
 etl_details_format (EtlTrace *trace, guint64 row)
 {
-  Out out = { g_string_new (NULL), NULL, NULL, NULL, NULL, NULL };
+  Out out = { g_string_new (NULL), NULL, NULL, NULL, NULL, NULL, NULL };
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (row < etl_trace_get_n_records (trace), NULL);

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * etlscope-cli stacks: the top frames of the sample stacks in a time range.
+ *
+ *   etlscope-cli stacks [--from MS] [--to MS] [--top N] [--manifest FILE.man]... FILE...
+ *
+ * Prints one object: the counts of stack records, attached stacks, images
+ * and JIT methods, the samples in the range and how many of their frames
+ * resolved, and "frames": one row per module / JIT method / "?" with its
+ * exclusive and inclusive sample counts (see etl_stacks_summarize()).
+ */
+#include "config.h"
+
+#define G_LOG_DOMAIN "etlscope"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "etl-cli-stacks.h"
+#include "etl-stacks.h"
+#include "etl-trace.h"
+
+#define EXIT_INPUT 1
+#define EXIT_USAGE 2
+
+static void
+add_uint (JsonBuilder *b, const char *name, guint64 value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, (gint64)value);
+}
+
+static void
+print_summary (EtlStacks *stacks, const EtlStackSummary *sum, double from_ms, double to_ms, guint top_n)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "from_ms");
+  json_builder_add_double_value (b, from_ms);
+  json_builder_set_member_name (b, "to_ms");
+  json_builder_add_double_value (b, to_ms);
+  add_uint (b, "stack_records", etl_stacks_get_n_stack_records (stacks));
+  add_uint (b, "attached", etl_stacks_get_n_attached (stacks));
+  add_uint (b, "images", etl_stacks_get_n_modules (stacks));
+  add_uint (b, "jit_methods", etl_stacks_get_n_methods (stacks));
+  add_uint (b, "samples", sum->n_samples);
+  add_uint (b, "samples_with_stack", sum->n_with_stack);
+  add_uint (b, "frames_total", sum->n_frames);
+  add_uint (b, "frames_resolved", sum->n_resolved);
+  json_builder_set_member_name (b, "resolved_percent");
+  json_builder_add_double_value (b, sum->n_frames > 0 ? 100.0 * (double)sum->n_resolved / (double)sum->n_frames
+                                                      : 0.0);
+  json_builder_set_member_name (b, "frames");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < sum->rows->len && k < top_n; k++)
+    {
+      const EtlStackFrameCount *row = &g_array_index (sum->rows, EtlStackFrameCount, k);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "frame");
+      json_builder_add_string_value (b, row->name);
+      add_uint (b, "exclusive", row->exclusive);
+      add_uint (b, "inclusive", row->inclusive);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  puts (text);
+}
+
+/**
+ * etl_cli_stacks_main:
+ * @argc: arguments, "stacks" first
+ * @argv: (array length=argc): the arguments
+ *
+ * The `stacks` command: opens the files as one trace, attaches and
+ * symbolizes its stacks (etl_stacks_compute()) and prints the summary of the
+ * samples between --from and --to (ms from the trace's start) as JSON.
+ *
+ * Returns: the exit status: 0, 1 when input could not be read completely,
+ *   2 on a usage error
+ */
+int
+etl_cli_stacks_main (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) files = NULL;
+  g_auto (GStrv) manifests = NULL;
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (EtlStacks) stacks = NULL;
+  g_autoptr (EtlStackSummary) sum = NULL;
+  double from_ms = 0.0, to_ms = -1.0;
+  gint top_n = 50;
+  gint64 origin, from_ft, to_ft;
+  int status = 0;
+  GOptionEntry entries[] = {
+    { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from_ms, "Start of the range, ms from the trace's start (default 0)", "MS" },
+    { "to", 0, 0, G_OPTION_ARG_DOUBLE, &to_ms, "End of the range, ms from the trace's start (default: the end)", "MS" },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top_n, "Rows to print (default 50)", "N" },
+    { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
+      "Describe events with this instrumentation manifest (repeatable)", "FILE.man" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
+    { NULL }
+  };
+
+  context = g_option_context_new ("FILE...");
+  g_option_context_set_summary (
+      context, "Print the top frames of the PerfInfo SampledProfile stacks in a time range as\n"
+               "JSON: per module (module.dll), .NET JIT method (Namespace.Method) or '?', the\n"
+               "samples with it innermost (exclusive) and anywhere in the stack (inclusive).");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("etlscope-cli stacks: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (files == NULL || files[0] == NULL)
+    {
+      g_printerr ("etlscope-cli stacks: no FILE given (see --help)\n");
+      return EXIT_USAGE;
+    }
+  if (!(from_ms >= 0.0 && from_ms <= 1e12) || !(to_ms <= 1e12) || (to_ms >= 0.0 && to_ms < from_ms) || top_n < 0)
+    {
+      g_printerr ("etlscope-cli stacks: --from and --to take 0 <= FROM <= TO ms, --top a count\n");
+      return EXIT_USAGE;
+    }
+
+  trace = etl_trace_open_full ((const char *const *)files, (const char *const *)manifests, NULL, NULL, NULL,
+                               &error);
+  if (trace == NULL)
+    {
+      g_printerr ("etlscope-cli: %s\n", error->message);
+      return EXIT_INPUT;
+    }
+  stacks = etl_stacks_compute (trace, NULL, NULL, NULL, &error);
+  origin = etl_trace_get_origin (trace);
+  from_ft = origin + (gint64)(from_ms * 10000.0);
+  to_ft = to_ms >= 0.0 ? origin + (gint64)(to_ms * 10000.0) : G_MAXINT64;
+  if (stacks != NULL)
+    sum = etl_stacks_summarize (stacks, from_ft, to_ft, NULL, &error);
+  if (sum == NULL)
+    {
+      g_printerr ("etlscope-cli stacks: %s\n", error->message);
+      return EXIT_INPUT;
+    }
+  print_summary (stacks, sum, from_ms, to_ms >= 0.0 ? to_ms : etl_trace_filetime_to_ms (trace, etl_trace_get_last_filetime (trace)),
+                 (guint)top_n);
+  fflush (stdout);
+
+  for (guint i = 0; i < etl_trace_get_n_files (trace); i++)
+    {
+      const EtlFileInfo *info = etl_trace_get_file_info (trace, i);
+
+      for (guint p = 0; p < info->problems->len; p++)
+        {
+          g_printerr ("etlscope-cli: %s\n", ((const GError *)g_ptr_array_index (info->problems, p))->message);
+          status = EXIT_INPUT;
+        }
+    }
+  return status;
+}

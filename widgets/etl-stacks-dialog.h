@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "etl-stacks.h"
+
+G_BEGIN_DECLS
+
+/**
+ * EtlStacksDialogColumn:
+ * @ETL_STACKS_DIALOG_COLUMN_FRAME: the frame group (string)
+ * @ETL_STACKS_DIALOG_COLUMN_EXCLUSIVE: samples with it innermost (guint64)
+ * @ETL_STACKS_DIALOG_COLUMN_INCLUSIVE: samples with it anywhere (guint64)
+ * @ETL_STACKS_DIALOG_COLUMN_PERCENT: inclusive, % of the samples with a stack (double)
+ *
+ * The columns of etl_stacks_dialog_get_model().
+ */
+typedef enum
+{
+  ETL_STACKS_DIALOG_COLUMN_FRAME,
+  ETL_STACKS_DIALOG_COLUMN_EXCLUSIVE,
+  ETL_STACKS_DIALOG_COLUMN_INCLUSIVE,
+  ETL_STACKS_DIALOG_COLUMN_PERCENT,
+  ETL_STACKS_DIALOG_N_COLUMNS
+} EtlStacksDialogColumn;
+
+#define ETL_TYPE_STACKS_DIALOG (etl_stacks_dialog_get_type ())
+
+G_DECLARE_FINAL_TYPE (EtlStacksDialog, etl_stacks_dialog, ETL, STACKS_DIALOG, GtkDialog)
+
+GtkWidget *etl_stacks_dialog_new (GtkWindow *parent, EtlStacks *stacks, gint64 from_filetime,
+                                  gint64 to_filetime, const char *range_text);
+gboolean etl_stacks_dialog_get_busy (EtlStacksDialog *self);
+GtkTreeModel *etl_stacks_dialog_get_model (EtlStacksDialog *self);
+const char *etl_stacks_dialog_get_summary_text (EtlStacksDialog *self);
+
+G_END_DECLS

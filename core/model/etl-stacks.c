@@ -64,6 +64,7 @@
 #define IMAGE_PROVIDER "2cb15d1d-5fc1-11d2-abe1-00a0c911f518"
 #define CLR_RUNTIME "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
 #define CLR_RUNDOWN "a669021c-c450-4609-a035-5af59af4df18"
+#define STACK_WALK_PROVIDER "def2fe46-7bd6-4b80-bd94-f57fe20d0ce3" /* StackWalk_Event class */
 #define CLR_STACK_WALK 82 /* CLRStack/CLRStackWalk event id */
 #define CLR_BACK_SCAN 64  /* records looked at before a CLRStackWalk for its event */
 #define KERNEL_BOUNDARY_64 G_GUINT64_CONSTANT (0xFFFF800000000000)
@@ -423,6 +424,8 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
   g_autoptr (GArray) attach = g_array_new (FALSE, FALSE, sizeof (Attach));
   guint64 n = etl_trace_get_n_records (trace);
   const EtlFileInfo *info0 = etl_trace_get_file_info (trace, 0);
+  g_autofree guint8 *wanted = NULL;
+  guint n_providers;
 
   g_return_val_if_fail (trace != NULL, NULL);
 
@@ -433,10 +436,25 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
   s->names = g_string_chunk_new (4096);
   s->kernel_boundary = info0 != NULL && info0->pointer_size == 4 ? KERNEL_BOUNDARY_32 : KERNEL_BOUNDARY_64;
 
+  /* Only StackWalk, Image and CLR records matter: the provider index says
+   * which without reading the record, so traces without them cost one
+   * pass over the index. */
+  n_providers = etl_trace_get_n_providers (trace);
+  wanted = g_new0 (guint8, n_providers + 1);
+  for (guint p = 0; p < n_providers; p++)
+    {
+      char guid[ETL_GUID_STRING_LEN + 1];
+
+      etl_guid_to_string (etl_trace_get_provider (trace, p), guid);
+      wanted[p] = g_ascii_strcasecmp (guid, STACK_WALK_PROVIDER) == 0 || g_ascii_strcasecmp (guid, IMAGE_PROVIDER) == 0
+                  || g_ascii_strcasecmp (guid, CLR_RUNTIME) == 0 || g_ascii_strcasecmp (guid, CLR_RUNDOWN) == 0;
+    }
+
   for (guint64 i = 0; i < n; i++)
     {
       EtlRecord rec;
       gsize ptr;
+      guint provider;
 
       if (i % PROGRESS_STEP == 0)
         {
@@ -445,6 +463,9 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
           if (progress != NULL)
             progress ((double)i / (double)n, progress_data);
         }
+      provider = etl_trace_get_provider_index (trace, i);
+      if (provider >= n_providers || !wanted[provider])
+        continue;
       if (!is_kernel_header (etl_trace_get_header_type (trace, i)))
         {
           Attach a = { 0 };

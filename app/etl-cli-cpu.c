@@ -260,7 +260,7 @@ etl_cli_cpu_main (int argc, char **argv)
                "per-bucket series, from PerfInfo SampledProfile records or, with --precise,\n"
                "from Thread CSwitch records.  Percentages are of all processors.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse_strv (context, &argv, &error))
     {
       g_printerr ("etlscope-cli cpu: %s\n", error->message);
       return EXIT_USAGE;

@@ -106,7 +106,7 @@ etl_cli_groups_main (int argc, char **argv)
   g_option_context_set_summary (context, "Print the records grouped by a chain of keys as a JSON tree:\n"
                                          "count, share and first/last time of every group.");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse_strv (context, &argv, &error))
     {
       g_printerr ("etlscope-cli groups: %s\n", error->message);
       return EXIT_USAGE;

@@ -120,7 +120,7 @@ etl_cli_stacks_main (int argc, char **argv)
                "JSON: per module (module.dll), .NET JIT method (Namespace.Method) or '?', the\n"
                "samples with it innermost (exclusive) and anywhere in the stack (inclusive).");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse_strv (context, &argv, &error))
     {
       g_printerr ("etlscope-cli stacks: %s\n", error->message);
       return EXIT_USAGE;

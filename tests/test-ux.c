@@ -626,7 +626,11 @@ test_find_same (Fixture *fixture, gconstpointer data)
   wait_idle (fixture->window);
   found = etl_event_list_get_selected_row (list);
   g_assert_cmpuint (found, ==, expected);
-  g_assert_nonnull (strstr (etl_details_dup_text (etl_window_get_details (fixture->window)), "of 179474"));
+  {
+    g_autofree char *text = etl_details_dup_text (etl_window_get_details (fixture->window));
+
+    g_assert_nonnull (strstr (text, "of 179474"));
+  }
 
   g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "find-previous", NULL);
   wait_idle (fixture->window);

@@ -145,6 +145,7 @@ struct _EtlWindow
 
   gboolean syncing;
   gboolean state_saved;
+  gboolean panes_restored; /* the trace and list panes came from the saved state */
 };
 
 G_DEFINE_TYPE (EtlWindow, etl_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -410,6 +411,7 @@ load_state (EtlWindow *self)
   RESTORE_PANE ("trace", self->trace_paned);
   RESTORE_PANE ("list", self->list_paned);
 #undef RESTORE_PANE
+  self->panes_restored = g_key_file_has_key (kf, "panes", "trace", NULL);
 
   /* The CPU usage graph: as the user left it; the first time, shown only
    * on screens tall enough for it and the lanes (about 900 px). */
@@ -1541,6 +1543,22 @@ on_summary_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, gpointer
     return;
   gtk_paned_set_position (GTK_PANED (paned), allocation->width - width);
   g_signal_handlers_disconnect_by_func (paned, on_summary_paned_allocated, user_data);
+}
+
+/* First run: the timeline area (lanes, loss plot, CPU graph) gets 55 % of
+ * the trace area's height and the list 72 % of the rest's, so the lanes are
+ * not squeezed to their minimum and the details pane does not take the list's
+ * room.  Later runs restore what the user left. */
+static void
+on_trace_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, EtlWindow *self)
+{
+  if (allocation->height < 300)
+    return;
+  g_signal_handlers_disconnect_by_func (paned, on_trace_paned_allocated, self);
+  if (self->panes_restored)
+    return;
+  gtk_paned_set_position (GTK_PANED (paned), allocation->height * 55 / 100);
+  gtk_paned_set_position (self->list_paned, (allocation->height * 45 / 100) * 72 / 100);
 }
 
 static void
@@ -3346,6 +3364,7 @@ etl_window_init (EtlWindow *self)
 
     self->group_view = ETL_GROUP_VIEW (etl_group_view_new ());
     g_signal_connect (side, "size-allocate", G_CALLBACK (on_summary_paned_allocated), NULL);
+    g_signal_connect (self->trace_paned, "size-allocate", G_CALLBACK (on_trace_paned_allocated), self);
     g_object_ref (list_box);
     gtk_container_remove (GTK_CONTAINER (self->list_paned), list_box);
     gtk_paned_pack1 (GTK_PANED (side), list_box, TRUE, FALSE);

@@ -186,6 +186,10 @@ typedef struct
 
 void etl_record_clear (EtlRecord *record);
 
+/* g_auto (EtlRecord) r = { 0 }: released (etl_record_clear()) when it goes
+ * out of scope, continue and early returns included. */
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (EtlRecord, etl_record_clear)
+
 void etl_guid_read (EtlGuid *guid, const guint8 *bytes);
 void etl_guid_to_string (const EtlGuid *guid, char out[ETL_GUID_STRING_LEN + 1]);
 gboolean etl_guid_parse (const char *str, EtlGuid *guid);

@@ -103,7 +103,7 @@ etl_cpu_segments_new (EtlTrace *trace, GCancellable *cancellable, GError **error
   n = etl_trace_get_n_records (trace);
   for (guint64 i = 0; i < n; i++)
     {
-      EtlRecord rec;
+      g_auto (EtlRecord) rec = { 0 };
       const EtlThread *thread;
       guint cpu;
 

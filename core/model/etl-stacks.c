@@ -212,7 +212,7 @@ find_event (EtlTrace *trace, const EtlRecord *stack, guint64 ets, guint32 tid, g
   i = etl_trace_lower_bound (trace, ft > G_MININT64 + 1 ? ft - 1 : ft);
   for (guint k = 0; i < n && k < MATCH_SCAN; i++, k++)
     {
-      EtlRecord rec;
+      g_auto (EtlRecord) rec = { 0 };
       int score;
 
       if (etl_trace_get_filetime (trace, i) > ft + 1)
@@ -370,7 +370,7 @@ find_clr_event (EtlTrace *trace, const EtlRecord *stack, guint64 index, guint64 
 {
   for (guint k = 0; index > 0 && k < CLR_BACK_SCAN; index--, k++)
     {
-      EtlRecord rec;
+      g_auto (EtlRecord) rec = { 0 };
 
       if (!etl_trace_get_record (trace, index - 1, &rec, NULL) || !rec.has_pid || rec.tid != stack->tid
           || rec.pid != stack->pid)
@@ -452,7 +452,7 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
 
   for (guint64 i = 0; i < n; i++)
     {
-      EtlRecord rec;
+      g_auto (EtlRecord) rec = { 0 };
       gsize ptr;
       guint provider;
 
@@ -519,7 +519,7 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
                 g_array_append_val (keyed, use);
               }
             {
-              EtlRecord ev;
+              g_auto (EtlRecord) ev = { 0 };
 
               a.is_sample = etl_trace_get_record (trace, a.event, &ev, NULL)
                             && is_kernel_header (ev.header_type) && ev.hook_id == HOOK_SAMPLED_PROFILE;
@@ -719,7 +719,7 @@ etl_stacks_get_frames (EtlStacks *stacks, guint64 index, guint32 *pid)
   for (; k < stacks->attach->len && g_array_index (stacks->attach, Attach, k).event == index; k++)
     {
       const Attach *a = &g_array_index (stacks->attach, Attach, k);
-      EtlRecord rec;
+      g_auto (EtlRecord) rec = { 0 };
       gsize ptr, off;
 
       gsize end;
@@ -933,7 +933,7 @@ etl_stacks_summarize (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetim
 
   for (guint64 i = first; i < last; i++)
     {
-      EtlRecord rec;
+      g_auto (EtlRecord) rec = { 0 };
 
       if ((i - first) % PROGRESS_STEP == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;

@@ -180,7 +180,7 @@ read_u32 (const guint8 *p)
 static guint32
 summary_record_pid (EtlTrace *trace, EtlProcessTable *table, guint64 i)
 {
-  EtlRecord rec;
+  g_auto (EtlRecord) rec = { 0 };
   guint32 pid, tid = ETL_SUMMARY_NO_PID;
   guint8 header_type;
 
@@ -224,7 +224,7 @@ summary_record_pid (EtlTrace *trace, EtlProcessTable *table, guint64 i)
 static guint32
 summary_record_tid (EtlTrace *trace, EtlProcessTable *table, guint64 i)
 {
-  EtlRecord rec;
+  g_auto (EtlRecord) rec = { 0 };
   guint32 pid, tid = ETL_SUMMARY_NO_PID;
   guint8 header_type;
 

@@ -172,6 +172,33 @@ read_u32 (const guint8 *p)
   return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24;
 }
 
+/* The thread a PERFINFO SampledProfile (ThreadId after the pointer-sized
+ * InstructionPointer) or a CSwitch record (NewThreadId at offset 0) names.
+ * Returns FALSE for other records; @tid is left alone when the payload is
+ * too short. */
+static gboolean
+payload_thread (const EtlRecord *rec, guint8 header_type, guint32 *tid)
+{
+  if (rec->hook_id == HOOK_SAMPLED_PROFILE
+      && (header_type == ETL_HEADER_TYPE_PERFINFO32 || header_type == ETL_HEADER_TYPE_PERFINFO64))
+    {
+      gsize ptr = header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
+
+      if (rec->user_data != NULL && rec->user_data_len >= ptr + 4)
+        *tid = read_u32 (rec->user_data + ptr);
+      return TRUE;
+    }
+  if (rec->hook_id == HOOK_CSWITCH
+      && (header_type == ETL_HEADER_TYPE_SYSTEM32 || header_type == ETL_HEADER_TYPE_SYSTEM64
+          || header_type == ETL_HEADER_TYPE_COMPACT32 || header_type == ETL_HEADER_TYPE_COMPACT64))
+    {
+      if (rec->user_data != NULL && rec->user_data_len >= 4)
+        *tid = read_u32 (rec->user_data);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* The process of record @i: its header's process id, else (PERFINFO
  * SampledProfile, CSwitch and the other kernel records without one) the
  * process of the thread the payload names, through @table at the record's
@@ -189,22 +216,7 @@ summary_record_pid (EtlTrace *trace, EtlProcessTable *table, guint64 i)
   if (table == NULL || !etl_trace_get_record (trace, i, &rec, NULL))
     return ETL_SUMMARY_NO_PID;
   header_type = etl_trace_get_header_type (trace, i);
-  if (rec.hook_id == HOOK_SAMPLED_PROFILE &&
-      (header_type == ETL_HEADER_TYPE_PERFINFO32 || header_type == ETL_HEADER_TYPE_PERFINFO64))
-    {
-      gsize ptr = header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
-
-      if (rec.user_data != NULL && rec.user_data_len >= ptr + 4)
-        tid = read_u32 (rec.user_data + ptr);
-    }
-  else if (rec.hook_id == HOOK_CSWITCH &&
-           (header_type == ETL_HEADER_TYPE_SYSTEM32 || header_type == ETL_HEADER_TYPE_SYSTEM64 ||
-            header_type == ETL_HEADER_TYPE_COMPACT32 || header_type == ETL_HEADER_TYPE_COMPACT64))
-    {
-      if (rec.user_data != NULL && rec.user_data_len >= 4)
-        tid = read_u32 (rec.user_data);
-    }
-  else
+  if (!payload_thread (&rec, header_type, &tid))
     return etl_process_table_resolve_record (table, &rec, NULL, &pid, NULL) ? pid : ETL_SUMMARY_NO_PID;
 
   if (tid != ETL_SUMMARY_NO_PID)
@@ -233,16 +245,8 @@ summary_record_tid (EtlTrace *trace, EtlProcessTable *table, guint64 i)
   if (rec.has_pid && rec.tid != ETL_SUMMARY_NO_PID && rec.pid != ETL_SUMMARY_NO_PID)
     return rec.tid;
   header_type = etl_trace_get_header_type (trace, i);
-  if (rec.hook_id == HOOK_SAMPLED_PROFILE &&
-      (header_type == ETL_HEADER_TYPE_PERFINFO32 || header_type == ETL_HEADER_TYPE_PERFINFO64))
-    {
-      gsize ptr = header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
-
-      if (rec.user_data != NULL && rec.user_data_len >= ptr + 4)
-        tid = read_u32 (rec.user_data + ptr);
-    }
-  else if (rec.hook_id == HOOK_CSWITCH && rec.user_data != NULL && rec.user_data_len >= 4)
-    tid = read_u32 (rec.user_data);
+  if (payload_thread (&rec, header_type, &tid))
+    ;
   else if (table != NULL)
     etl_process_table_resolve_record (table, &rec, NULL, &pid, &tid);
   return tid;

@@ -434,6 +434,10 @@ load_state (EtlWindow *self)
     etl_cpu_graph_set_expanded (self->cpu_graph, expanded);
   }
 
+  /* Timeline lanes without events in view: hidden as the user left it. */
+  etl_timeline_view_set_hide_empty_lanes (self->timeline,
+                                          g_key_file_get_boolean (kf, "timeline", "hide-empty-lanes", NULL));
+
   /* Sections the user closed in the session panel. */
   {
     g_auto (GStrv) closed = g_key_file_get_string_list (kf, "session-panel", "collapsed-sections", NULL, NULL);
@@ -463,7 +467,8 @@ load_state (EtlWindow *self)
  * @error: return location for a #GError
  *
  * Writes the window size, maximised state, pane positions, the session
- * panel's closed sections and the event list's hidden columns to
+ * panel's closed sections, the event list's hidden columns and whether the
+ * timeline hides lanes without events in view to
  * g_get_user_config_dir()/etlscope/state.ini, atomically
  * (g_key_file_save_to_file() goes through g_file_set_contents()).
  *
@@ -495,6 +500,7 @@ etl_window_save_state (EtlWindow *self, GError **error)
   g_key_file_set_integer (kf, "panes", "trace", gtk_paned_get_position (self->trace_paned));
   g_key_file_set_integer (kf, "panes", "list", gtk_paned_get_position (self->list_paned));
   g_key_file_set_boolean (kf, "cpu-graph", "expanded", etl_cpu_graph_get_expanded (self->cpu_graph));
+  g_key_file_set_boolean (kf, "timeline", "hide-empty-lanes", etl_timeline_view_get_hide_empty_lanes (self->timeline));
   {
     g_auto (GStrv) closed = etl_session_panel_dup_collapsed_sections (self->session_panel);
 

@@ -36,6 +36,9 @@ gboolean etl_timeline_view_is_busy (EtlTimelineView *self);
 gboolean etl_timeline_view_get_process_expanded (EtlTimelineView *self, guint32 pid);
 void etl_timeline_view_set_process_expanded (EtlTimelineView *self, guint32 pid, gboolean expanded);
 guint etl_timeline_view_get_n_lanes (EtlTimelineView *self);
+const char *etl_timeline_view_get_lane_label (EtlTimelineView *self, guint lane);
+gboolean etl_timeline_view_get_hide_empty_lanes (EtlTimelineView *self);
+void etl_timeline_view_set_hide_empty_lanes (EtlTimelineView *self, gboolean hide);
 int etl_timeline_view_get_lane_height (EtlTimelineView *self, int height);
 guint etl_timeline_view_get_lane_of_row (EtlTimelineView *self, guint64 row);
 

@@ -361,6 +361,13 @@ state_path (void)
   return g_build_filename (g_get_user_config_dir (), "etlscope", "state.ini", NULL);
 }
 
+/* EtlTimelineProcessColorFunc: the CPU usage graph's colour of @pid. */
+static gboolean
+process_color_cb (guint32 pid, GdkRGBA *rgba, gpointer user_data)
+{
+  return etl_cpu_graph_get_process_color (ETL_CPU_GRAPH (user_data), pid, rgba);
+}
+
 static void
 load_state (EtlWindow *self)
 {
@@ -3360,6 +3367,11 @@ etl_window_init (EtlWindow *self)
   if (timeline_actions != NULL)
     gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", timeline_actions);
   g_signal_connect_object (self->timeline, "event-selected", G_CALLBACK (on_timeline_event_selected), self, 0);
+  /* A process has the same colour in the CPU lanes as in the usage graph. */
+  etl_timeline_view_set_process_color_func (self->timeline, process_color_cb,
+                                            self->cpu_graph, NULL);
+  g_signal_connect_object (self->cpu_graph, "series-changed", G_CALLBACK (gtk_widget_queue_draw), self->timeline,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->loss_plot, "loss-activated", G_CALLBACK (on_loss_activated), self, 0);
   g_signal_connect_object (self->event_list, "filter-request", G_CALLBACK (on_list_filter_request), self, 0);
 

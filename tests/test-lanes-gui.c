@@ -7,11 +7,13 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "etl-cpu-graph.h"
 #include "etl-synth.h"
 #include "etl-test-util.h"
 #include "etl-window.h"
@@ -433,6 +435,42 @@ test_cpu_cswitch_lanes (Fixture *fixture, gconstpointer data)
   g_assert_cmpstr (text, ==, "TID 4004 · delta.exe (4000)");
   /* CPU 1 is idle then (slot 6 of its period). */
   g_assert_null (etl_timeline_view_segment_at (timeline, x, lane_h * 1.5, w, h));
+
+  /* A process has the CPU usage graph's colour in the CPU lanes: at 25.6 ms
+   * (no record nearby) CPU 3's segment is delta.exe's colour at 55 % over
+   * the lane's background, which CPU 1 (idle, same shading) shows. */
+  {
+    EtlCpuGraph *graph = etl_window_get_cpu_graph (fixture->window);
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+    cairo_t *cr = cairo_create (surface);
+    GdkRGBA want;
+    const guint8 *pixels;
+    int stride, px;
+    guint32 seg_px, bg_px;
+
+    while (etl_cpu_graph_is_busy (graph))
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_true (etl_cpu_graph_get_process_color (graph, 4000, &want));
+    g_assert_false (etl_cpu_graph_get_process_color (graph, 4242, &want)); /* no such process */
+    g_assert_true (etl_cpu_graph_get_process_color (graph, 4000, &want));
+    etl_timeline_view_render (timeline, cr, w, h);
+    cairo_surface_flush (surface);
+    pixels = cairo_image_surface_get_data (surface);
+    stride = cairo_image_surface_get_stride (surface);
+    px = (int) (ETL_LABEL_COLUMN_WIDTH + (double) (origin + 256000 - t0) / (double) (t1 - t0) * (w - ETL_LABEL_COLUMN_WIDTH));
+    seg_px = *(const guint32 *) (pixels + (gsize) (lane_h * 3 + lane_h / 2) * stride + (gsize) px * 4);
+    bg_px = *(const guint32 *) (pixels + (gsize) (lane_h * 1 + lane_h / 2) * stride + (gsize) px * 4);
+    for (int shift = 0; shift <= 16; shift += 8)
+      {
+        double c = shift == 16 ? want.red : shift == 8 ? want.green : want.blue;
+        double bg = ((bg_px >> shift) & 0xff) / 255.0;
+        double expected = 255.0 * (0.55 * c + 0.45 * bg);
+
+        g_assert_cmpfloat (fabs (((seg_px >> shift) & 0xff) - expected), <=, 3.0);
+      }
+    cairo_destroy (cr);
+    cairo_surface_destroy (surface);
+  }
 
   maybe_screenshot (fixture->window, "cpu-cswitch-lanes");
 }

@@ -104,6 +104,9 @@ struct _EtlTimelineView
   EtlLaneMode lane_mode;
   GArray *expanded;                 /* guint32 pids whose threads have lanes */
   EtlCpuSegments *segments;         /* CPU mode: who ran when (NULL: no CSwitch) */
+  EtlTimelineProcessColorFunc process_color; /* the segments' colours, or NULL */
+  gpointer process_color_data;
+  GDestroyNotify process_color_destroy;
   GCancellable *segments_cancellable; /* their build in flight */
   EtlSummary *summary;
   EtlSummary *detail;
@@ -1025,7 +1028,10 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
               if (x1 - x0 < 1)
                 x1 = x0 + 1;
               last_x = floor (x1);
-              etl_timeline_view_get_provider_color (seg[k].pid == G_MAXUINT32 ? 0 : seg[k].pid / 4 + 3, &rgba);
+              if (self->process_color == NULL)
+                etl_timeline_view_get_provider_color (seg[k].pid == G_MAXUINT32 ? 0 : seg[k].pid / 4 + 3, &rgba);
+              else if (seg[k].pid == G_MAXUINT32 || !self->process_color (seg[k].pid, &rgba, self->process_color_data))
+                gdk_rgba_parse (&rgba, "#888a85"); /* as "Other" */
               cairo_set_source_rgba (cr, rgba.red, rgba.green, rgba.blue, 0.55);
               cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x0, y + 3, x1 - x0, lane_h - 6);
               cairo_fill (cr);
@@ -1676,6 +1682,8 @@ etl_timeline_view_finalize (GObject *object)
   g_free (self->keys);
   g_free (self->ratio);
   g_clear_pointer (&self->shown, g_array_unref);
+  if (self->process_color_destroy != NULL)
+    self->process_color_destroy (self->process_color_data);
 
   G_OBJECT_CLASS (etl_timeline_view_parent_class)->finalize (object);
 }
@@ -2245,6 +2253,33 @@ etl_timeline_view_get_lane_label (EtlTimelineView *self, guint lane)
     return NULL;
   index = shown_lane (self, lane);
   return index == G_MAXUINT ? NULL : etl_summary_get_lane_label (self->shown_summary, index);
+}
+
+/**
+ * etl_timeline_view_set_process_color_func:
+ * @self: a timeline view
+ * @func: (nullable): gives the colour of a process's CPU segments, %FALSE
+ *   for a process it has none for (drawn grey, as "Other")
+ * @user_data: closure for @func
+ * @destroy: (nullable): frees @user_data when replaced or finalized
+ *
+ * Colours the CPU lanes' segments (who ran when) by @func, e.g. with the
+ * colours of the CPU usage graph so that a process looks the same in both.
+ * Without it, a colour of the provider palette chosen from the process id.
+ * Call gtk_widget_queue_draw() when @func's answers change.
+ */
+void
+etl_timeline_view_set_process_color_func (EtlTimelineView *self, EtlTimelineProcessColorFunc func,
+                                          gpointer user_data, GDestroyNotify destroy)
+{
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+
+  if (self->process_color_destroy != NULL)
+    self->process_color_destroy (self->process_color_data);
+  self->process_color = func;
+  self->process_color_data = user_data;
+  self->process_color_destroy = destroy;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /**

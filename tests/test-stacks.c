@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "etl-stack-tree.h"
 #include "etl-stacks.h"
 #include "etl-synth.h"
 #include "etl-test-util.h"
@@ -721,6 +722,115 @@ test_synth_cli (void)
   g_rmdir (dir);
 }
 
+/* The call tree of the schedule's samples, outermost first: user threads
+ * ntdll.dll → their .exe (two frames, one node), thread 3008 then
+ * ntoskrnl.exe (two frames, one node); idle samples hal.dll → ntoskrnl.exe.
+ * Counts from the samples' ThreadIds, read here from the records. */
+static void
+test_synth_tree (void)
+{
+  static const char *const exe[] = { NULL, "alpha.exe", "beta.exe", "gamma.exe", "delta.exe" };
+  g_autofree char *dir = NULL;
+  g_autofree char *path = write_schedule (&dir);
+  g_autoptr (EtlTrace) trace = open_one (path);
+  g_autoptr (EtlStacks) stacks = compute (trace);
+  g_autoptr (EtlStackTree) tree = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GCancellable) cancelled = g_cancellable_new ();
+  guint64 per_process[5] = { 0 }, n_idle = 0, n_3008 = 0, n_user = 0;
+  const EtlStackTreeNode *nodes;
+  guint n, ntdll, hal, k;
+
+  for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+    {
+      g_auto (EtlRecord) rec = { 0 };
+      guint32 tid;
+
+      g_assert_true (etl_trace_get_record (trace, i, &rec, NULL));
+      if (rec.header_type != ETL_HEADER_TYPE_PERFINFO64 || rec.hook_id != 0x0F2E)
+        continue;
+      tid = (guint32)rec.user_data[8] | (guint32)rec.user_data[9] << 8 | (guint32)rec.user_data[10] << 16
+            | (guint32)rec.user_data[11] << 24;
+      if (tid == 0)
+        n_idle++;
+      else
+        {
+          per_process[tid / 1000]++;
+          n_user++;
+          n_3008 += tid == 3008;
+        }
+    }
+  g_assert_cmpuint (n_idle + n_user, ==, 400);
+  g_assert_cmpuint (n_3008, >, 0);
+
+  tree = etl_stack_tree_new (stacks, G_MININT64, G_MAXINT64, NULL, &error);
+  g_assert_no_error (error);
+  nodes = etl_stack_tree_get_nodes (tree, &n);
+  /* root; ntdll.dll, 4 .exe, ntoskrnl.exe under gamma.exe; hal.dll, ntoskrnl.exe */
+  g_assert_cmpuint (n, ==, 1 + 6 + 2);
+  g_assert_cmpuint (etl_stack_tree_get_max_depth (tree), ==, 3);
+  g_assert_cmpuint (nodes[0].total, ==, 400);
+  g_assert_cmpuint (nodes[0].self, ==, 0);
+  g_assert_cmpstr (nodes[nodes[0].first_child].name, ==, "hal.dll"); /* by name */
+
+  ntdll = etl_stack_tree_find_child (tree, 0, "ntdll.dll");
+  hal = etl_stack_tree_find_child (tree, 0, "hal.dll");
+  g_assert_cmpuint (ntdll, !=, ETL_STACK_TREE_NONE);
+  g_assert_cmpuint (hal, !=, ETL_STACK_TREE_NONE);
+  g_assert_cmpuint (nodes[ntdll].total, ==, n_user);
+  g_assert_cmpuint (nodes[ntdll].self, ==, 0);
+  g_assert_cmpuint (nodes[ntdll].depth, ==, 1);
+  g_assert_cmpuint (nodes[hal].total, ==, n_idle);
+  k = etl_stack_tree_find_child (tree, hal, "ntoskrnl.exe");
+  g_assert_cmpuint (k, !=, ETL_STACK_TREE_NONE);
+  g_assert_cmpuint (nodes[k].total, ==, n_idle);
+  g_assert_cmpuint (nodes[k].self, ==, n_idle);
+  g_assert_cmpuint (nodes[k].first_child, ==, ETL_STACK_TREE_NONE);
+  for (guint p = 1; p <= 4; p++)
+    {
+      guint e = etl_stack_tree_find_child (tree, ntdll, exe[p]);
+
+      g_assert_cmpuint (e, !=, ETL_STACK_TREE_NONE);
+      g_assert_cmpuint (nodes[e].total, ==, per_process[p]);
+      g_assert_cmpuint (nodes[e].self, ==, per_process[p] - (p == 3 ? n_3008 : 0));
+      g_assert_cmpuint (nodes[e].parent, ==, ntdll);
+      g_assert_cmpuint (nodes[e].depth, ==, 2);
+    }
+  k = etl_stack_tree_find_child (tree, etl_stack_tree_find_child (tree, ntdll, "gamma.exe"), "ntoskrnl.exe");
+  g_assert_cmpuint (k, !=, ETL_STACK_TREE_NONE);
+  g_assert_cmpuint (nodes[k].total, ==, n_3008);
+  g_assert_cmpuint (nodes[k].self, ==, n_3008);
+  g_assert_cmpuint (nodes[k].depth, ==, 3);
+  /* Siblings by name: alpha, beta, delta, gamma. */
+  k = nodes[ntdll].first_child;
+  g_assert_cmpstr (nodes[k].name, ==, "alpha.exe");
+  k = nodes[k].next_sibling;
+  g_assert_cmpstr (nodes[k].name, ==, "beta.exe");
+  k = nodes[k].next_sibling;
+  g_assert_cmpstr (nodes[k].name, ==, "delta.exe");
+  k = nodes[k].next_sibling;
+  g_assert_cmpstr (nodes[k].name, ==, "gamma.exe");
+  g_assert_cmpuint (nodes[k].next_sibling, ==, ETL_STACK_TREE_NONE);
+  g_clear_pointer (&tree, etl_stack_tree_free);
+
+  /* A range without samples: the root alone; cancelled: NULL. */
+  tree = etl_stack_tree_new (stacks, etl_trace_get_origin (trace) + 100 * 10000, G_MAXINT64, NULL, &error);
+  g_assert_no_error (error);
+  nodes = etl_stack_tree_get_nodes (tree, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (nodes[0].total, ==, 0);
+  g_clear_pointer (&tree, etl_stack_tree_free);
+  g_cancellable_cancel (cancelled);
+  tree = etl_stack_tree_new (stacks, G_MININT64, G_MAXINT64, cancelled, &error);
+  g_assert_null (tree);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  g_clear_pointer (&stacks, etl_stacks_unref);
+  g_clear_pointer (&trace, etl_trace_unref);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -732,6 +842,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/stacks/cli", test_cli);
   g_test_add_func ("/etl/stacks/synth/schedule", test_synth_schedule);
   g_test_add_func ("/etl/stacks/synth/cli", test_synth_cli);
+  g_test_add_func ("/etl/stacks/synth/tree", test_synth_tree);
 
   return g_test_run ();
 }

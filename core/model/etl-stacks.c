@@ -670,6 +670,19 @@ etl_stacks_get_n_methods (EtlStacks *stacks)
   return stacks->methods->len;
 }
 
+/**
+ * etl_stacks_get_trace:
+ * @stacks: stacks
+ *
+ * Returns: (transfer none): the trace @stacks were computed from
+ */
+EtlTrace *
+etl_stacks_get_trace (EtlStacks *stacks)
+{
+  g_return_val_if_fail (stacks != NULL, NULL);
+  return stacks->trace;
+}
+
 static guint
 first_attach (EtlStacks *s, guint64 index)
 {

@@ -185,6 +185,7 @@ static const guint32 provider_palette[] = {
 #define N_PALETTE G_N_ELEMENTS (provider_palette)
 
 static void schedule_rebuild (EtlTimelineView *self);
+static void ensure_scratch (EtlTimelineView *self, guint n_lanes, guint axis_w);
 static void update_actions (EtlTimelineView *self);
 
 /**
@@ -365,12 +366,15 @@ shown_update (EtlTimelineView *self)
   else
     {
       guint cols = self->axis_w > 0 ? (guint) self->axis_w : 1024;
-      g_autofree guint32 *counts = g_new (guint32, (gsize) n * cols);
+      const guint32 *counts;
       g_autofree gboolean *keep = g_new0 (gboolean, n);
       gboolean process = etl_summary_get_mode (summary) == ETL_LANE_PROCESS;
       guint parent = G_MAXUINT;
 
-      etl_summary_query (summary, t0, t1, cols, counts, NULL);
+      /* draw()'s scratch: it queries the same range again right after. */
+      ensure_scratch (self, n, cols);
+      etl_summary_query (summary, t0, t1, cols, self->counts, NULL);
+      counts = self->counts;
       for (guint lane = 0; lane < n; lane++)
         {
           const guint32 *c = counts + (gsize) lane * cols;

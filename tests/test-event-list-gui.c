@@ -370,8 +370,15 @@ test_wheel (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (etl_event_list_get_selected_row (fixture->list), ==, 2);
   g_assert_cmpuint (etl_event_list_get_n_selected (fixture->list), ==, 1);
   assert_page_only (fixture);
-  /* Off screen, the selected row is no row of the page. */
+  /* Off screen, the selected row is no row of the page, and the view has no
+   * cursor (it would draw the focus on another row). */
   g_assert_cmpint (gtk_tree_selection_count_selected_rows (gtk_tree_view_get_selection (view (fixture))), ==, 0);
+  {
+    g_autoptr (GtkTreePath) cursor = NULL;
+
+    gtk_tree_view_get_cursor (view (fixture), &cursor, NULL);
+    g_assert_null (cursor);
+  }
 
   /* Smooth: a tenth of a notch at a time. */
   for (guint i = 0; i < 10; i++)

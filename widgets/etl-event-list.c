@@ -348,6 +348,20 @@ show_page (EtlEventList *self)
       if (now == NULL || gtk_tree_path_compare (now, path) != 0)
         gtk_tree_view_set_cursor (self->tree_view, path, NULL, FALSE);
     }
+  else
+    {
+      g_autoptr (GtkTreePath) now = NULL;
+
+      /* The cursor is off screen: the view must have none, or it would draw
+       * the focus on whichever row took its place.  GTK has no call to
+       * unset it; a view left without rows has none. */
+      gtk_tree_view_get_cursor (self->tree_view, &now, NULL);
+      if (now != NULL)
+        {
+          etl_event_page_set_window (self->page, self->offset, 0);
+          etl_event_page_set_window (self->page, self->offset, self->page_rows + 1);
+        }
+    }
   for (guint i = 0; i < count; i++)
     {
       g_autoptr (GtkTreePath) path = gtk_tree_path_new_from_indices ((int) i, -1);

@@ -453,6 +453,31 @@ test_multi_select_copy (Fixture *fixture, gconstpointer data)
   click (fixture, 5, 0);
   g_assert_cmpuint (etl_event_list_get_n_selected (fixture->list), ==, 1);
   g_assert_cmpuint (etl_event_list_get_selected_row (fixture->list), ==, t + 5);
+
+  /* Ctrl+A, Copy: formatted in a worker, at most 100,000 rows, the first
+   * one the top of the list. */
+  key (fixture, GDK_KEY_a, GDK_CONTROL_MASK);
+  g_assert_cmpuint (etl_event_list_get_n_selected (fixture->list), ==, 179474);
+  {
+    GtkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (fixture->list), GDK_SELECTION_CLIPBOARD);
+    g_autofree char *all = NULL;
+    g_auto (GStrv) all_lines = NULL;
+    g_auto (GStrv) cells = NULL;
+    gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+    gtk_clipboard_clear (clipboard);
+    etl_event_list_copy (fixture->list);
+    while (!gtk_clipboard_wait_is_text_available (clipboard) && g_get_monotonic_time () < deadline)
+      g_main_context_iteration (NULL, FALSE);
+    all = gtk_clipboard_wait_for_text (clipboard);
+    g_assert_nonnull (all);
+    all_lines = g_strsplit (all, "\n", -1);
+    g_assert_cmpuint (g_strv_length (all_lines), ==, 1 + 100000 + 1);
+    g_assert_cmpstr (all_lines[0], ==, lines[0]);
+    cells = g_strsplit (all_lines[1], "\t", -1);
+    g_assert_cmpstr (cells[0], ==, "0.0 µs");
+    g_assert_cmpstr (cells[4], ==, "EventTrace");
+  }
 }
 
 static gboolean

@@ -65,6 +65,8 @@
 
 /* Rows copied at most by one Copy (each is one record read). */
 #define MAX_COPY_ROWS 100000
+/* Rows a Copy formats on the main thread; more go to a worker. */
+#define SYNC_COPY_ROWS 2000
 
 /**
  * EtlEventListColumn:
@@ -867,27 +869,50 @@ on_column_clicked (GtkTreeViewColumn *column, EtlEventList *self)
 
 /* Copy ------------------------------------------------------------------- */
 
+/* Model columns of the visible columns, in order; returns how many. */
+static guint
+visible_columns (EtlEventList *self, int *model_columns)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    if (gtk_tree_view_column_get_visible (self->view_columns[i]))
+      model_columns[n++] = (int) columns[i].model_column;
+  return n;
+}
+
+/* The header line: titles of the visible columns. */
 static void
-append_row_text (EtlEventList *self, GString *text, guint64 position)
+append_header (EtlEventList *self, GString *text)
 {
   gboolean first = TRUE;
 
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    if (gtk_tree_view_column_get_visible (self->view_columns[i]))
+      {
+        g_string_append_printf (text, "%s%s", first ? "" : "\t", columns[i].title);
+        first = FALSE;
+      }
+  g_string_append_c (text, '\n');
+}
+
+/* One line: @model_columns of @position of @model, tab-separated. */
+static void
+append_row_text (EtlEventModel *model, const int *model_columns, guint n_columns, GString *text, guint64 position)
+{
+  for (guint i = 0; i < n_columns; i++)
     {
       GValue value = G_VALUE_INIT;
       const char *s;
 
-      if (!gtk_tree_view_column_get_visible (self->view_columns[i]))
-        continue;
-      etl_event_model_get_value_at (self->model, position, columns[i].model_column, &value);
+      etl_event_model_get_value_at (model, position, model_columns[i], &value);
       s = g_value_get_string (&value);
-      if (!first)
+      if (i > 0)
         g_string_append_c (text, '\t');
       /* Tabs and line breaks inside a value would break the table. */
       for (const char *c = s != NULL ? s : ""; *c != '\0'; c++)
         g_string_append_c (text, *c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c);
       g_value_unset (&value);
-      first = FALSE;
     }
   g_string_append_c (text, '\n');
 }
@@ -898,7 +923,8 @@ append_row_text (EtlEventList *self, GString *text, guint64 position)
  *
  * The selected rows as tab-separated text: a header line with the titles of
  * the visible columns, then one line per selected row (at most 100,000) in
- * the order shown, on screen or not.
+ * the order shown, on screen or not.  Formats every row on the calling
+ * thread; etl_event_list_copy() formats many rows in a worker.
  *
  * Returns: (transfer full): the text; only the header line when nothing is
  *   selected
@@ -907,39 +933,102 @@ char *
 etl_event_list_dup_selection_text (EtlEventList *self)
 {
   g_autoptr (GString) text = g_string_new (NULL);
-  gboolean first = TRUE;
-  guint n = 0;
+  int model_columns[G_N_ELEMENTS (columns)];
+  guint n_columns, n = 0;
 
   g_return_val_if_fail (ETL_IS_EVENT_LIST (self), NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    if (gtk_tree_view_column_get_visible (self->view_columns[i]))
-      {
-        g_string_append_printf (text, "%s%s", first ? "" : "\t", columns[i].title);
-        first = FALSE;
-      }
-  g_string_append_c (text, '\n');
-
+  append_header (self, text);
+  n_columns = visible_columns (self, model_columns);
   for (guint r = 0; r < self->selection->len && n < MAX_COPY_ROWS; r++)
     for (guint64 p = range_at (self, r)->start; p < range_at (self, r)->end && n < MAX_COPY_ROWS; p++, n++)
-      append_row_text (self, text, p);
+      append_row_text (self->model, model_columns, n_columns, text, p);
   return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* A Copy of many rows, formatted in a worker. */
+typedef struct
+{
+  EtlTrace *trace;
+  GArray *rows;                          /* guint64 trace rows */
+  int model_columns[G_N_ELEMENTS (columns)];
+  guint n_columns;
+  GString *text;                         /* the header line, then the rows */
+} CopyJob;
+
+static void
+copy_job_free (CopyJob *job)
+{
+  etl_trace_unref (job->trace);
+  g_array_unref (job->rows);
+  if (job->text != NULL)
+    g_string_free (job->text, TRUE);
+  g_free (job);
+}
+
+static void
+copy_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  CopyJob *job = data;
+  /* Its own model (the list's is the main thread's): over every row, so a
+   * position is a trace row. */
+  g_autoptr (EtlEventModel) model = etl_event_model_new (job->trace, NULL);
+
+  for (guint i = 0; i < job->rows->len; i++)
+    append_row_text (model, job->model_columns, job->n_columns, job->text, g_array_index (job->rows, guint64, i));
+  g_task_return_pointer (task, g_string_free (g_steal_pointer (&job->text), FALSE), g_free);
+}
+
+static void
+on_copy_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  EtlEventList *self = ETL_EVENT_LIST (source);
+  g_autofree char *text = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (text != NULL && gtk_widget_get_realized (GTK_WIDGET (self)))
+    gtk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD), text, -1);
 }
 
 /**
  * etl_event_list_copy:
  * @self: a list
  *
- * Puts etl_event_list_dup_selection_text() on the clipboard (Ctrl+C).
+ * Puts etl_event_list_dup_selection_text() on the clipboard (Ctrl+C).  More
+ * than 2,000 rows (up to 100,000) are formatted in a worker and the
+ * clipboard is set when it is done, so the window never waits for them.
  */
 void
 etl_event_list_copy (EtlEventList *self)
 {
-  g_autofree char *text = NULL;
+  g_autoptr (GTask) task = NULL;
+  CopyJob *job;
+  guint n = 0;
 
   g_return_if_fail (ETL_IS_EVENT_LIST (self));
-  text = etl_event_list_dup_selection_text (self);
-  gtk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD), text, -1);
+  if (self->trace == NULL || sel_count (self) <= SYNC_COPY_ROWS)
+    {
+      g_autofree char *text = etl_event_list_dup_selection_text (self);
+
+      gtk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD), text, -1);
+      return;
+    }
+  job = g_new0 (CopyJob, 1);
+  job->trace = etl_trace_ref (self->trace);
+  job->rows = g_array_sized_new (FALSE, FALSE, sizeof (guint64), (guint) MIN (sel_count (self), MAX_COPY_ROWS));
+  job->n_columns = visible_columns (self, job->model_columns);
+  job->text = g_string_new (NULL);
+  append_header (self, job->text);
+  for (guint r = 0; r < self->selection->len && n < MAX_COPY_ROWS; r++)
+    for (guint64 p = range_at (self, r)->start; p < range_at (self, r)->end && n < MAX_COPY_ROWS; p++, n++)
+      {
+        guint64 row = etl_event_model_get_row (self->model, p);
+
+        g_array_append_val (job->rows, row);
+      }
+  task = g_task_new (self, NULL, on_copy_done, NULL);
+  g_task_set_source_tag (task, etl_event_list_copy);
+  g_task_set_task_data (task, job, (GDestroyNotify) copy_job_free);
+  g_task_run_in_thread (task, copy_thread);
 }
 
 /* Actions and the context menu -------------------------------------------- */

@@ -346,6 +346,9 @@ test_keys (Fixture *fixture, gconstpointer data)
   /* Ctrl+A: every row, none of them formatted for it. */
   key (fixture, GDK_KEY_a, GDK_CONTROL_MASK);
   g_assert_cmpuint (etl_event_list_get_n_selected (fixture->list), ==, 179474);
+  key (fixture, GDK_KEY_a, GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+  g_assert_cmpuint (etl_event_list_get_n_selected (fixture->list), ==, 0);
+  g_assert_cmpint (gtk_tree_selection_count_selected_rows (gtk_tree_view_get_selection (view (fixture))), ==, 0);
 }
 
 /* The wheel scrolls the page (the selection stays); smooth deltas add up

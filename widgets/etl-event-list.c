@@ -25,8 +25,8 @@
  * (vertical policy %GTK_POLICY_EXTERNAL).  The list handles what moves
  * vertically: the mouse wheel and touchpad (smooth deltas), Up, Down, Page
  * Up, Page Down, Home, End (Shift extends the selection, Ctrl moves the
- * cursor alone), Ctrl+A, Ctrl+Space, and clicks (Ctrl toggles a row, Shift
- * selects from the anchor, across pages).  The selection is kept as ranges
+ * cursor alone), Ctrl+A, Ctrl+Shift+A, Ctrl+Space, and clicks (Ctrl
+ * toggles a row, Shift selects from the anchor, across pages).  The selection is kept as ranges
  * of positions in the row set's display order and written into the tree
  * view's #GtkTreeSelection for the rows on the page, so it looks as GTK
  * draws it; Copy reads the ranges, so rows off screen are copied too (at
@@ -674,10 +674,13 @@ on_key_press (GtkWidget *widget, GdkEventKey *event, EtlEventList *self)
       break;
     case GDK_KEY_a:
     case GDK_KEY_A:
-      if (!ctrl || shift)
+      if (!ctrl)
         return GDK_EVENT_PROPAGATE;
+      /* Ctrl+A selects every row, Ctrl+Shift+A none (GTK's bindings would
+       * act on the rows on screen alone). */
       sel_clear (self);
-      sel_add (self, 0, n);
+      if (!shift)
+        sel_add (self, 0, n);
       show_page (self);
       selection_changed (self);
       return GDK_EVENT_STOP;

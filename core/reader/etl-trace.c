@@ -67,7 +67,9 @@ typedef struct
  * One record in the merged index: 20 bytes.  The FILETIME is split in two
  * 32-bit halves (so the entry needs only 4-byte alignment); a record's offset
  * in its buffer is a multiple of 8 below MAX_BUFFER_BYTES, so offset / 8 fits
- * 22 bits, next to the 8-bit header type.  The process id is an index into the
+ * 22 bits, next to the header type (5 bits: an indexed record's type is one of
+ * the known ones, all below ETL_N_HEADER_TYPES) and, while the trace is
+ * opened, the record's EtlFeedKind (3 bits).  The process id is an index into the
  * trace's PID table (trace->pids), with two sentinels: PID16_NONE (the header
  * has none) and PID16_REREAD (the table was full: the accessor reads the
  * record header again), so no answer depends on the table's cap.
@@ -77,7 +79,7 @@ typedef struct
   guint32 ft_lo;         /* FILETIME, low 32 bits */
   guint32 ft_hi;         /* FILETIME, high 32 bits */
   guint32 buffer;        /* index into trace->buffers */
-  guint32 packed;        /* bits 0..21: record offset / 8; bits 22..29: header type */
+  guint32 packed;        /* bits 0..21: record offset / 8; 22..26: header type; 27..29: EtlFeedKind (open only) */
   guint16 pid;           /* index into trace->pids, PID16_NONE or PID16_REREAD */
   guint16 provider;      /* index into trace->providers, PROVIDER_OVERFLOW past 65535 */
 } EtlIndexEntry;
@@ -85,11 +87,15 @@ typedef struct
 G_STATIC_ASSERT (sizeof (EtlIndexEntry) == 20);
 
 #define ENTRY_OFFSET_BITS 22
+#define ENTRY_TYPE_SHIFT  22
+#define ENTRY_FEED_SHIFT  27
+#define ENTRY_FEED_MASK   (7u << ENTRY_FEED_SHIFT)
 #define PID16_NONE        0xFFFFu
 #define PID16_REREAD      0xFFFEu
 #define MAX_PIDS          0xFFFEu      /* table indexes 0..0xFFFD */
 
 G_STATIC_ASSERT ((MAX_BUFFER_BYTES / 8) < (1u << ENTRY_OFFSET_BITS));
+G_STATIC_ASSERT (ETL_N_HEADER_TYPES == 32);
 
 static inline gint64
 entry_filetime (const EtlIndexEntry *e)
@@ -106,7 +112,7 @@ entry_offset (const EtlIndexEntry *e)
 static inline guint8
 entry_header_type (const EtlIndexEntry *e)
 {
-  return (guint8) (e->packed >> ENTRY_OFFSET_BITS);
+  return (guint8) ((e->packed >> ENTRY_TYPE_SHIFT) & (ETL_N_HEADER_TYPES - 1));
 }
 
 /* The merge key of an entry: (FILETIME, buffer << 32 | offset). */
@@ -116,15 +122,22 @@ entry_pos (const EtlIndexEntry *e)
   return (guint64) e->buffer << 32 | entry_offset (e);
 }
 
+static inline guint
+entry_feed (const EtlIndexEntry *e)
+{
+  return (e->packed & ENTRY_FEED_MASK) >> ENTRY_FEED_SHIFT;
+}
+
 static inline void
-entry_set (EtlIndexEntry *e, gint64 filetime, guint32 buffer, guint32 offset, guint8 header_type, guint16 pid,
-           guint16 provider)
+entry_set (EtlIndexEntry *e, gint64 filetime, guint32 buffer, guint32 offset, guint8 header_type, guint feed,
+           guint16 pid, guint16 provider)
 {
   g_assert (offset % 8 == 0 && offset / 8 < (1u << ENTRY_OFFSET_BITS));
+  g_assert (header_type < ETL_N_HEADER_TYPES && feed < 8);
   e->ft_lo = (guint32) (guint64) filetime;
   e->ft_hi = (guint32) ((guint64) filetime >> 32);
   e->buffer = buffer;
-  e->packed = offset / 8 | (guint32) header_type << ENTRY_OFFSET_BITS;
+  e->packed = offset / 8 | (guint32) header_type << ENTRY_TYPE_SHIFT | (guint32) feed << ENTRY_FEED_SHIFT;
   e->pid = pid;
   e->provider = provider;
 }
@@ -1322,7 +1335,7 @@ merge_serial (EtlTrace *trace, guint64 n_hint, EtlProgressFunc progress, gpointe
             index_advise (m.index, m.cap_index * sizeof (EtlIndexEntry));
         }
       e = &m.index[m.n_index];
-      entry_set (e, c->filetime, c->buf, c->rec_offset, c->header_type,
+      entry_set (e, c->filetime, c->buf, c->rec_offset, c->header_type, ETL_FEED_NONE,
                  c->pid == NO_PID ? PID16_NONE : pid_set_intern (&m.pids, c->pid), c->provider);
       if (m.n_index > 0 && entry_filetime (&e[-1]) > c->filetime)
         sorted = FALSE;
@@ -1506,16 +1519,6 @@ typedef struct
 
 typedef struct
 {
-  MergeKey key;
-  guint64 file_offset;
-  GBytes *bytes;        /* a copy of the record */
-  guint16 file;
-  guint16 cpu;
-  guint8 kind;          /* EtlFeedKind */
-} FeedItem;
-
-typedef struct
-{
   EtlLoss loss;
   OrderRef ref;
 } LossItem;
@@ -1552,7 +1555,6 @@ typedef struct
   gboolean has_last_guid;
   guint16 last_provider;
   EtlGuid last_guid;
-  GArray *feed;                 /* FeedItem */
   GArray *losses;               /* LossItem */
   GArray *problems;             /* ProblemItem */
   guint64 n_problems_dropped;
@@ -1610,6 +1612,7 @@ typedef struct
   guint n_ranges;
   guint64 *bounds;              /* (n_ranges + 1) × n_streams stream indexes */
   guint64 *range_out;           /* n_ranges + 1 output positions */
+  GArray **range_feed;          /* per range: index positions (guint64) of feed records */
 } Open;
 
 #define CHUNK_BYTES (CHUNK_ENTRIES * sizeof (EtlIndexEntry))
@@ -1668,7 +1671,6 @@ segment_tables_init (Segment *sg)
   sg->provider_refs = g_array_new (FALSE, FALSE, sizeof (OrderRef));
   sg->provider_class = g_byte_array_new ();
   sg->provider_ids = g_hash_table_new_full (etl_guid_hash, etl_guid_equal_func, g_free, NULL);
-  sg->feed = g_array_new (FALSE, FALSE, sizeof (FeedItem));
   sg->losses = g_array_new (FALSE, FALSE, sizeof (LossItem));
   sg->problems = g_array_new (FALSE, FALSE, sizeof (ProblemItem));
 }
@@ -1692,9 +1694,6 @@ segment_clear (Segment *sg)
   g_array_unref (sg->provider_refs);
   g_byte_array_unref (sg->provider_class);
   g_hash_table_unref (sg->provider_ids);
-  for (guint i = 0; i < sg->feed->len; i++)
-    g_clear_pointer (&g_array_index (sg->feed, FeedItem, i).bytes, g_bytes_unref);
-  g_array_unref (sg->feed);
   g_array_unref (sg->losses);
   for (guint i = 0; i < sg->problems->len; i++)
     g_clear_error (&g_array_index (sg->problems, ProblemItem, i).error);
@@ -1914,7 +1913,7 @@ segment_scan (Open *o, Segment *sg, HookCache *hc, gboolean caller)
               g_ptr_array_add (sg->chunks, chunk);
               in_chunk = 0;
             }
-          entry_set (&chunk[in_chunk++], ft, bi, rec_offset, pk.header_type, pid16, provider);
+          entry_set (&chunk[in_chunk++], ft, bi, rec_offset, pk.header_type, feed, pid16, provider);
           if (sg->n == 0)
             {
               sg->first_key.ft = ft;
@@ -1927,19 +1926,6 @@ segment_scan (Open *o, Segment *sg, HookCache *hc, gboolean caller)
           sg->last_key.ft = ft;
           sg->last_key.pos = (guint64) bi << 32 | rec_offset;
           sg->n++;
-
-          if (G_UNLIKELY (feed != ETL_FEED_NONE))
-            {
-              FeedItem it;
-
-              it.key = sg->last_key;
-              it.file_offset = b->offset + rec_offset;
-              it.bytes = g_bytes_new (data + rec_offset, MIN ((gsize) pk.size, len - rec_offset));
-              it.file = b->file;
-              it.cpu = b->cpu;
-              it.kind = feed;
-              g_array_append_val (sg->feed, it);
-            }
         }
       g_clear_pointer (&hold, g_bytes_unref);
     }
@@ -2037,12 +2023,6 @@ compare_ordered (gconstpointer a, gconstpointer b)
   if (x->seg != y->seg)
     return x->seg < y->seg ? -1 : 1;
   return x->seq < y->seq ? -1 : (x->seq > y->seq);
-}
-
-static gint
-compare_feed_items (gconstpointer a, gconstpointer b)
-{
-  return compare_merge_keys (&((const FeedItem *) a)->key, &((const FeedItem *) b)->key);
 }
 
 static void
@@ -2188,6 +2168,7 @@ merge_job (Open *o, gboolean caller)
     {
       EtlIndexEntry *out = o->index + o->range_out[r];
       guint64 n_out = o->range_out[r + 1] - o->range_out[r];
+      guint64 out_pos = o->range_out[r];
 
       for (guint s = 0; s < lt.k; s++)
         {
@@ -2220,6 +2201,9 @@ merge_job (Open *o, gboolean caller)
           RangeCursor *c = &cur[w];
           EtlIndexEntry e = *c->p;
 
+          if (G_UNLIKELY (e.packed & ENTRY_FEED_MASK))
+            g_array_append_val (o->range_feed[r], out_pos);
+          out_pos++;
           if (e.pid < PID16_REREAD)
             e.pid = c->pid_map[e.pid];
           if (G_LIKELY (e.provider != PROVIDER_OVERFLOW))
@@ -2263,6 +2247,9 @@ open_split (Open *o)
 
   o->bounds = g_new0 (guint64, (gsize) (nr + 1) * ns);
   o->range_out = g_new0 (guint64, nr + 1);
+  o->range_feed = g_new0 (GArray *, nr);
+  for (guint r = 0; r < nr; r++)
+    o->range_feed[r] = g_array_new (FALSE, FALSE, sizeof (guint64));
   for (guint s = 0; s < ns; s++)
     o->bounds[(gsize) nr * ns + s] = o->streams[s].n;
   if (nr > 1)
@@ -2308,6 +2295,9 @@ open_clear (Open *o)
   g_clear_pointer (&o->segs, g_free);
   g_clear_pointer (&o->bounds, g_free);
   g_clear_pointer (&o->range_out, g_free);
+  for (guint r = 0; o->range_feed != NULL && r < o->n_ranges; r++)
+    g_array_unref (o->range_feed[r]);
+  g_clear_pointer (&o->range_feed, g_free);
 }
 
 /* After the scan: per-file counts, the trace's PID table and provider ids,
@@ -2320,7 +2310,6 @@ open_gather (Open *o)
   g_autofree MergeKey *last_key = g_new0 (MergeKey, n_files);
   g_autofree gboolean *has_last = g_new0 (gboolean, n_files);
   g_autoptr (GArray) ordered = g_array_new (FALSE, FALSE, sizeof (Ordered));
-  g_autoptr (GArray) feed = g_array_new (FALSE, FALSE, sizeof (FeedItem));
   PidSet pids;
 
   for (guint i = 0; i < o->n_segs; i++)
@@ -2417,31 +2406,68 @@ open_gather (Open *o)
           g_clear_error (&p->error);
         }
     }
+}
 
-  /* The decode feed, in merged (key) order. */
-  for (guint i = 0; i < o->n_segs; i++)
-    {
-      g_array_append_vals (feed, o->segs[i].feed->data, o->segs[i].feed->len);
-      g_array_set_size (o->segs[i].feed, 0);
-    }
-  g_array_sort (feed, compare_feed_items);
-  for (guint i = 0; i < feed->len; i++)
-    {
-      FeedItem *it = &g_array_index (feed, FeedItem, i);
-      gsize len;
-      const guint8 *data = g_bytes_get_data (it->bytes, &len);
-      EtlRecord r;
+/*
+ * The decode feed, in merged order: the records the merge found flagged, read
+ * again (merge_feed() does the same from the cursor).  Compressed buffers are
+ * decompressed again, through a small cache: each stream's feed records come
+ * in its own order, so a buffer is rarely decompressed twice here.
+ */
+static void
+open_feed (Open *o)
+{
+  EtlTrace *trace = o->trace;
+  struct
+  {
+    guint buffer;
+    GBytes *hold;
+  } cache[64];
 
-      if (trace->feed != NULL && etl_record_decode (data, len, &r, NULL))
-        {
-          r.file = it->file;
-          r.cpu = it->cpu;
-          r.filetime = it->key.ft;
-          r.file_offset = it->file_offset;
-          etl_trace_feed_add (trace->feed, (EtlFeedKind) it->kind, &r);
-        }
-      g_bytes_unref (it->bytes);
-    }
+  memset (cache, 0, sizeof cache);
+  if (trace->feed != NULL)
+    etl_trace_feed_keep_by_index (trace->feed);
+  for (guint r = 0; r < o->n_ranges; r++)
+    for (guint i = 0; i < o->range_feed[r]->len; i++)
+      {
+        EtlIndexEntry *e = &o->index[g_array_index (o->range_feed[r], guint64, i)];
+        const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, e->buffer);
+        EtlFile *f = g_ptr_array_index (trace->files, b->file);
+        guint kind = entry_feed (e);
+        guint32 off = entry_offset (e);
+        const guint8 *data;
+        gsize len;
+        EtlRecord rec;
+
+        e->packed &= ~ENTRY_FEED_MASK;
+        if (!b->compressed)
+          {
+            data = f->data + b->offset;
+            len = b->used;
+          }
+        else
+          {
+            guint slot = ((guint) b->file * 131u + b->cpu) % G_N_ELEMENTS (cache);
+
+            if (cache[slot].hold == NULL || cache[slot].buffer != e->buffer)
+              {
+                g_clear_pointer (&cache[slot].hold, g_bytes_unref);
+                if (!buffer_load (trace, b, &data, &len, &cache[slot].hold, NULL))
+                  continue;
+                cache[slot].buffer = e->buffer;
+              }
+            data = g_bytes_get_data (cache[slot].hold, &len);
+          }
+        if (trace->feed == NULL || off >= len || !etl_record_decode (data + off, len - off, &rec, NULL))
+          continue;
+        rec.file = b->file;
+        rec.cpu = b->cpu;
+        rec.filetime = entry_filetime (e);
+        rec.file_offset = b->offset + off;
+        etl_trace_feed_add_at (trace->feed, (EtlFeedKind) kind, &rec, (guint64) (e - o->index));
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (cache); i++)
+    g_clear_pointer (&cache[i].hold, g_bytes_unref);
 }
 
 /* Moves the segments' chunks into per-stream lists for the merge. */
@@ -2582,6 +2608,7 @@ merge_parallel (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_dat
   if (g_atomic_int_get (&o.cancelled) || g_cancellable_is_cancelled (cancellable))
     goto cancelled;
 
+  open_feed (&o);
   trace->index = g_steal_pointer (&o.index);
   trace->n_index = n_total;
   open_clear (&o);
@@ -2861,12 +2888,12 @@ etl_trace_unref (EtlTrace *trace)
   g_clear_pointer (&trace->feed, etl_trace_feed_free);
   g_clear_pointer (&trace->provider_feed, g_byte_array_unref);
   if (trace->lifetime_records != NULL)
-    etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), NULL);
+    etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), NULL, NULL, NULL);
   g_clear_pointer (&trace->processes, etl_process_table_unref);
   g_clear_pointer (&trace->file_names, etl_mof_file_names_free);
   if (trace->file_name_records != NULL)
     etl_mof_file_names_free (etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records),
-                                                              NULL, NULL));
+                                                              NULL, NULL, NULL, NULL));
   g_clear_pointer (&trace->volumes, etl_volume_map_free);
   g_clear_pointer (&trace->registry, etl_schema_registry_unref);
   g_free (trace);
@@ -3304,13 +3331,23 @@ etl_trace_get_volume_map (EtlTrace *trace)
   return trace->volumes;
 }
 
+/* EtlTraceFeedReader: the kept records of a parallel open are index positions. */
+static gboolean
+feed_read_record (gpointer data, guint64 index, EtlRecord *record)
+{
+  EtlTrace *trace = data;
+
+  return index < trace->n_index && etl_trace_get_record (trace, index, record, NULL);
+}
+
 /* The process table from the Process/Thread records the walk kept, on first use. */
 static gpointer
 build_processes (gpointer data)
 {
   EtlTrace *trace = data;
 
-  etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), trace->processes);
+  etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), trace->processes,
+                                      feed_read_record, trace);
   return trace->processes;
 }
 
@@ -3413,7 +3450,7 @@ build_file_names (gpointer data)
   EtlTrace *trace = data;
 
   trace->file_names = etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records), trace->registry,
-                                                       trace->volumes);
+                                                       trace->volumes, feed_read_record, trace);
   return trace->file_names;
 }
 

@@ -17,6 +17,7 @@
 #include "etl-synth.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
+#include "etl-trace-private.h"
 #include "etl-writer.h"
 
 /* ------------------------------------------------------------------------ */
@@ -153,15 +154,27 @@ open_with_threads (const char *const *paths, guint threads)
   return trace;
 }
 
-/* Opens @paths with 1 and with @threads threads: the same fingerprint; returns the 1-thread trace. */
+/* Opens @paths with the serial walk, with 1 and with @threads threads: the
+ * same fingerprint; returns the 1-thread trace. */
 static EtlTrace *
 assert_open_same (const char *const *paths, guint threads)
 {
-  EtlTrace *one = open_with_threads (paths, 1);
-  g_autoptr (EtlTrace) many = open_with_threads (paths, threads);
-  g_autofree char *a = trace_fingerprint (one);
-  g_autofree char *b = trace_fingerprint (many);
+  g_autoptr (EtlTrace) serial = NULL;
+  EtlTrace *one;
+  g_autoptr (EtlTrace) many = NULL;
+  g_autofree char *s = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
 
+  etl_trace_set_serial_open_for_testing (TRUE);
+  serial = open_with_threads (paths, 1);
+  etl_trace_set_serial_open_for_testing (FALSE);
+  one = open_with_threads (paths, 1);
+  many = open_with_threads (paths, threads);
+  s = trace_fingerprint (serial);
+  a = trace_fingerprint (one);
+  b = trace_fingerprint (many);
+  g_assert_cmpstr (s, ==, a);
   g_assert_cmpstr (a, ==, b);
   return one;
 }

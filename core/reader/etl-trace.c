@@ -21,6 +21,7 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include "etl-trace.h"
+#include "etl-trace-private.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -1451,6 +1452,13 @@ merge_serial (EtlTrace *trace, guint64 n_hint, EtlProgressFunc progress, gpointe
  */
 
 static gint open_threads = 0;   /* atomic; 0 = automatic */
+static gint serial_open = 0;    /* atomic; tests only */
+
+void
+etl_trace_set_serial_open_for_testing (gboolean serial)
+{
+  g_atomic_int_set (&serial_open, serial ? 1 : 0);
+}
 
 /**
  * etl_trace_set_open_threads:
@@ -2458,7 +2466,25 @@ open_feed (Open *o)
               }
             data = g_bytes_get_data (cache[slot].hold, &len);
           }
-        if (trace->feed == NULL || off >= len || !etl_record_decode (data + off, len - off, &rec, NULL))
+        if (trace->feed == NULL || off >= len)
+          continue;
+        if (kind == ETL_FEED_LIFETIME || kind == ETL_FEED_FILE_NAME)
+          {
+            EtlRecordPeek pk;
+
+            /* Kept by index: the feed needs only the record's size (a record
+             * that peeks decodes, etl_record_peek()). */
+            if (etl_record_peek (data + off, len - off, &pk) == ETL_PEEK_OK)
+              {
+                memset (&rec, 0, sizeof rec);
+                rec.raw = data + off;
+                rec.raw_len = len - off;
+                rec.size = pk.size;
+                etl_trace_feed_add_at (trace->feed, (EtlFeedKind) kind, &rec, (guint64) (e - o->index));
+                continue;
+              }
+          }
+        if (!etl_record_decode (data + off, len - off, &rec, NULL))
           continue;
         rec.file = b->file;
         rec.cpu = b->cpu;
@@ -2518,6 +2544,8 @@ merge_parallel (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_dat
   gboolean sorted = TRUE;
   const Segment *prev = NULL;
 
+  if (g_atomic_int_get (&serial_open))
+    return merge_serial (trace, 0, progress, progress_data, cancellable, error);
   o.trace = trace;
   o.cancellable = cancellable;
   o.progress = progress;

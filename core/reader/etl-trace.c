@@ -8,9 +8,11 @@
  * WMI_BUFFER_HEADER, decodes the TRACE_LOGFILE_HEADER, orders each
  * processor's buffers by SequenceNumber and merges the per-processor record
  * streams of all files by converted FILETIME (ties: file, processor,
- * position).  It keeps a compact index (#EtlIndexEntry, 24 bytes a record) and
- * re-reads records from the mapping, or from a small cache of decompressed
- * buffers, on demand.
+ * position).  It keeps a compact index (#EtlIndexEntry, 20 bytes a record,
+ * allocated at its exact size) and re-reads records from the mapping, or from
+ * a small cache of decompressed buffers, on demand.  The open reads,
+ * decompresses, indexes and merges on etl_trace_get_open_threads() threads
+ * ("Parallel open" below); the result does not depend on their number.
  *
  * Nothing read from a file is trusted: every count is capped, every access
  * bounds-checked, and a problem is recorded with the file, the byte offset and
@@ -2765,6 +2767,10 @@ trace_register_schemas (EtlTrace *trace)
  * Opens the files read-only, walks every buffer, decompresses compressed ones,
  * decodes each TRACE_LOGFILE_HEADER, and merges the per-processor streams of
  * all files into one sequence ordered by FILETIME.  Files are never written.
+ * The reading, decompression, indexing and merging run on
+ * etl_trace_get_open_threads() threads (etl_trace_set_open_threads(),
+ * `ETLSCOPE_THREADS`); @progress is still called from the calling thread only,
+ * and the result is the same with any number of threads.
  *
  * A file that cannot be read at all (missing, empty, not an .etl file) fails
  * the whole open with %ETL_ERROR_OPEN, %ETL_ERROR_EMPTY or %ETL_ERROR_NOT_ETL.

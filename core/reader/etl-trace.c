@@ -45,7 +45,7 @@
 #define MAX_BUFFER_BYTES         (16u * 1024 * 1024 + ETL_WMI_BUFFER_HEADER_SIZE) /* BufferSize ≤ 16384 KB */
 #define BUFFER_CACHE_SIZE        32
 #define NO_PID                   G_MAXUINT32
-#define CHUNK_ENTRIES            8192    /* temporary entries per chunk: 160 KiB */
+#define CHUNK_ENTRIES            4096    /* temporary entries per chunk: 80 KiB */
 #define MAX_OPEN_THREADS         64
 #define PROVIDER_OVERFLOW        G_MAXUINT16
 
@@ -2264,7 +2264,8 @@ open_split (Open *o)
     o->bounds[(gsize) nr * ns + s] = o->streams[s].n;
   if (nr > 1)
     {
-      guint per_stream = 16 * nr;
+      /* At most about 65,536 samples in all (a hostile file may have that many streams). */
+      guint per_stream = CLAMP (65536 / MAX (ns, 1), 1, 16 * nr);
 
       for (guint s = 0; s < ns; s++)
         for (guint i = 0; o->streams[s].n > 0 && i < per_stream; i++)

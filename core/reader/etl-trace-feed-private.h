@@ -46,6 +46,7 @@ EtlTraceFeed *etl_trace_feed_new (EtlSchemaRegistry *registry, EtlVolumeMap *vol
                                   EtlProcessTable *processes);
 void etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *record);
 void etl_trace_feed_keep_by_index (EtlTraceFeed *feed);
+gboolean etl_trace_feed_keep_indexes (EtlTraceFeed *feed, EtlFeedKind kind, GArray *indexes, guint64 bytes);
 void etl_trace_feed_add_at (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *record, guint64 index);
 void etl_trace_feed_finish (EtlTraceFeed *feed);
 void etl_trace_feed_free (EtlTraceFeed *feed);

@@ -338,6 +338,35 @@ etl_trace_feed_keep_by_index (EtlTraceFeed *feed)
 }
 
 /**
+ * etl_trace_feed_keep_indexes:
+ * @feed: a feed that keeps records by index (etl_trace_feed_keep_by_index())
+ * @kind: %ETL_FEED_LIFETIME or %ETL_FEED_FILE_NAME
+ * @indexes: (element-type guint64): index positions of records of @kind, in
+ *   merged order
+ * @bytes: the sum of their sizes (Size, bytes)
+ *
+ * Keeps @indexes as etl_trace_feed_add_at() would one by one, when the caps
+ * on kept records cannot stop any of them; otherwise keeps nothing.
+ *
+ * Returns: %TRUE when all were kept, %FALSE when the caller must add them
+ *   one by one
+ */
+gboolean
+etl_trace_feed_keep_indexes (EtlTraceFeed *feed, EtlFeedKind kind, GArray *indexes, guint64 bytes)
+{
+  GArray *kept = kind == ETL_FEED_LIFETIME ? feed->lifetimes : feed->file_names;
+  gsize *kept_bytes = kind == ETL_FEED_LIFETIME ? &feed->lifetime_bytes : &feed->file_name_bytes;
+
+  g_return_val_if_fail (kind == ETL_FEED_LIFETIME || kind == ETL_FEED_FILE_NAME, FALSE);
+  if (!kept_by_index (kept) || (guint64) kept->len + indexes->len > MAX_LIFETIME_RECORDS
+      || (guint64) *kept_bytes + bytes > MAX_LIFETIME_BYTES)
+    return FALSE;
+  g_array_append_vals (kept, indexes->data, indexes->len);
+  *kept_bytes += (gsize) bytes;
+  return TRUE;
+}
+
+/**
  * etl_trace_feed_add_at:
  * @feed: a feed
  * @kind: what etl_trace_feed_classify() or etl_trace_feed_classify_hook()

@@ -82,7 +82,7 @@ typedef struct
   guint32 ft_lo;         /* FILETIME, low 32 bits */
   guint32 ft_hi;         /* FILETIME, high 32 bits */
   guint32 buffer;        /* index into trace->buffers */
-  guint32 packed;        /* bits 0..21: record offset / 8; 22..26: header type; 27..29: EtlFeedKind (open only) */
+  guint32 packed;        /* bits 0..21: record offset / 8; 22..26: header type; 27..29: EtlFeedKind (for the open; ignored after) */
   guint16 pid;           /* index into trace->pids, PID16_NONE or PID16_REREAD */
   guint16 provider;      /* index into trace->providers, PROVIDER_OVERFLOW past 65535 */
 } EtlIndexEntry;
@@ -1568,6 +1568,7 @@ typedef struct
   GArray *losses;               /* LossItem */
   GArray *problems;             /* ProblemItem */
   guint64 n_problems_dropped;
+  guint64 keep_bytes[2];        /* Size sum of its ETL_FEED_LIFETIME, ETL_FEED_FILE_NAME records */
   /* filled after the scan */
   OrderRef start_ref;
   guint16 *pid_map;             /* local PID index -> trace PID index */
@@ -1622,10 +1623,19 @@ typedef struct
   guint n_ranges;
   guint64 *bounds;              /* (n_ranges + 1) × n_streams stream indexes */
   guint64 *range_out;           /* n_ranges + 1 output positions */
-  GArray **range_feed;          /* per range: index positions (guint64) of feed records */
+  GArray **range_feed;          /* per range and list (FEED_LISTS): index positions (guint64) of feed records */
 } Open;
 
 #define CHUNK_BYTES (CHUNK_ENTRIES * sizeof (EtlIndexEntry))
+
+/* The merge's feed lists: decoded records, kept lifetime records, kept file name records. */
+#define FEED_LISTS 3
+
+static inline guint
+feed_list (guint kind)
+{
+  return kind == ETL_FEED_LIFETIME ? 1 : kind == ETL_FEED_FILE_NAME ? 2 : 0;
+}
 
 /*
  * Temporary chunks come straight from mmap() where there is one, so that a
@@ -1924,6 +1934,8 @@ segment_scan (Open *o, Segment *sg, HookCache *hc, gboolean caller)
               in_chunk = 0;
             }
           entry_set (&chunk[in_chunk++], ft, bi, rec_offset, pk.header_type, feed, pid16, provider);
+          if (G_UNLIKELY (feed == ETL_FEED_LIFETIME || feed == ETL_FEED_FILE_NAME))
+            sg->keep_bytes[feed == ETL_FEED_FILE_NAME] += pk.size;
           if (sg->n == 0)
             {
               sg->first_key.ft = ft;
@@ -2212,7 +2224,7 @@ merge_job (Open *o, gboolean caller)
           EtlIndexEntry e = *c->p;
 
           if (G_UNLIKELY (e.packed & ENTRY_FEED_MASK))
-            g_array_append_val (o->range_feed[r], out_pos);
+            g_array_append_val (o->range_feed[r * FEED_LISTS + feed_list (entry_feed (&e))], out_pos);
           out_pos++;
           if (e.pid < PID16_REREAD)
             e.pid = c->pid_map[e.pid];
@@ -2257,8 +2269,8 @@ open_split (Open *o)
 
   o->bounds = g_new0 (guint64, (gsize) (nr + 1) * ns);
   o->range_out = g_new0 (guint64, nr + 1);
-  o->range_feed = g_new0 (GArray *, nr);
-  for (guint r = 0; r < nr; r++)
+  o->range_feed = g_new0 (GArray *, nr * FEED_LISTS);
+  for (guint r = 0; r < nr * FEED_LISTS; r++)
     o->range_feed[r] = g_array_new (FALSE, FALSE, sizeof (guint64));
   for (guint s = 0; s < ns; s++)
     o->bounds[(gsize) nr * ns + s] = o->streams[s].n;
@@ -2306,7 +2318,7 @@ open_clear (Open *o)
   g_clear_pointer (&o->segs, g_free);
   g_clear_pointer (&o->bounds, g_free);
   g_clear_pointer (&o->range_out, g_free);
-  for (guint r = 0; o->range_feed != NULL && r < o->n_ranges; r++)
+  for (guint r = 0; o->range_feed != NULL && r < o->n_ranges * FEED_LISTS; r++)
     g_array_unref (o->range_feed[r]);
   g_clear_pointer (&o->range_feed, g_free);
 }
@@ -2436,12 +2448,30 @@ open_feed (Open *o)
   } cache[64];
 
   memset (cache, 0, sizeof cache);
-  if (trace->feed != NULL)
-    etl_trace_feed_keep_by_index (trace->feed);
-  for (guint r = 0; r < o->n_ranges; r++)
-    for (guint i = 0; i < o->range_feed[r]->len; i++)
+  if (trace->feed == NULL)
+    return;
+  etl_trace_feed_keep_by_index (trace->feed);
+  /* Kept records (lists 1 and 2) in one piece when the feed's caps cannot
+   * stop any: no need to read them.  Each list keeps its own order; the
+   * lists do not depend on one another. */
+  for (guint list = 1; list < FEED_LISTS; list++)
+    {
+      g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (guint64));
+      guint64 bytes = 0;
+
+      for (guint i = 0; i < o->n_segs; i++)
+        bytes += o->segs[i].keep_bytes[list - 1];
+      for (guint r = 0; r < o->n_ranges; r++)
+        g_array_append_vals (all, o->range_feed[r * FEED_LISTS + list]->data,
+                             o->range_feed[r * FEED_LISTS + list]->len);
+      if (etl_trace_feed_keep_indexes (trace->feed, list == 1 ? ETL_FEED_LIFETIME : ETL_FEED_FILE_NAME, all, bytes))
+        for (guint r = 0; r < o->n_ranges; r++)
+          g_array_set_size (o->range_feed[r * FEED_LISTS + list], 0);
+    }
+  for (guint q = 0; q < o->n_ranges * FEED_LISTS; q++)
+    for (guint i = 0; i < o->range_feed[q]->len; i++)
       {
-        EtlIndexEntry *e = &o->index[g_array_index (o->range_feed[r], guint64, i)];
+        EtlIndexEntry *e = &o->index[g_array_index (o->range_feed[q], guint64, i)];
         const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, e->buffer);
         EtlFile *f = g_ptr_array_index (trace->files, b->file);
         guint kind = entry_feed (e);
@@ -2450,7 +2480,6 @@ open_feed (Open *o)
         gsize len;
         EtlRecord rec;
 
-        e->packed &= ~ENTRY_FEED_MASK;
         if (!b->compressed)
           {
             data = f->data + b->offset;

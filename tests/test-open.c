@@ -236,6 +236,7 @@ writer_close (EtlWriter *w)
 
   g_assert_true (etl_writer_close (w, NULL, &error));
   g_assert_no_error (error);
+  etl_writer_free (w);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1674,7 +1674,7 @@ open_report_progress (Open *o)
 
   if (o->progress == NULL || o->units_total == 0)
     return;
-  fraction = (double) g_atomic_pointer_get (&o->units_done) / (double) o->units_total;
+  fraction = (double) (gsize) g_atomic_pointer_get (&o->units_done) / (double) o->units_total;
   if (fraction - o->last_fraction >= 0.005 || fraction >= 1.0)
     {
       o->last_fraction = fraction;

@@ -2800,7 +2800,10 @@ trace_register_schemas (EtlTrace *trace)
  * The reading, decompression, indexing and merging run on
  * etl_trace_get_open_threads() threads (etl_trace_set_open_threads(),
  * `ETLSCOPE_THREADS`); @progress is still called from the calling thread only,
- * and the result is the same with any number of threads.
+ * and the result is the same with any number of threads.  When a processor's
+ * records are out of time order (clock skew, a hostile file) the files are
+ * read a second time by a serial walk, whose order defines the result, and
+ * @progress starts again from 0.
  *
  * A file that cannot be read at all (missing, empty, not an .etl file) fails
  * the whole open with %ETL_ERROR_OPEN, %ETL_ERROR_EMPTY or %ETL_ERROR_NOT_ETL.

@@ -174,34 +174,45 @@ append_ticks_as_ms (GString *s, gint64 ticks)
   put (s, digits, (gsize)n);
 }
 
-/**
- * etl_dump_append_json_string:
- * @out: where to append
- * @str: UTF-8 text (invalid bytes allowed)
- * @len: length of @str in bytes, or -1 when NUL-terminated
- *
- * Appends @str as a JSON string, quotes included: escaped as the section
- * describes (RFC 8259 §7), invalid UTF-8 bytes written as U+FFFD each, so
- * the result is always valid UTF-8 JSON.
- */
-void
-etl_dump_append_json_string (GString *out, const char *str, gssize len)
+#define ONES G_GUINT64_CONSTANT (0x0101010101010101)
+#define HIGHS G_GUINT64_CONSTANT (0x8080808080808080)
+
+/* Non-zero when one of the 8 bytes of @x needs attention in a JSON string:
+ * below 0x20, '"', '\\', or 0x7F and above (the usual SWAR tests: a byte
+ * below n sets its high bit in (x − n·ONES) & ~x, exact as an "any" test). */
+static inline guint64
+special8 (guint64 x)
+{
+  guint64 q = x ^ (ONES * '"');
+  guint64 b = x ^ (ONES * '\\');
+
+  return (((x - ONES * 0x20) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | (((x & ~HIGHS) + ONES) | x)) & HIGHS;
+}
+
+static inline gboolean
+special (guchar c)
+{
+  return c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
+}
+
+static void
+escape_json (GString *out, const guchar *p, const guchar *end)
 {
   static const char hex[] = "0123456789abcdef";
-  const guchar *p = (const guchar *)str;
-  const guchar *end;
 
-  g_return_if_fail (out != NULL);
-  g_return_if_fail (str != NULL || len == 0);
-
-  end = p + (len < 0 ? strlen (str) : (gsize)len);
   put_c (out, '"');
   while (p < end)
     {
       const guchar *run = p;
       gunichar c;
 
-      while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+      for (guint64 x; p + 8 <= end; p += 8)
+        {
+          memcpy (&x, p, 8);
+          if (special8 (x) != 0)
+            break;
+        }
+      while (p < end && !special (*p))
         p++;
       if (p > run)
         put (out, (const char *)run, (gsize)(p - run));
@@ -248,10 +259,37 @@ etl_dump_append_json_string (GString *out, const char *str, gssize len)
   put_c (out, '"');
 }
 
+static inline void
+escape_json_cstr (GString *out, const char *str)
+{
+  escape_json (out, (const guchar *)str, (const guchar *)str + strlen (str));
+}
+
+/**
+ * etl_dump_append_json_string:
+ * @out: where to append
+ * @str: UTF-8 text (invalid bytes allowed)
+ * @len: length of @str in bytes, or -1 when NUL-terminated
+ *
+ * Appends @str as a JSON string, quotes included: escaped as the section
+ * describes (RFC 8259 §7), invalid UTF-8 bytes written as U+FFFD each, so
+ * the result is always valid UTF-8 JSON.
+ */
+void
+etl_dump_append_json_string (GString *out, const char *str, gssize len)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (str != NULL || len == 0);
+
+  if (str == NULL)
+    str = "";
+  escape_json (out, (const guchar *)str, (const guchar *)str + (len < 0 ? strlen (str) : (gsize)len));
+}
+
 static void
 append_json_member (GString *s, const char *name)
 {
-  etl_dump_append_json_string (s, name, -1);
+  escape_json_cstr (s, name);
   put_c (s, ':');
 }
 
@@ -259,7 +297,7 @@ static void
 append_json_string_or_null (GString *s, const char *value)
 {
   if (value != NULL)
-    etl_dump_append_json_string (s, value, -1);
+    escape_json_cstr (s, value);
   else
     APPEND_LITERAL (s, "null");
 }
@@ -307,15 +345,60 @@ typedef struct
 {
   EtlDecoded *decoded;
   GArray *derived; /* EtlField: what TraceEvent computes for kernel events, or NULL */
-  char *name;
-  char *provider_name;
+  const char *name;
+  const char *provider_name;
+  char *own_name;
+  char *own_provider_name;
   const EtlProcess *process;
   guint32 process_id;
   gboolean has_process_id;
 } Meaning;
 
+/* The event and provider names of the last records of a schema: they
+ * depend only on the schema, the provider GUID, the header kind and the
+ * HookId when the record has no extended items (etl_schema_dup_display_name(),
+ * etl_record_dup_provider_name()), and making them costs two allocations
+ * and a printf a record. */
+typedef struct
+{
+  EtlSchema *schema; /* a reference */
+  EtlGuid provider;
+  guint16 hook_id;
+  guint8 kind;
+  char *name;
+  char *provider_name;
+} NameEntry;
+
+#define NAME_CACHE_SIZE 256
+
 static void
-meaning_init (Meaning *m, EtlTrace *trace, const EtlRecord *r, const char *guid)
+name_cache_free (NameEntry *cache)
+{
+  for (guint k = 0; cache != NULL && k < NAME_CACHE_SIZE; k++)
+    {
+      g_clear_pointer (&cache[k].schema, etl_schema_unref);
+      g_free (cache[k].name);
+      g_free (cache[k].provider_name);
+    }
+  g_free (cache);
+}
+
+static char *
+dup_provider_name (const EtlRecord *r, EtlSchema *schema, const char *guid)
+{
+  char *name = etl_record_dup_provider_name (r);
+
+  /* A provider only its metadata names (the table knows it by GUID). */
+  if (strcmp (name, guid) == 0 && schema != NULL && schema->provider_name != NULL)
+    {
+      g_free (name);
+      name = g_strdup (schema->provider_name);
+    }
+  return name;
+}
+
+static void
+meaning_init (Meaning *m, EtlTrace *trace, const EtlRecord *r, const char *guid, NameEntry *cache)
 {
   EtlSchema *schema;
   EtlProcessTable *table = etl_trace_get_process_table (trace);
@@ -323,16 +406,32 @@ meaning_init (Meaning *m, EtlTrace *trace, const EtlRecord *r, const char *guid)
   m->decoded = etl_trace_decode_record (trace, r);
   m->derived = m->decoded != NULL ? etl_trace_get_derived_fields (trace, r, m->decoded) : NULL;
   schema = m->decoded != NULL ? m->decoded->schema : NULL;
-  m->name = schema != NULL ? etl_schema_dup_display_name (schema) : etl_record_dup_event_name (r);
   m->has_process_id = etl_process_table_resolve_record (table, r, m->decoded, &m->process_id, NULL);
   m->process = m->has_process_id ? etl_process_table_lookup (table, m->process_id, r->filetime) : NULL;
-  m->provider_name = etl_record_dup_provider_name (r);
-  /* A provider only its metadata names (the table knows it by GUID). */
-  if (strcmp (m->provider_name, guid) == 0 && schema != NULL && schema->provider_name != NULL)
+  if (schema != NULL && r->ext == NULL && cache != NULL)
     {
-      g_free (m->provider_name);
-      m->provider_name = g_strdup (schema->provider_name);
+      guint h = (GPOINTER_TO_UINT (schema) >> 4) ^ r->provider.data1 ^ ((guint)r->hook_id << 3) ^ r->kind;
+      NameEntry *e = &cache[(h ^ (h >> 8)) % NAME_CACHE_SIZE];
+
+      if (e->schema != schema || e->hook_id != r->hook_id || e->kind != r->kind
+          || !etl_guid_equal (&e->provider, &r->provider))
+        {
+          g_clear_pointer (&e->schema, etl_schema_unref);
+          g_free (e->name);
+          g_free (e->provider_name);
+          e->schema = etl_schema_ref (schema);
+          e->provider = r->provider;
+          e->hook_id = r->hook_id;
+          e->kind = r->kind;
+          e->name = etl_schema_dup_display_name (schema);
+          e->provider_name = dup_provider_name (r, schema, guid);
+        }
+      m->name = e->name;
+      m->provider_name = e->provider_name;
+      return;
     }
+  m->name = m->own_name = schema != NULL ? etl_schema_dup_display_name (schema) : etl_record_dup_event_name (r);
+  m->provider_name = m->own_provider_name = dup_provider_name (r, schema, guid);
 }
 
 static void
@@ -340,8 +439,8 @@ meaning_clear (Meaning *m)
 {
   g_clear_pointer (&m->decoded, etl_decoded_free);
   g_clear_pointer (&m->derived, g_array_unref);
-  g_clear_pointer (&m->name, g_free);
-  g_clear_pointer (&m->provider_name, g_free);
+  g_clear_pointer (&m->own_name, g_free);
+  g_clear_pointer (&m->own_provider_name, g_free);
 }
 
 /* One field to write, with its name's hash to find repeated names fast. */
@@ -482,7 +581,7 @@ append_jsonl (GString *s, EtlTrace *trace, EtlStacks *stacks, EtlDumpFlags flags
     {
       if (k > 0)
         put_c (s, ',');
-      etl_dump_append_json_string (s, schema->keyword_names[k], -1);
+      escape_json_cstr (s, schema->keyword_names[k]);
     }
   put_c (s, ']');
   if (flags & ETL_DUMP_FIELDS)
@@ -498,7 +597,7 @@ append_jsonl (GString *s, EtlTrace *trace, EtlStacks *stacks, EtlDumpFlags flags
             {
               if (k > 0)
                 put_c (s, ',');
-              etl_dump_append_json_string (s, frames[k], -1);
+              escape_json_cstr (s, frames[k]);
             }
           put_c (s, ']');
         }
@@ -564,7 +663,7 @@ append_csv (GString *s, EtlTrace *trace, EtlDumpFlags flags, guint64 index, cons
 
 static gboolean
 append_record (GString *out, EtlTrace *trace, EtlStacks *stacks, EtlDumpFormat format, EtlDumpFlags flags,
-               guint64 index, GArray *scratch, GError **error)
+               guint64 index, GArray *scratch, NameEntry *cache, GError **error)
 {
   g_auto (EtlRecord) r = { 0 };
   Meaning m = { 0 };
@@ -573,7 +672,7 @@ append_record (GString *out, EtlTrace *trace, EtlStacks *stacks, EtlDumpFormat f
   if (!etl_trace_get_record (trace, index, &r, error))
     return FALSE;
   etl_guid_to_string (&r.provider, guid);
-  meaning_init (&m, trace, &r, guid);
+  meaning_init (&m, trace, &r, guid, cache);
   if (format == ETL_DUMP_JSONL)
     append_jsonl (out, trace, stacks, flags, index, &r, guid, &m, scratch);
   else
@@ -607,7 +706,7 @@ etl_dump_append_record (GString *out, EtlTrace *trace, EtlStacks *stacks, EtlDum
 
   g_return_val_if_fail (out != NULL && trace != NULL, FALSE);
   g_return_val_if_fail (index < etl_trace_get_n_records (trace), FALSE);
-  return append_record (out, trace, stacks, format, flags, index, scratch, error);
+  return append_record (out, trace, stacks, format, flags, index, scratch, NULL, error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -625,7 +724,8 @@ typedef struct
   guint64 n;
   GString *text;
   GArray *problems; /* Problem */
-  GArray *scratch;
+  GArray *scratch;   /* Slot */
+  NameEntry *names;  /* NAME_CACHE_SIZE entries */
   gboolean done;
 } Chunk;
 
@@ -652,7 +752,7 @@ format_chunk (Chunk *c, Job *job)
     {
       Problem p = { i, NULL };
 
-      if (!append_record (c->text, job->trace, job->stacks, job->format, job->flags, i, c->scratch, &p.error))
+      if (!append_record (c->text, job->trace, job->stacks, job->format, job->flags, i, c->scratch, c->names, &p.error))
         g_array_append_val (c->problems, p);
     }
 }
@@ -760,6 +860,7 @@ etl_dump_write (EtlTrace *trace, EtlStacks *stacks, EtlDumpFormat format, EtlDum
       slots[k].problems = g_array_new (FALSE, FALSE, sizeof (Problem));
       g_array_set_clear_func (slots[k].problems, clear_problem);
       slots[k].scratch = g_array_new (FALSE, FALSE, sizeof (Slot));
+      slots[k].names = g_new0 (NameEntry, NAME_CACHE_SIZE);
     }
   g_mutex_init (&job.lock);
   g_cond_init (&job.cond);
@@ -806,6 +907,7 @@ etl_dump_write (EtlTrace *trace, EtlStacks *stacks, EtlDumpFormat format, EtlDum
       g_string_free (slots[k].text, TRUE);
       g_array_unref (slots[k].problems);
       g_array_unref (slots[k].scratch);
+      name_cache_free (slots[k].names);
     }
   g_free (slots);
   if (n_problems != NULL)

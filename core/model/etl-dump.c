@@ -398,13 +398,14 @@ dup_provider_name (const EtlRecord *r, EtlSchema *schema, const char *guid)
 }
 
 static void
-meaning_init (Meaning *m, EtlTrace *trace, const EtlRecord *r, const char *guid, NameEntry *cache)
+meaning_init (Meaning *m, EtlTrace *trace, const EtlRecord *r, const char *guid, gboolean with_derived,
+              NameEntry *cache)
 {
   EtlSchema *schema;
   EtlProcessTable *table = etl_trace_get_process_table (trace);
 
   m->decoded = etl_trace_decode_record (trace, r);
-  m->derived = m->decoded != NULL ? etl_trace_get_derived_fields (trace, r, m->decoded) : NULL;
+  m->derived = with_derived && m->decoded != NULL ? etl_trace_get_derived_fields (trace, r, m->decoded) : NULL;
   schema = m->decoded != NULL ? m->decoded->schema : NULL;
   m->has_process_id = etl_process_table_resolve_record (table, r, m->decoded, &m->process_id, NULL);
   m->process = m->has_process_id ? etl_process_table_lookup (table, m->process_id, r->filetime) : NULL;
@@ -672,7 +673,7 @@ append_record (GString *out, EtlTrace *trace, EtlStacks *stacks, EtlDumpFormat f
   if (!etl_trace_get_record (trace, index, &r, error))
     return FALSE;
   etl_guid_to_string (&r.provider, guid);
-  meaning_init (&m, trace, &r, guid, cache);
+  meaning_init (&m, trace, &r, guid, format == ETL_DUMP_JSONL && (flags & ETL_DUMP_FIELDS), cache);
   if (format == ETL_DUMP_JSONL)
     append_jsonl (out, trace, stacks, flags, index, &r, guid, &m, scratch);
   else

@@ -46,6 +46,7 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include "etl-dump.h"
+#include "etl-dump-private.h"
 
 #include <string.h>
 
@@ -467,24 +468,24 @@ add_slot (GArray *slots, const EtlField *field)
  * payload has it; a repeated name once, at its first place, with its last
  * value (what JsonObject makes of it). */
 static void
-append_json_fields (GString *s, const Meaning *m, GArray *slots)
+append_json_fields (GString *s, const EtlDecoded *decoded, const GArray *derived, GArray *slots)
 {
   gboolean first = TRUE;
   Slot *v;
 
   g_array_set_size (slots, 0);
-  for (guint f = 0; m->decoded != NULL && m->decoded->fields != NULL && f < m->decoded->fields->len; f++)
+  for (guint f = 0; decoded != NULL && decoded->fields != NULL && f < decoded->fields->len; f++)
     {
-      const EtlField *field = &g_array_index (m->decoded->fields, EtlField, f);
+      const EtlField *field = &g_array_index (decoded->fields, EtlField, f);
 
       if (field->name != NULL)
         add_slot (slots, field);
     }
-  for (guint f = 0; m->derived != NULL && f < m->derived->len; f++)
+  for (guint f = 0; decoded != NULL && derived != NULL && f < derived->len; f++)
     {
-      const EtlField *field = &g_array_index (m->derived, EtlField, f);
+      const EtlField *field = &g_array_index (derived, EtlField, f);
 
-      if (field->name != NULL && etl_decoded_find (m->decoded, field->name) == NULL)
+      if (field->name != NULL && etl_decoded_find (decoded, field->name) == NULL)
         add_slot (slots, field);
     }
   v = (Slot *)(void *)slots->data;
@@ -517,7 +518,7 @@ append_json_fields (GString *s, const Meaning *m, GArray *slots)
             break;
           }
 
-  APPEND_LITERAL (s, ",\"fields\":{");
+  put_c (s, '{');
   for (guint f = 0; f < slots->len; f++)
     {
       if (v[f].last == G_MAXUINT)
@@ -586,7 +587,10 @@ append_jsonl (GString *s, EtlTrace *trace, EtlStacks *stacks, EtlDumpFlags flags
     }
   put_c (s, ']');
   if (flags & ETL_DUMP_FIELDS)
-    append_json_fields (s, m, scratch);
+    {
+      APPEND_LITERAL (s, ",\"fields\":");
+      append_json_fields (s, m->decoded, m->derived, scratch);
+    }
   if (stacks != NULL)
     {
       g_auto (GStrv) frames = etl_stacks_dup_symbolized (stacks, index);
@@ -708,6 +712,23 @@ etl_dump_append_record (GString *out, EtlTrace *trace, EtlStacks *stacks, EtlDum
   g_return_val_if_fail (out != NULL && trace != NULL, FALSE);
   g_return_val_if_fail (index < etl_trace_get_n_records (trace), FALSE);
   return append_record (out, trace, stacks, format, flags, index, scratch, NULL, error);
+}
+
+/*
+ * etl_dump_append_json_fields: (private, etl-dump-private.h)
+ * @out: where to append
+ * @decoded: (nullable): a record's fields
+ * @derived: (nullable) (element-type EtlField): its derived fields
+ *
+ * Appends the JSON object a dump line holds as "fields" (the tests check
+ * it on hand-made payloads).
+ */
+void
+etl_dump_append_json_fields (GString *out, const EtlDecoded *decoded, const GArray *derived)
+{
+  g_autoptr (GArray) slots = g_array_new (FALSE, FALSE, sizeof (Slot));
+
+  append_json_fields (out, decoded, derived, slots);
 }
 
 /* ------------------------------------------------------------------------ */

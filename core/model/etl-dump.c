@@ -175,46 +175,64 @@ append_ticks_as_ms (GString *s, gint64 ticks)
   put (s, digits, (gsize)n);
 }
 
-#define ONES G_GUINT64_CONSTANT (0x0101010101010101)
-#define HIGHS G_GUINT64_CONSTANT (0x8080808080808080)
+/* Bytes a JSON string cannot hold as they are, or that need a look: control
+ * characters (NUL included, which ends a C string), '"', '\\', DEL and
+ * every non-ASCII byte (checked as UTF-8). */
+#define R16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+static const guint8 json_special[256] = {
+  R16 (1), R16 (1),
+  0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x22 '"' */
+  R16 (0), R16 (0),
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x5C '\\' */
+  R16 (0),
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, /* 0x7F */
+  R16 (1), R16 (1), R16 (1), R16 (1), R16 (1), R16 (1), R16 (1), R16 (1),
+};
+#undef R16
 
-/* Non-zero when one of the 8 bytes of @x needs attention in a JSON string:
- * below 0x20, '"', '\\', or 0x7F and above (the usual SWAR tests: a byte
- * below n sets its high bit in (x − n·ONES) & ~x, exact as an "any" test). */
-static inline guint64
-special8 (guint64 x)
+/* Room for @n more bytes at the end of @s: returns where to write them
+ * (length and NUL already set). */
+static inline char *
+grow (GString *s, gsize n)
 {
-  guint64 q = x ^ (ONES * '"');
-  guint64 b = x ^ (ONES * '\\');
+  gsize at = s->len;
 
-  return (((x - ONES * 0x20) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | (((x & ~HIGHS) + ONES) | x)) & HIGHS;
+  if (G_LIKELY (at + n < s->allocated_len))
+    {
+      s->len += n;
+      s->str[s->len] = '\0';
+    }
+  else
+    g_string_set_size (s, at + n);
+  return s->str + at;
 }
 
-static inline gboolean
-special (guchar c)
+/* The first byte at or after @p that needs a look (or @end). */
+static inline const guchar *
+skip_plain (const guchar *p, const guchar *end)
 {
-  return c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
+  while (p + 4 <= end && !(json_special[p[0]] | json_special[p[1]] | json_special[p[2]] | json_special[p[3]]))
+    p += 4;
+  while (p < end && !json_special[*p])
+    p++;
+  return p;
 }
 
+/* "…" for the bytes from @p to @end, @p at the first one that needs a look. */
 static void
-escape_json (GString *out, const guchar *p, const guchar *end)
+escape_json_slow (GString *out, const guchar *start, const guchar *p, const guchar *end)
 {
   static const char hex[] = "0123456789abcdef";
 
   put_c (out, '"');
+  if (p > start)
+    put (out, (const char *)start, (gsize)(p - start));
   while (p < end)
     {
       const guchar *run = p;
       gunichar c;
 
-      for (guint64 x; p + 8 <= end; p += 8)
-        {
-          memcpy (&x, p, 8);
-          if (special8 (x) != 0)
-            break;
-        }
-      while (p < end && !special (*p))
-        p++;
+      p = skip_plain (p, end);
       if (p > run)
         put (out, (const char *)run, (gsize)(p - run));
       if (p >= end)
@@ -260,10 +278,44 @@ escape_json (GString *out, const guchar *p, const guchar *end)
   put_c (out, '"');
 }
 
+/* Plain text (the usual case) in one copy. */
 static inline void
+quote_plain (GString *out, const guchar *start, gsize n)
+{
+  char *d = grow (out, n + 2);
+
+  d[0] = '"';
+  memcpy (d + 1, start, n);
+  d[n + 1] = '"';
+}
+
+static void
+escape_json (GString *out, const guchar *start, const guchar *end)
+{
+  const guchar *p = skip_plain (start, end);
+
+  if (p == end)
+    quote_plain (out, start, (gsize)(end - start));
+  else
+    escape_json_slow (out, start, p, end);
+}
+
+/* A NUL-terminated string: no strlen() unless it needs escaping. */
+static void
 escape_json_cstr (GString *out, const char *str)
 {
-  escape_json (out, (const guchar *)str, (const guchar *)str + strlen (str));
+  const guchar *start = (const guchar *)str;
+  const guchar *p = start;
+
+  /* && stops at the first special byte, so nothing past the NUL is read. */
+  while (!json_special[p[0]] && !json_special[p[1]] && !json_special[p[2]] && !json_special[p[3]])
+    p += 4;
+  while (!json_special[*p])
+    p++;
+  if (*p == '\0')
+    quote_plain (out, start, (gsize)(p - start));
+  else
+    escape_json_slow (out, start, p, p + strlen ((const char *)p));
 }
 
 /**
@@ -284,7 +336,10 @@ etl_dump_append_json_string (GString *out, const char *str, gssize len)
 
   if (str == NULL)
     str = "";
-  escape_json (out, (const guchar *)str, (const guchar *)str + (len < 0 ? strlen (str) : (gsize)len));
+  if (len < 0)
+    escape_json_cstr (out, str);
+  else
+    escape_json (out, (const guchar *)str, (const guchar *)str + len);
 }
 
 static void
@@ -456,12 +511,31 @@ typedef struct
 /* Fields past this many are de-duplicated through a hash table. */
 #define SMALL_FIELDS 64
 
-static void
-add_slot (GArray *slots, const EtlField *field)
+/* The first two bytes of a name: enough to tell most names apart before strcmp(). */
+static inline guint
+name_hash (const char *name)
 {
-  Slot slot = { field, g_str_hash (field->name), slots->len };
+  return name[0] == '\0' ? 0 : (guint)(guchar)name[0] | ((guint)(guchar)name[1] << 8);
+}
+
+static void
+add_slot (GArray *slots, const EtlField *field, guint hash)
+{
+  Slot slot = { field, hash, slots->len };
 
   g_array_append_val (slots, slot);
+}
+
+/* Whether one of the first @n slots is called @name. */
+static gboolean
+slots_have (const GArray *slots, guint n, const char *name, guint hash)
+{
+  const Slot *v = (const Slot *)(void *)slots->data;
+
+  for (guint k = 0; k < n; k++)
+    if (v[k].hash == hash && strcmp (v[k].field->name, name) == 0)
+      return TRUE;
+  return FALSE;
 }
 
 /* "fields":{...}: the payload, then what TraceEvent derives unless the
@@ -471,6 +545,7 @@ static void
 append_json_fields (GString *s, const EtlDecoded *decoded, const GArray *derived, GArray *slots)
 {
   gboolean first = TRUE;
+  guint n_payload;
   Slot *v;
 
   g_array_set_size (slots, 0);
@@ -479,14 +554,20 @@ append_json_fields (GString *s, const EtlDecoded *decoded, const GArray *derived
       const EtlField *field = &g_array_index (decoded->fields, EtlField, f);
 
       if (field->name != NULL)
-        add_slot (slots, field);
+        add_slot (slots, field, name_hash (field->name));
     }
+  n_payload = slots->len;
   for (guint f = 0; decoded != NULL && derived != NULL && f < derived->len; f++)
     {
       const EtlField *field = &g_array_index (derived, EtlField, f);
+      guint hash;
 
-      if (field->name != NULL && etl_decoded_find (decoded, field->name) == NULL)
-        add_slot (slots, field);
+      /* etl_decoded_find (decoded, field->name) == NULL, faster. */
+      if (field->name == NULL)
+        continue;
+      hash = name_hash (field->name);
+      if (!slots_have (slots, n_payload, field->name, hash))
+        add_slot (slots, field, hash);
     }
   v = (Slot *)(void *)slots->data;
 

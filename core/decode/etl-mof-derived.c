@@ -234,7 +234,8 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
   if (decoded->schema == NULL || decoded->schema->source != ETL_SCHEMA_SOURCE_MOF)
     return NULL;
 
-  out = g_array_new (FALSE, TRUE, sizeof (EtlField));
+  /* Room for the most fields a class derives (SampledProfile: 5) in one allocation. */
+  out = g_array_sized_new (FALSE, TRUE, sizeof (EtlField), 6);
   g_array_set_clear_func (out, field_clear);
 
   if ((is_class (decoded, "Image_Load") || is_class (decoded, "KernelTraceControl_ImageID")

@@ -134,10 +134,6 @@ append_hex (GString *s, guint64 v)
   put (s, p, (gsize)(buf + sizeof buf - p));
 }
 
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                  "8081828384858687888990919293949596979899";
-
 static void
 append_int (GString *s, gint64 value)
 {
@@ -145,22 +141,12 @@ append_int (GString *s, gint64 value)
   char *p = buf + sizeof buf;
   guint64 u = value < 0 ? -(guint64)value : (guint64)value;
 
-  /* Two digits a division. */
-  while (u >= 100)
+  do
     {
-      guint d = (guint)(u % 100) * 2;
-
-      u /= 100;
-      *--p = digit_pairs[d + 1];
-      *--p = digit_pairs[d];
+      *--p = (char)('0' + u % 10);
+      u /= 10;
     }
-  if (u >= 10)
-    {
-      *--p = digit_pairs[u * 2 + 1];
-      *--p = digit_pairs[u * 2];
-    }
-  else
-    *--p = (char)('0' + u);
+  while (u != 0);
   if (value < 0)
     *--p = '-';
   put (s, p, (gsize)(buf + sizeof buf - p));

@@ -518,20 +518,10 @@ name_hash (const char *name)
   return name[0] == '\0' ? 0 : (guint)(guchar)name[0] | ((guint)(guchar)name[1] << 8);
 }
 
-static void
-add_slot (GArray *slots, const EtlField *field, guint hash)
-{
-  Slot slot = { field, hash, slots->len };
-
-  g_array_append_val (slots, slot);
-}
-
 /* Whether one of the first @n slots is called @name. */
 static gboolean
-slots_have (const GArray *slots, guint n, const char *name, guint hash)
+slots_have (const Slot *v, guint n, const char *name, guint hash)
 {
-  const Slot *v = (const Slot *)(void *)slots->data;
-
   for (guint k = 0; k < n; k++)
     if (v[k].hash == hash && strcmp (v[k].field->name, name) == 0)
       return TRUE;
@@ -545,18 +535,26 @@ static void
 append_json_fields (GString *s, const EtlDecoded *decoded, const GArray *derived, GArray *slots)
 {
   gboolean first = TRUE;
-  guint n_payload;
+  guint n_fields, n_payload, n = 0;
   Slot *v;
 
-  g_array_set_size (slots, 0);
+  n_fields = (decoded != NULL && decoded->fields != NULL ? decoded->fields->len : 0)
+             + (decoded != NULL && derived != NULL ? derived->len : 0);
+  g_array_set_size (slots, n_fields);
+  v = (Slot *)(void *)slots->data;
   for (guint f = 0; decoded != NULL && decoded->fields != NULL && f < decoded->fields->len; f++)
     {
       const EtlField *field = &g_array_index (decoded->fields, EtlField, f);
 
       if (field->name != NULL)
-        add_slot (slots, field, name_hash (field->name));
+        {
+          v[n].field = field;
+          v[n].hash = name_hash (field->name);
+          v[n].last = n;
+          n++;
+        }
     }
-  n_payload = slots->len;
+  n_payload = n;
   for (guint f = 0; decoded != NULL && derived != NULL && f < derived->len; f++)
     {
       const EtlField *field = &g_array_index (derived, EtlField, f);
@@ -566,10 +564,15 @@ append_json_fields (GString *s, const EtlDecoded *decoded, const GArray *derived
       if (field->name == NULL)
         continue;
       hash = name_hash (field->name);
-      if (!slots_have (slots, n_payload, field->name, hash))
-        add_slot (slots, field, hash);
+      if (!slots_have (v, n_payload, field->name, hash))
+        {
+          v[n].field = field;
+          v[n].hash = hash;
+          v[n].last = n;
+          n++;
+        }
     }
-  v = (Slot *)(void *)slots->data;
+  g_array_set_size (slots, n);
 
   /* last: the last slot of each name at the first slot of it, G_MAXUINT at the others. */
   if (slots->len > SMALL_FIELDS)

@@ -405,6 +405,7 @@ typedef struct
   const char *provider_name;
   char *own_name;
   char *own_provider_name;
+  const struct _NameEntry *entry; /* the cached names, or NULL */
   const EtlProcess *process;
   guint32 process_id;
   gboolean has_process_id;
@@ -415,7 +416,7 @@ typedef struct
  * HookId when the record has no extended items (etl_schema_dup_display_name(),
  * etl_record_dup_provider_name()), and making them costs two allocations
  * and a printf a record. */
-typedef struct
+typedef struct _NameEntry
 {
   EtlSchema *schema; /* a reference */
   EtlGuid provider;
@@ -423,6 +424,8 @@ typedef struct
   guint8 kind;
   char *name;
   char *provider_name;
+  GString *json_names;  /* ,"provider":…,"provider_name":…,"name":… */
+  GString *json_schema; /* ,"task_name":…,"opcode_name":…,"level_name":…,"keyword_names":[…] */
 } NameEntry;
 
 #define NAME_CACHE_SIZE 256
@@ -435,9 +438,16 @@ name_cache_free (NameEntry *cache)
       g_clear_pointer (&cache[k].schema, etl_schema_unref);
       g_free (cache[k].name);
       g_free (cache[k].provider_name);
+      if (cache[k].json_names != NULL)
+        g_string_free (cache[k].json_names, TRUE);
+      if (cache[k].json_schema != NULL)
+        g_string_free (cache[k].json_schema, TRUE);
     }
   g_free (cache);
 }
+
+static void append_json_names (GString *s, const char *guid, const char *provider_name, const char *name);
+static void append_json_schema_names (GString *s, const EtlSchema *schema);
 
 static char *
 dup_provider_name (const EtlRecord *r, EtlSchema *schema, const char *guid)
@@ -482,9 +492,19 @@ meaning_init (Meaning *m, EtlTrace *trace, const EtlRecord *r, const char *guid,
           e->kind = r->kind;
           e->name = etl_schema_dup_display_name (schema);
           e->provider_name = dup_provider_name (r, schema, guid);
+          if (e->json_names == NULL)
+            {
+              e->json_names = g_string_new (NULL);
+              e->json_schema = g_string_new (NULL);
+            }
+          g_string_truncate (e->json_names, 0);
+          g_string_truncate (e->json_schema, 0);
+          append_json_names (e->json_names, guid, e->provider_name, e->name);
+          append_json_schema_names (e->json_schema, schema);
         }
       m->name = e->name;
       m->provider_name = e->provider_name;
+      m->entry = e;
       return;
     }
   m->name = m->own_name = schema != NULL ? etl_schema_dup_display_name (schema) : etl_record_dup_event_name (r);
@@ -616,6 +636,32 @@ append_json_fields (GString *s, const EtlDecoded *decoded, const GArray *derived
   put_c (s, '}');
 }
 
+/* ,"provider":…,"provider_name":…,"name":… */
+static void
+append_json_names (GString *s, const char *guid, const char *provider_name, const char *name)
+{
+  MEMBER_STRING (s, "provider", guid);
+  MEMBER_STRING (s, "provider_name", provider_name);
+  MEMBER_STRING (s, "name", name);
+}
+
+/* ,"task_name":…,"opcode_name":…,"level_name":…,"keyword_names":[…] */
+static void
+append_json_schema_names (GString *s, const EtlSchema *schema)
+{
+  MEMBER_STRING (s, "task_name", schema != NULL ? schema->task_name : NULL);
+  MEMBER_STRING (s, "opcode_name", schema != NULL ? schema->opcode_name : NULL);
+  MEMBER_STRING (s, "level_name", schema != NULL ? schema->level_name : NULL);
+  APPEND_LITERAL (s, ",\"keyword_names\":[");
+  for (guint k = 0; schema != NULL && schema->keyword_names != NULL && schema->keyword_names[k] != NULL; k++)
+    {
+      if (k > 0)
+        put_c (s, ',');
+      escape_json_cstr (s, schema->keyword_names[k]);
+    }
+  put_c (s, ']');
+}
+
 static void
 append_jsonl (GString *s, EtlTrace *trace, EtlStacks *stacks, EtlDumpFlags flags, guint64 index,
               const EtlRecord *r, const char *guid, const Meaning *m, GArray *scratch)
@@ -639,9 +685,10 @@ append_jsonl (GString *s, EtlTrace *trace, EtlStacks *stacks, EtlDumpFlags flags
     }
   else
     APPEND_LITERAL (s, ",\"pid\":null,\"tid\":null");
-  MEMBER_STRING (s, "provider", guid);
-  MEMBER_STRING (s, "provider_name", m->provider_name);
-  MEMBER_STRING (s, "name", m->name);
+  if (m->entry != NULL)
+    put (s, m->entry->json_names->str, m->entry->json_names->len);
+  else
+    append_json_names (s, guid, m->provider_name, m->name);
   MEMBER_INT (s, "event_id", r->event_id);
   MEMBER_INT (s, "opcode", r->opcode);
   MEMBER_INT (s, "version", r->version);
@@ -659,17 +706,10 @@ append_jsonl (GString *s, EtlTrace *trace, EtlStacks *stacks, EtlDumpFlags flags
   else
     APPEND_LITERAL (s, ",\"process_id\":null");
   MEMBER_STRING (s, "process_name", m->process != NULL ? m->process->image_name : NULL);
-  MEMBER_STRING (s, "task_name", schema != NULL ? schema->task_name : NULL);
-  MEMBER_STRING (s, "opcode_name", schema != NULL ? schema->opcode_name : NULL);
-  MEMBER_STRING (s, "level_name", schema != NULL ? schema->level_name : NULL);
-  APPEND_LITERAL (s, ",\"keyword_names\":[");
-  for (guint k = 0; schema != NULL && schema->keyword_names != NULL && schema->keyword_names[k] != NULL; k++)
-    {
-      if (k > 0)
-        put_c (s, ',');
-      escape_json_cstr (s, schema->keyword_names[k]);
-    }
-  put_c (s, ']');
+  if (m->entry != NULL)
+    put (s, m->entry->json_schema->str, m->entry->json_schema->len);
+  else
+    append_json_schema_names (s, schema);
   if (flags & ETL_DUMP_FIELDS)
     {
       APPEND_LITERAL (s, ",\"fields\":");

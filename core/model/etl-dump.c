@@ -23,7 +23,10 @@
  * order and keeps at most two chunks a worker in flight, so memory stays
  * bounded whatever the trace's size.  etl_trace_get_record(),
  * etl_trace_decode_record(), the schema registry, the process table and
- * #EtlStacks are safe to use from several threads.
+ * #EtlStacks are safe to use from several threads.  Each chunk buffer also
+ * keeps a small cache of the event and provider names of the schemas it
+ * met, already as JSON text, since they are the same for every record of a
+ * schema.
  *
  * JSON: the output is valid UTF-8 (RFC 8259 §8.1).  Strings are escaped as
  * json-glib's generator does — `\"`, `\\`, `\b \f \n \r \t`, other control

@@ -20,6 +20,7 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include <json-glib/json-glib.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 #include "etl-cli-session.h"
 #include "etl-cli-write.h"
 #include "etl-decode.h"
+#include "etl-dump.h"
 #include "etl-names.h"
 #include "etl-process-table.h"
 #include "etl-session.h"
@@ -227,300 +229,41 @@ cmd_info (EtlTrace *trace)
 
 /* ------------------------------------------------------------------------ */
 
-typedef enum
+/* dump: etl_dump_write() to stdout, problems on stderr. */
+static gboolean
+dump_to_stdout (const char *data, gsize len, gpointer user_data, GError **error)
 {
-  FORMAT_JSONL,
-  FORMAT_CSV,
-} DumpFormat;
-
-static const char *const dump_columns[] = {
-  "index", "file", "cpu", "ts_raw", "filetime", "rel_ms", "header_type", "kind", "pid", "tid",
-  "provider", "provider_name", "name", "event_id", "opcode", "version", "level", "task",
-  "keyword", "channel", "flags", "data_len", "offset", "process_id", "process_name", "task_name",
-  "opcode_name", "level_name", "keyword_names", "fields", NULL
-};
-
-/* What a record means: its schema's names, its fields and its process. */
-typedef struct
-{
-  EtlDecoded *decoded;
-  GArray *derived; /* EtlField: what TraceEvent computes for kernel events, or NULL */
-  char *name;
-  const EtlProcess *process;
-  guint32 process_id;
-  gboolean has_process_id;
-} Meaning;
-
-static void
-meaning_init (Meaning *m, EtlTrace *trace, const EtlRecord *r)
-{
-  EtlSchema *schema;
-
-  m->decoded = etl_trace_decode_record (trace, r);
-  m->derived = etl_trace_get_derived_fields (trace, r, m->decoded);
-  schema = m->decoded != NULL ? m->decoded->schema : NULL;
-  m->name = schema != NULL ? etl_schema_dup_display_name (schema) : etl_record_dup_event_name (r);
-  m->has_process_id = etl_process_table_resolve_record (etl_trace_get_process_table (trace), r, m->decoded,
-                                                        &m->process_id, NULL);
-  m->process = m->has_process_id ? etl_process_table_lookup (etl_trace_get_process_table (trace), m->process_id,
-                                                             r->filetime)
-                                 : NULL;
-}
-
-static void
-meaning_clear (Meaning *m)
-{
-  g_clear_pointer (&m->decoded, etl_decoded_free);
-  g_clear_pointer (&m->derived, g_array_unref);
-  g_clear_pointer (&m->name, g_free);
-}
-
-static EtlSchema *
-meaning_schema (const Meaning *m)
-{
-  return m->decoded != NULL ? m->decoded->schema : NULL;
-}
-
-static void
-csv_field (GString *line, const char *value, gboolean first)
-{
-  if (!first)
-    g_string_append_c (line, ',');
-  if (value == NULL)
-    return;
-  if (strpbrk (value, ",\"\r\n") != NULL)
+  (void)user_data;
+  if (fwrite (data, 1, len, stdout) != len)
     {
-      g_string_append_c (line, '"');
-      for (const char *p = value; *p; p++)
-        {
-          if (*p == '"')
-            g_string_append_c (line, '"');
-          g_string_append_c (line, *p);
-        }
-      g_string_append_c (line, '"');
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "writing the output: %s", g_strerror (errno));
+      return FALSE;
     }
-  else
-    g_string_append (line, value);
+  return TRUE;
 }
 
 static void
-add_meaning (JsonBuilder *b, const Meaning *m, gboolean with_fields)
+dump_problem (guint64 index, const GError *problem, gpointer user_data)
 {
-  EtlSchema *schema = meaning_schema (m);
-
-  json_builder_set_member_name (b, "process_id");
-  if (m->has_process_id)
-    json_builder_add_int_value (b, m->process_id);
-  else
-    json_builder_add_null_value (b);
-  add_string (b, "process_name", m->process != NULL ? m->process->image_name : NULL);
-  add_string (b, "task_name", schema != NULL ? schema->task_name : NULL);
-  add_string (b, "opcode_name", schema != NULL ? schema->opcode_name : NULL);
-  add_string (b, "level_name", schema != NULL ? schema->level_name : NULL);
-  json_builder_set_member_name (b, "keyword_names");
-  json_builder_begin_array (b);
-  for (guint k = 0; schema != NULL && schema->keyword_names != NULL && schema->keyword_names[k] != NULL; k++)
-    json_builder_add_string_value (b, schema->keyword_names[k]);
-  json_builder_end_array (b);
-  if (with_fields)
-    {
-      json_builder_set_member_name (b, "fields");
-      json_builder_begin_object (b);
-      for (guint f = 0; m->decoded != NULL && m->decoded->fields != NULL && f < m->decoded->fields->len; f++)
-        {
-          const EtlField *field = &g_array_index (m->decoded->fields, EtlField, f);
-
-          add_string (b, field->name, field->value);
-        }
-      /* Then what TraceEvent derives (BuildTime, ElapsedTimeMSec, …), unless the payload has it. */
-      for (guint f = 0; m->derived != NULL && f < m->derived->len; f++)
-        {
-          const EtlField *field = &g_array_index (m->derived, EtlField, f);
-
-          if (etl_decoded_find (m->decoded, field->name) == NULL)
-            add_string (b, field->name, field->value);
-        }
-      json_builder_end_object (b);
-    }
-}
-
-/* "stack": record @i's stack, innermost frame first (etl-stacks.h), when it has one. */
-static void
-add_stack (JsonBuilder *b, EtlStacks *stacks, guint64 i)
-{
-  g_auto (GStrv) frames = stacks != NULL ? etl_stacks_dup_symbolized (stacks, i) : NULL;
-
-  if (frames == NULL)
-    return;
-  json_builder_set_member_name (b, "stack");
-  json_builder_begin_array (b);
-  for (guint k = 0; frames[k] != NULL; k++)
-    json_builder_add_string_value (b, frames[k]);
-  json_builder_end_array (b);
+  (void)index;
+  (void)user_data;
+  g_printerr ("etlscope-cli: %s\n", problem->message);
 }
 
 static int
-cmd_dump (EtlTrace *trace, DumpFormat format, gint64 limit, gboolean with_fields, EtlStacks *stacks)
+cmd_dump (EtlTrace *trace, EtlDumpFormat format, gint64 limit, gboolean with_fields, EtlStacks *stacks)
 {
-  guint64 n = etl_trace_get_n_records (trace);
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (GString) line = g_string_new (NULL);
-  int status = 0;
+  g_autoptr (GError) error = NULL;
+  guint64 n_problems = 0;
 
-  if (limit >= 0 && (guint64) limit < n)
-    n = (guint64) limit;
-
-  if (format == FORMAT_CSV)
+  if (!etl_dump_write (trace, stacks, format, with_fields ? ETL_DUMP_FIELDS : ETL_DUMP_NONE,
+                       limit >= 0 ? (guint64)limit : G_MAXUINT64, 0, dump_to_stdout, dump_problem, NULL,
+                       &n_problems, &error))
     {
-      for (guint c = 0; dump_columns[c]; c++)
-        csv_field (line, dump_columns[c], c == 0);
-      puts (line->str);
+      g_printerr ("etlscope-cli dump: %s\n", error->message);
+      return EXIT_INPUT;
     }
-
-  for (guint64 i = 0; i < n; i++)
-    {
-      EtlRecord r;
-      g_autoptr (GError) error = NULL;
-      char guid[ETL_GUID_STRING_LEN + 1];
-      char keyword[24];
-      g_autofree char *provider_name = NULL;
-      const char *name;
-      Meaning meaning = { 0 };
-      double rel_ms;
-
-      if (!etl_trace_get_record (trace, i, &r, &error))
-        {
-          g_printerr ("etlscope-cli: %s\n", error->message);
-          status = EXIT_INPUT;
-          continue;
-        }
-      etl_guid_to_string (&r.provider, guid);
-      g_snprintf (keyword, sizeof keyword, "0x%" G_GINT64_MODIFIER "x", r.keyword);
-      meaning_init (&meaning, trace, &r);
-      provider_name = etl_record_dup_provider_name (&r);
-      /* A provider only its metadata names (the table knows it by GUID). */
-      if (strcmp (provider_name, guid) == 0 && meaning_schema (&meaning) != NULL
-          && meaning_schema (&meaning)->provider_name != NULL)
-        {
-          g_free (provider_name);
-          provider_name = g_strdup (meaning_schema (&meaning)->provider_name);
-        }
-      name = meaning.name;
-      rel_ms = etl_trace_filetime_to_ms (trace, r.filetime);
-
-      if (format == FORMAT_JSONL)
-        {
-          g_autoptr (JsonBuilder) b = json_builder_new ();
-          g_autoptr (JsonNode) root = NULL;
-          g_autofree char *text = NULL;
-
-          json_builder_begin_object (b);
-          add_int (b, "index", (gint64) i);
-          add_int (b, "file", r.file);
-          add_int (b, "cpu", r.cpu);
-          add_int (b, "ts_raw", r.ts_raw);
-          add_int (b, "filetime", r.filetime);
-          json_builder_set_member_name (b, "rel_ms");
-          json_builder_add_double_value (b, rel_ms);
-          add_int (b, "header_type", r.header_type);
-          add_string (b, "kind", etl_record_kind_name (r.kind));
-          json_builder_set_member_name (b, "pid");
-          if (r.has_pid)
-            json_builder_add_int_value (b, r.pid);
-          else
-            json_builder_add_null_value (b);
-          json_builder_set_member_name (b, "tid");
-          if (r.has_pid)
-            json_builder_add_int_value (b, r.tid);
-          else
-            json_builder_add_null_value (b);
-          add_string (b, "provider", guid);
-          add_string (b, "provider_name", provider_name);
-          add_string (b, "name", name);
-          add_int (b, "event_id", r.event_id);
-          add_int (b, "opcode", r.opcode);
-          add_int (b, "version", r.version);
-          add_int (b, "level", r.level);
-          add_int (b, "task", r.task);
-          add_string (b, "keyword", keyword);
-          add_int (b, "channel", r.channel);
-          add_int (b, "flags", r.flags);
-          add_int (b, "data_len", (gint64) r.user_data_len);
-          add_int (b, "offset", (gint64) r.file_offset);
-          add_meaning (b, &meaning, with_fields);
-          add_stack (b, stacks, i);
-          json_builder_end_object (b);
-          root = json_builder_get_root (b);
-          json_generator_set_root (gen, root);
-          text = json_generator_to_data (gen, NULL);
-          puts (text);
-        }
-      else
-        {
-          char num[32];
-
-          g_string_truncate (line, 0);
-#define CSV_INT(v, first) \
-  do { g_snprintf (num, sizeof num, "%" G_GINT64_FORMAT, (gint64) (v)); csv_field (line, num, first); } while (0)
-          CSV_INT (i, TRUE);
-          CSV_INT (r.file, FALSE);
-          CSV_INT (r.cpu, FALSE);
-          CSV_INT (r.ts_raw, FALSE);
-          CSV_INT (r.filetime, FALSE);
-          g_ascii_formatd (num, sizeof num, "%.4f", rel_ms);
-          csv_field (line, num, FALSE);
-          CSV_INT (r.header_type, FALSE);
-          csv_field (line, etl_record_kind_name (r.kind), FALSE);
-          if (r.has_pid)
-            {
-              CSV_INT (r.pid, FALSE);
-              CSV_INT (r.tid, FALSE);
-            }
-          else
-            {
-              csv_field (line, NULL, FALSE);
-              csv_field (line, NULL, FALSE);
-            }
-          csv_field (line, guid, FALSE);
-          csv_field (line, provider_name, FALSE);
-          csv_field (line, name, FALSE);
-          CSV_INT (r.event_id, FALSE);
-          CSV_INT (r.opcode, FALSE);
-          CSV_INT (r.version, FALSE);
-          CSV_INT (r.level, FALSE);
-          CSV_INT (r.task, FALSE);
-          csv_field (line, keyword, FALSE);
-          CSV_INT (r.channel, FALSE);
-          CSV_INT (r.flags, FALSE);
-          CSV_INT (r.user_data_len, FALSE);
-          CSV_INT (r.file_offset, FALSE);
-          {
-            EtlSchema *schema = meaning_schema (&meaning);
-            g_autofree char *keywords = NULL;
-            g_autofree char *payload = NULL;
-
-            if (meaning.has_process_id)
-              CSV_INT (meaning.process_id, FALSE);
-            else
-              csv_field (line, NULL, FALSE);
-            csv_field (line, meaning.process != NULL ? meaning.process->image_name : NULL, FALSE);
-            csv_field (line, schema != NULL ? schema->task_name : NULL, FALSE);
-            csv_field (line, schema != NULL ? schema->opcode_name : NULL, FALSE);
-            csv_field (line, schema != NULL ? schema->level_name : NULL, FALSE);
-            if (schema != NULL && schema->keyword_names != NULL)
-              keywords = g_strjoinv ("|", schema->keyword_names);
-            csv_field (line, keywords, FALSE);
-            if (with_fields && meaning.decoded != NULL)
-              payload = etl_decoded_format_payload (meaning.decoded, G_MAXSIZE);
-            csv_field (line, payload, FALSE);
-          }
-#undef CSV_INT
-          puts (line->str);
-        }
-      meaning_clear (&meaning);
-      etl_record_clear (&r);
-    }
-  return status;
+  return n_problems > 0 ? EXIT_INPUT : 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -885,7 +628,7 @@ run_trace_command (const char *command, int argc, char **argv)
   int status = 0, command_status;
   gint64 t0;
   double open_ms;
-  DumpFormat dump_format = FORMAT_JSONL;
+  EtlDumpFormat dump_format = ETL_DUMP_JSONL;
   GOptionEntry dump_entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: jsonl (default) or csv", "FORMAT" },
     { "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Print at most N records", "N" },
@@ -947,9 +690,9 @@ run_trace_command (const char *command, int argc, char **argv)
   if (format != NULL)
     {
       if (strcmp (format, "jsonl") == 0)
-        dump_format = FORMAT_JSONL;
+        dump_format = ETL_DUMP_JSONL;
       else if (strcmp (format, "csv") == 0)
-        dump_format = FORMAT_CSV;
+        dump_format = ETL_DUMP_CSV;
       else
         {
           g_printerr ("etlscope-cli dump: unknown --format '%s' (jsonl or csv)\n", format);

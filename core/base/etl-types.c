@@ -54,11 +54,27 @@ etl_guid_read (EtlGuid *guid, const guint8 *bytes)
 void
 etl_guid_to_string (const EtlGuid *guid, char out[ETL_GUID_STRING_LEN + 1])
 {
-  g_snprintf (out, ETL_GUID_STRING_LEN + 1,
-              "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-              guid->data1, guid->data2, guid->data3,
-              guid->data4[0], guid->data4[1], guid->data4[2], guid->data4[3],
-              guid->data4[4], guid->data4[5], guid->data4[6], guid->data4[7]);
+  /* By hand rather than g_snprintf(): dumps format one a record. */
+  static const char hex[] = "0123456789abcdef";
+  char *p = out;
+
+  for (int shift = 28; shift >= 0; shift -= 4)
+    *p++ = hex[(guid->data1 >> shift) & 15];
+  *p++ = '-';
+  for (int shift = 12; shift >= 0; shift -= 4)
+    *p++ = hex[(guid->data2 >> shift) & 15];
+  *p++ = '-';
+  for (int shift = 12; shift >= 0; shift -= 4)
+    *p++ = hex[(guid->data3 >> shift) & 15];
+  for (guint k = 0; k < 8; k++)
+    {
+      if (k == 0 || k == 2)
+        *p++ = '-';
+      *p++ = hex[guid->data4[k] >> 4];
+      *p++ = hex[guid->data4[k] & 15];
+    }
+  *p = '\0';
+  g_assert (p == out + ETL_GUID_STRING_LEN);
 }
 
 /**

@@ -147,6 +147,24 @@ is_class (const EtlDecoded *decoded, const char *class_name)
          && strcmp (decoded->schema->event_name, class_name) == 0;
 }
 
+/* g_strdup_printf ("%u", v) without printf: dumps derive these for every
+ * SampledProfile record. */
+static char *
+dup_uint (guint v)
+{
+  char buf[12];
+  char *p = buf + sizeof buf;
+
+  *--p = '\0';
+  do
+    {
+      *--p = (char)('0' + v % 10);
+      v /= 10;
+    }
+  while (v != 0);
+  return g_strdup (p);
+}
+
 /* @ticks of a @freq Hz clock as milliseconds with three decimals, halves
  * rounded up, as TraceEvent prints them ("0.928").  Integer arithmetic, so
  * 1097765 ticks at 10 MHz is 109.777, not the binary double's 109.776. */
@@ -216,7 +234,8 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
   if (decoded->schema == NULL || decoded->schema->source != ETL_SCHEMA_SOURCE_MOF)
     return NULL;
 
-  out = g_array_new (FALSE, TRUE, sizeof (EtlField));
+  /* Room for the most fields a class derives (SampledProfile: 5) in one allocation. */
+  out = g_array_sized_new (FALSE, TRUE, sizeof (EtlField), 6);
   g_array_set_clear_func (out, field_clear);
 
   if ((is_class (decoded, "Image_Load") || is_class (decoded, "KernelTraceControl_ImageID")
@@ -244,17 +263,17 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
     }
   else if (is_class (decoded, "PerfInfo_SampledProfile"))
     {
-      add (out, "ProcessorNumber", g_strdup_printf ("%u", record->cpu), ETL_IN_UINT32, TRUE,
+      add (out, "ProcessorNumber", dup_uint (record->cpu), ETL_IN_UINT32, TRUE,
            record->cpu);
       if (number_of (decoded, "Reserved", &v))
         {
-          add (out, "Priority", g_strdup_printf ("%u", (guint)((v & 0xFF) >> 3)), ETL_IN_UINT8,
+          add (out, "Priority", dup_uint ((guint)((v & 0xFF) >> 3)), ETL_IN_UINT8,
                TRUE, (v & 0xFF) >> 3);
           add (out, "ExecutingDPC", g_strdup ((v & 1) ? "True" : "False"), ETL_IN_BOOLEAN, TRUE,
                v & 1);
           add (out, "ExecutingISR", g_strdup ((v & 2) ? "True" : "False"), ETL_IN_BOOLEAN, TRUE,
                (v >> 1) & 1);
-          add (out, "Rank", g_strdup_printf ("%u", (guint)((v >> 8) & 0xFF)), ETL_IN_UINT8, TRUE,
+          add (out, "Rank", dup_uint ((guint)((v >> 8) & 0xFF)), ETL_IN_UINT8, TRUE,
                (v >> 8) & 0xFF);
         }
     }
@@ -262,9 +281,9 @@ etl_mof_derived_fields (const EtlDecoded *decoded, const EtlRecord *record, gint
     {
       gboolean start = record->opcode == 1 && record->has_pid;
 
-      add (out, "ParentThreadID", start ? g_strdup_printf ("%u", record->tid) : g_strdup ("-1"),
+      add (out, "ParentThreadID", start ? dup_uint (record->tid) : g_strdup ("-1"),
            ETL_IN_INT32, TRUE, start ? record->tid : G_MAXUINT64);
-      add (out, "ParentProcessID", start ? g_strdup_printf ("%u", record->pid) : g_strdup ("-1"),
+      add (out, "ParentProcessID", start ? dup_uint (record->pid) : g_strdup ("-1"),
            ETL_IN_INT32, TRUE, start ? record->pid : G_MAXUINT64);
     }
 

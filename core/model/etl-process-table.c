@@ -401,7 +401,9 @@ find_field (const EtlDecoded *decoded, const char *const *names)
       {
         const EtlField *f = &g_array_index (decoded->fields, EtlField, i);
 
-        if (f->name != NULL && g_ascii_strcasecmp (f->name, names[n]) == 0)
+        /* The first letters first: this runs for every kernel record. */
+        if (f->name != NULL && ((f->name[0] ^ names[n][0]) & ~0x20) == 0
+            && g_ascii_strcasecmp (f->name, names[n]) == 0)
           return f;
       }
   return NULL;

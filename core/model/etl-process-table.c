@@ -32,6 +32,7 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include "etl-process-table.h"
+#include "etl-process-table-private.h"
 
 #include <string.h>
 
@@ -1026,11 +1027,25 @@ etl_process_table_lookup_thread (EtlProcessTable *table, guint32 tid, gint64 fil
   return i >= 0 ? &table->threads[i] : NULL;
 }
 
+/* Whether etl_process_table_finish() ran (etl-process-table-private.h). */
+gboolean
+etl_process_table_is_finished (EtlProcessTable *table)
+{
+  return table->finished;
+}
+
+/* The registry it decodes with (etl-process-table-private.h). */
+EtlSchemaRegistry *
+etl_process_table_get_registry (EtlProcessTable *table)
+{
+  return table->registry;
+}
+
 /* Payload fields that name a kernel record's subject, as TraceEvent reads
  * them: the process first, then a thread. */
-static const char *const subject_pid_names[]
+const char *const etl_process_subject_pid_names[]
     = { "ProcessId", "ProcessID", "PID", "StackProcess", NULL };
-static const char *const subject_tid_names[]
+const char *const etl_process_subject_tid_names[]
     = { "TThreadId", "ThreadId", "IssuingThreadId", "NewThreadId", "TTID", "StackThread", NULL };
 
 /**
@@ -1072,9 +1087,9 @@ etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *recor
       if (decoded != NULL && decoded->fields != NULL)
         {
           if ((!record->has_pid || record->pid == NO_ID)
-              && field_number (decoded, subject_tid_names, &v) && v != NO_ID)
+              && field_number (decoded, etl_process_subject_tid_names, &v) && v != NO_ID)
             out_tid = (guint32)v;
-          if (field_number (decoded, subject_pid_names, &v) && v != NO_ID)
+          if (field_number (decoded, etl_process_subject_pid_names, &v) && v != NO_ID)
             {
               *pid = (guint32)v;
               if (tid)
@@ -1085,7 +1100,7 @@ etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *recor
            * without a process (PERFINFO, or -1): DiskIo's IssuingThreadId
            * is not the thread that logged the request. */
           if ((!record->has_pid || record->pid == NO_ID)
-              && field_number (decoded, subject_tid_names, &v) && v != NO_ID && table->finished)
+              && field_number (decoded, etl_process_subject_tid_names, &v) && v != NO_ID && table->finished)
             {
               const EtlThread *t
                   = etl_process_table_lookup_thread (table, (guint32)v, record->filetime);

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "etl-process-table.h"
+
+G_BEGIN_DECLS
+
+/* Payload fields that name a kernel record's subject, in the order
+ * etl_process_table_resolve_record() tries them (NULL-terminated). */
+extern const char *const etl_process_subject_pid_names[];
+extern const char *const etl_process_subject_tid_names[];
+
+gboolean etl_process_table_is_finished (EtlProcessTable *table);
+EtlSchemaRegistry *etl_process_table_get_registry (EtlProcessTable *table);
+
+G_END_DECLS

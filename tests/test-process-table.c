@@ -288,6 +288,12 @@ check_resolver_equal (const char *path)
       g_assert_cmpuint (pid_a, ==, pid_b);
       g_assert_cmpuint (tid_a, ==, tid_b);
       n_found += a;
+      if (a)
+        g_assert_true (etl_process_resolver_lookup (resolver, pid_b, r.filetime)
+                       == etl_process_table_lookup (table, pid_a, r.filetime));
+      if (tid_a != G_MAXUINT32)
+        g_assert_true (etl_process_resolver_lookup_thread (resolver, tid_b, r.filetime)
+                       == etl_process_table_lookup_thread (table, tid_a, r.filetime));
       if (a && (!r.has_pid || r.pid != pid_a))
         n_payload++;
     }

@@ -77,8 +77,23 @@ typedef struct
   SubjectField tid[MAX_SUBJECT_NAMES];
 } Plan;
 
+/* One remembered lookup: @result is the answer for @id at every FILETIME in
+ * [@from, @to). */
+typedef struct
+{
+  guint32 id;
+  gboolean used;
+  gint64 from;
+  gint64 to;
+  gconstpointer result;
+} Memo;
+
+#define N_MEMOS 1024 /* direct-mapped by id */
+
 struct _EtlProcessResolver
 {
+  Memo threads[N_MEMOS];
+  Memo processes[N_MEMOS];
   EtlProcessTable *table;
   EtlSchemaRegistry *registry;
   gboolean finished;
@@ -341,6 +356,62 @@ plan_number (const SubjectField *fields, guint n_names, const EtlRecord *record,
   return FALSE;
 }
 
+static inline guint
+memo_slot (guint32 id)
+{
+  return (id * 2654435761u) >> 22; /* 10 bits */
+}
+
+/**
+ * etl_process_resolver_lookup_thread:
+ * @resolver: a resolver
+ * @tid: a thread id
+ * @filetime: when, FILETIME
+ *
+ * Exactly etl_process_table_lookup_thread() on the resolver's table,
+ * remembering the answer and the span of time it holds for.
+ *
+ * Returns: (transfer none) (nullable): the thread, or %NULL
+ */
+const EtlThread *
+etl_process_resolver_lookup_thread (EtlProcessResolver *resolver, guint32 tid, gint64 filetime)
+{
+  Memo *m = &resolver->threads[memo_slot (tid)];
+
+  if (!m->used || m->id != tid || filetime < m->from || filetime >= m->to)
+    {
+      m->result = etl_process_table_lookup_thread_span (resolver->table, tid, filetime, &m->from, &m->to);
+      m->id = tid;
+      m->used = TRUE;
+    }
+  return m->result;
+}
+
+/**
+ * etl_process_resolver_lookup:
+ * @resolver: a resolver
+ * @pid: a process id
+ * @filetime: when, FILETIME
+ *
+ * Exactly etl_process_table_lookup() on the resolver's table, remembering
+ * the answer and the span of time it holds for.
+ *
+ * Returns: (transfer none) (nullable): the process, or %NULL
+ */
+const EtlProcess *
+etl_process_resolver_lookup (EtlProcessResolver *resolver, guint32 pid, gint64 filetime)
+{
+  Memo *m = &resolver->processes[memo_slot (pid)];
+
+  if (!m->used || m->id != pid || filetime < m->from || filetime >= m->to)
+    {
+      m->result = etl_process_table_lookup_span (resolver->table, pid, filetime, &m->from, &m->to);
+      m->id = pid;
+      m->used = TRUE;
+    }
+  return m->result;
+}
+
 /**
  * etl_process_resolver_resolve:
  * @resolver: a resolver
@@ -385,7 +456,7 @@ etl_process_resolver_resolve (EtlProcessResolver *resolver, const EtlRecord *rec
       if (no_header_pid && plan_number (plan->tid, resolver->n_tid_names, record, &v) && v != NO_ID
           && resolver->finished)
         {
-          const EtlThread *t = etl_process_table_lookup_thread (resolver->table, (guint32)v, record->filetime);
+          const EtlThread *t = etl_process_resolver_lookup_thread (resolver, (guint32)v, record->filetime);
 
           if (t != NULL && t->pid != NO_ID)
             {
@@ -405,7 +476,7 @@ etl_process_resolver_resolve (EtlProcessResolver *resolver, const EtlRecord *rec
     }
   if (out_tid != NO_ID && resolver->finished)
     {
-      const EtlThread *t = etl_process_table_lookup_thread (resolver->table, out_tid, record->filetime);
+      const EtlThread *t = etl_process_resolver_lookup_thread (resolver, out_tid, record->filetime);
 
       if (t != NULL && t->pid != NO_ID)
         {

@@ -12,5 +12,9 @@ extern const char *const etl_process_subject_tid_names[];
 
 gboolean etl_process_table_is_finished (EtlProcessTable *table);
 EtlSchemaRegistry *etl_process_table_get_registry (EtlProcessTable *table);
+const EtlProcess *etl_process_table_lookup_span (EtlProcessTable *table, guint32 pid, gint64 filetime,
+                                                 gint64 *from, gint64 *to);
+const EtlThread *etl_process_table_lookup_thread_span (EtlProcessTable *table, guint32 tid, gint64 filetime,
+                                                       gint64 *from, gint64 *to);
 
 G_END_DECLS

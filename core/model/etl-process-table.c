@@ -1027,6 +1027,62 @@ etl_process_table_lookup_thread (EtlProcessTable *table, guint32 tid, gint64 fil
   return i >= 0 ? &table->threads[i] : NULL;
 }
 
+/* lookup_index(), and the FILETIMEs [*span_from, *span_to) that give the
+ * same answer for @id. */
+static gint
+lookup_index_span (GHashTable *ranges, const guint *by_id, const gint64 *from, guint32 id, gint64 filetime,
+                   gint64 *span_from, gint64 *span_to)
+{
+  const IdRange *r = g_hash_table_lookup (ranges, GUINT_TO_POINTER (id));
+  guint lo, hi;
+
+  *span_from = G_MININT64;
+  *span_to = G_MAXINT64;
+  if (r == NULL)
+    return -1;
+  lo = r->first;
+  hi = r->first + r->count;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (from[mid] <= filetime)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo > r->first)
+    *span_from = from[lo - 1];
+  if (lo < r->first + r->count)
+    *span_to = from[lo];
+  return (gint)by_id[lo > r->first ? lo - 1 : r->first];
+}
+
+/* etl_process_table_lookup() and the FILETIMEs [*from, *to) around
+ * @filetime that give the same answer (etl-process-table-private.h). */
+const EtlProcess *
+etl_process_table_lookup_span (EtlProcessTable *table, guint32 pid, gint64 filetime, gint64 *from, gint64 *to)
+{
+  gint i;
+
+  g_return_val_if_fail (table != NULL && table->finished, NULL);
+  i = lookup_index_span (table->pid_ranges, table->process_by_pid, table->process_from, pid, filetime, from, to);
+  return i >= 0 ? &table->processes[i] : NULL;
+}
+
+/* etl_process_table_lookup_thread() and the FILETIMEs [*from, *to) around
+ * @filetime that give the same answer (etl-process-table-private.h). */
+const EtlThread *
+etl_process_table_lookup_thread_span (EtlProcessTable *table, guint32 tid, gint64 filetime, gint64 *from,
+                                      gint64 *to)
+{
+  gint i;
+
+  g_return_val_if_fail (table != NULL && table->finished, NULL);
+  i = lookup_index_span (table->tid_ranges, table->thread_by_tid, table->thread_from, tid, filetime, from, to);
+  return i >= 0 ? &table->threads[i] : NULL;
+}
+
 /* Whether etl_process_table_finish() ran (etl-process-table-private.h). */
 gboolean
 etl_process_table_is_finished (EtlProcessTable *table)

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "etl-names.h"
+#include "etl-parallel.h"
 
 /* Two records of the same creation or exit (kernel Process/Start and
  * Kernel-Process ProcessStart) lie this close: one second, FILETIME ticks. */
@@ -480,6 +481,93 @@ static const char *const create_names[] = { "CreateTime", NULL };
 static const char *const tid_names[] = { "TThreadId", "ThreadId", "ThreadID", "TID", NULL };
 static const char *const thread_name_names[] = { "ThreadName", NULL };
 
+/* What one lifetime record says, decoded (thread-safe: only the registry is
+ * read) and added later in record order. */
+typedef struct
+{
+  gboolean ok;
+  gboolean is_thread;
+  EtlLifetimeEvent event;
+  gint64 filetime;
+  guint32 pid;
+  guint32 tid;
+  char *thread_name;
+  EtlProcessInfo info; /* image_name and command_line owned */
+} ParsedLifetime;
+
+static void
+parsed_clear (ParsedLifetime *p)
+{
+  g_free (p->thread_name);
+  g_free ((char *)p->info.image_name);
+  g_free ((char *)p->info.command_line);
+  memset (p, 0, sizeof *p);
+}
+
+static gboolean
+parse_lifetime (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime *out)
+{
+  g_autoptr (EtlDecoded) decoded = NULL;
+  guint64 pid = NO_ID, v;
+
+  memset (out, 0, sizeof *out);
+  if (!classify (record, &out->is_thread, &out->event) || table->registry == NULL)
+    return FALSE;
+  decoded = etl_decode_record (table->registry, NULL, record);
+  if (decoded == NULL || decoded->schema == NULL || decoded->fields == NULL)
+    return FALSE;
+
+  if (!field_number (decoded, pid_names, &pid))
+    {
+      /* Kernel-Process ThreadStart and thread SetName are logged by the process itself. */
+      if (!out->is_thread || !record->has_pid)
+        return FALSE;
+      pid = record->pid;
+    }
+  out->filetime = record->filetime;
+  out->pid = (guint32)pid;
+  if (out->is_thread)
+    {
+      guint64 tid;
+
+      if (!field_number (decoded, tid_names, &tid))
+        {
+          if (!record->has_pid)
+            return FALSE;
+          tid = record->tid;
+        }
+      out->tid = (guint32)tid;
+      out->thread_name = g_strdup (field_string (decoded, thread_name_names));
+    }
+  else
+    {
+      out->info.pid = (guint32)pid;
+      out->info.session_id = NO_ID;
+      if (field_number (decoded, parent_names, &v))
+        out->info.parent_pid = (guint32)v;
+      if (field_number (decoded, session_names, &v))
+        out->info.session_id = (guint32)v;
+      if (field_number (decoded, exit_names, &v))
+        out->info.exit_status = (guint32)v;
+      if (field_number (decoded, key_names, &v))
+        out->info.unique_process_key = v;
+      out->info.create_time = field_filetime (decoded, create_names);
+      out->info.image_name = g_strdup (field_string (decoded, image_names));
+      out->info.command_line = g_strdup (field_string (decoded, command_names));
+    }
+  out->ok = TRUE;
+  return TRUE;
+}
+
+static void
+add_parsed (EtlProcessTable *table, const ParsedLifetime *p)
+{
+  if (p->is_thread)
+    etl_process_table_add_thread (table, p->event, p->filetime, p->pid, p->tid, p->thread_name);
+  else
+    etl_process_table_add_process (table, p->event, p->filetime, &p->info);
+}
+
 /**
  * etl_process_table_add_record:
  * @table: a table not yet finished
@@ -493,61 +581,59 @@ static const char *const thread_name_names[] = { "ThreadName", NULL };
 gboolean
 etl_process_table_add_record (EtlProcessTable *table, const EtlRecord *record)
 {
-  g_autoptr (EtlDecoded) decoded = NULL;
-  gboolean is_thread;
-  EtlLifetimeEvent event;
-  guint64 pid = NO_ID, v;
+  ParsedLifetime parsed;
+  gboolean ok;
 
   g_return_val_if_fail (table != NULL && record != NULL, FALSE);
   g_return_val_if_fail (!table->finished, FALSE);
 
-  if (!classify (record, &is_thread, &event) || table->registry == NULL)
-    return FALSE;
-  decoded = etl_decode_record (table->registry, NULL, record);
-  if (decoded == NULL || decoded->schema == NULL || decoded->fields == NULL)
-    return FALSE;
+  ok = parse_lifetime (table, record, &parsed);
+  if (ok)
+    add_parsed (table, &parsed);
+  parsed_clear (&parsed);
+  return ok;
+}
 
-  if (!field_number (decoded, pid_names, &pid))
+typedef struct
+{
+  EtlProcessTable *table;
+  const EtlRecord *records;
+  ParsedLifetime *parsed;
+} ParseJob;
+
+static void
+parse_range (guint worker, guint64 first, guint64 last, gpointer data)
+{
+  ParseJob *job = data;
+
+  (void)worker;
+  for (guint64 i = first; i < last; i++)
+    parse_lifetime (job->table, &job->records[i], &job->parsed[i]);
+}
+
+/* etl_process_table_add_record() for @n_records records in a row, their
+ * payloads decoded in parallel (one thread per processor) and added in
+ * their order, so the table is the same (etl-process-table-private.h). */
+void
+etl_process_table_add_records (EtlProcessTable *table, const EtlRecord *records, guint n_records)
+{
+  g_autofree ParsedLifetime *parsed = NULL;
+  ParseJob job;
+
+  g_return_if_fail (table != NULL && (records != NULL || n_records == 0));
+  g_return_if_fail (!table->finished);
+
+  parsed = g_new0 (ParsedLifetime, MAX (n_records, 1));
+  job.table = table;
+  job.records = records;
+  job.parsed = parsed;
+  etl_parallel_ranges (etl_parallel_n_workers (n_records, 4096), 0, n_records, parse_range, &job);
+  for (guint i = 0; i < n_records; i++)
     {
-      /* Kernel-Process ThreadStart and thread SetName are logged by the process itself. */
-      if (!is_thread || !record->has_pid)
-        return FALSE;
-      pid = record->pid;
+      if (parsed[i].ok)
+        add_parsed (table, &parsed[i]);
+      parsed_clear (&parsed[i]);
     }
-
-  if (is_thread)
-    {
-      guint64 tid;
-
-      if (!field_number (decoded, tid_names, &tid))
-        {
-          if (!record->has_pid)
-            return FALSE;
-          tid = record->tid;
-        }
-      etl_process_table_add_thread (table, event, record->filetime, (guint32)pid, (guint32)tid,
-                                    field_string (decoded, thread_name_names));
-    }
-  else
-    {
-      EtlProcessInfo info = { 0 };
-
-      info.pid = (guint32)pid;
-      info.session_id = NO_ID;
-      if (field_number (decoded, parent_names, &v))
-        info.parent_pid = (guint32)v;
-      if (field_number (decoded, session_names, &v))
-        info.session_id = (guint32)v;
-      if (field_number (decoded, exit_names, &v))
-        info.exit_status = (guint32)v;
-      if (field_number (decoded, key_names, &v))
-        info.unique_process_key = v;
-      info.create_time = field_filetime (decoded, create_names);
-      info.image_name = field_string (decoded, image_names);
-      info.command_line = field_string (decoded, command_names);
-      etl_process_table_add_process (table, event, record->filetime, &info);
-    }
-  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */

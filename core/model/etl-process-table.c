@@ -505,6 +505,59 @@ parsed_clear (ParsedLifetime *p)
 }
 
 static gboolean
+name_in (const char *name, const char *const *const *lists)
+{
+  for (guint l = 0; lists[l] != NULL; l++)
+    for (guint n = 0; lists[l][n] != NULL; n++)
+      if (g_ascii_strcasecmp (name, lists[l][n]) == 0)
+        return TRUE;
+  return FALSE;
+}
+
+/* How many fields of @record's payload parse_lifetime() needs decoded: up
+ * to the last property it reads, when every property before it is a plain
+ * scalar (one field each, so fields and properties line up); else all.
+ * Only for kernel records, whose schema is the registry's for the record
+ * (as etl_decode_record_prefix() finds it).  A thread record reads 2 of
+ * Thread_TypeGroup1's fields instead of formatting all of them. */
+static guint
+lifetime_prefix (EtlProcessTable *table, const EtlRecord *record, gboolean is_thread)
+{
+  static const char *const *const thread_lists[] = { pid_names, tid_names, thread_name_names, NULL };
+  static const char *const *const process_lists[] = { pid_names,  parent_names, session_names, exit_names,
+                                                      key_names,  image_names,  command_names, create_names,
+                                                      NULL };
+  g_autoptr (EtlSchema) schema = NULL;
+  guint last = 0, n;
+
+  if (record->kind != ETL_RECORD_KIND_KERNEL && record->kind != ETL_RECORD_KIND_PERFINFO)
+    return G_MAXUINT;
+  schema = etl_schema_registry_lookup_record (table->registry, record);
+  if (schema == NULL)
+    return G_MAXUINT;
+  n = MIN (schema->n_top_level, schema->n_properties);
+  for (guint i = 0; i < n; i++)
+    {
+      const EtlProperty *prop = &schema->properties[i];
+
+      if (prop->name != NULL && name_in (prop->name, is_thread ? thread_lists : process_lists))
+        last = i + 1;
+    }
+  for (guint i = 0; i < last; i++)
+    {
+      const EtlProperty *prop = &schema->properties[i];
+
+      if (prop->count != 1
+          || (prop->flags
+              & (ETL_PROPERTY_STRUCT | ETL_PROPERTY_PARAM_COUNT | ETL_PROPERTY_PARAM_FIXED_COUNT | ETL_PROPERTY_TO_END
+                 | ETL_PROPERTY_INLINE_COUNT))
+                 != 0)
+        return G_MAXUINT;
+    }
+  return MAX (last, 1);
+}
+
+static gboolean
 parse_lifetime (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime *out)
 {
   g_autoptr (EtlDecoded) decoded = NULL;
@@ -513,7 +566,7 @@ parse_lifetime (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime 
   memset (out, 0, sizeof *out);
   if (!classify (record, &out->is_thread, &out->event) || table->registry == NULL)
     return FALSE;
-  decoded = etl_decode_record (table->registry, NULL, record);
+  decoded = etl_decode_record_prefix (table->registry, NULL, record, lifetime_prefix (table, record, out->is_thread));
   if (decoded == NULL || decoded->schema == NULL || decoded->fields == NULL)
     return FALSE;
 

@@ -521,7 +521,7 @@ name_in (const char *name, const char *const *const *lists)
  * (as etl_decode_record_prefix() finds it).  A thread record reads 2 of
  * Thread_TypeGroup1's fields instead of formatting all of them. */
 static guint
-lifetime_prefix (EtlProcessTable *table, const EtlRecord *record, gboolean is_thread)
+lifetime_prefix (EtlProcessTable *table, const EtlRecord *record, gboolean is_thread, GHashTable *cache)
 {
   static const char *const *const thread_lists[] = { pid_names, tid_names, thread_name_names, NULL };
   static const char *const *const process_lists[] = { pid_names,  parent_names, session_names, exit_names,
@@ -535,6 +535,14 @@ lifetime_prefix (EtlProcessTable *table, const EtlRecord *record, gboolean is_th
   schema = etl_schema_registry_lookup_record (table->registry, record);
   if (schema == NULL)
     return G_MAXUINT;
+  if (cache != NULL)
+    {
+      /* Schemas live as long as the registry; the low bit of their address is free. */
+      gpointer hit = g_hash_table_lookup (cache, GSIZE_TO_POINTER ((gsize)schema | (is_thread ? 1 : 0)));
+
+      if (hit != NULL)
+        return GPOINTER_TO_UINT (hit) - 1;
+    }
   n = MIN (schema->n_top_level, schema->n_properties);
   for (guint i = 0; i < n; i++)
     {
@@ -552,13 +560,19 @@ lifetime_prefix (EtlProcessTable *table, const EtlRecord *record, gboolean is_th
               & (ETL_PROPERTY_STRUCT | ETL_PROPERTY_PARAM_COUNT | ETL_PROPERTY_PARAM_FIXED_COUNT | ETL_PROPERTY_TO_END
                  | ETL_PROPERTY_INLINE_COUNT))
                  != 0)
-        return G_MAXUINT;
+        {
+          last = G_MAXUINT;
+          break;
+        }
     }
-  return MAX (last, 1);
+  last = last == G_MAXUINT ? G_MAXUINT : MAX (last, 1);
+  if (cache != NULL && last < G_MAXUINT)
+    g_hash_table_insert (cache, GSIZE_TO_POINTER ((gsize)schema | (is_thread ? 1 : 0)), GUINT_TO_POINTER (last + 1));
+  return last;
 }
 
 static gboolean
-parse_lifetime (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime *out)
+parse_lifetime (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime *out, GHashTable *cache)
 {
   g_autoptr (EtlDecoded) decoded = NULL;
   guint64 pid = NO_ID, v;
@@ -566,7 +580,7 @@ parse_lifetime (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime 
   memset (out, 0, sizeof *out);
   if (!classify (record, &out->is_thread, &out->event) || table->registry == NULL)
     return FALSE;
-  decoded = etl_decode_record_prefix (table->registry, NULL, record, lifetime_prefix (table, record, out->is_thread));
+  decoded = etl_decode_record_prefix (table->registry, NULL, record, lifetime_prefix (table, record, out->is_thread, cache));
   if (decoded == NULL || decoded->schema == NULL || decoded->fields == NULL)
     return FALSE;
 
@@ -640,7 +654,7 @@ etl_process_table_add_record (EtlProcessTable *table, const EtlRecord *record)
   g_return_val_if_fail (table != NULL && record != NULL, FALSE);
   g_return_val_if_fail (!table->finished, FALSE);
 
-  ok = parse_lifetime (table, record, &parsed);
+  ok = parse_lifetime (table, record, &parsed, NULL);
   if (ok)
     add_parsed (table, &parsed);
   parsed_clear (&parsed);
@@ -658,10 +672,11 @@ static void
 parse_range (guint worker, guint64 first, guint64 last, gpointer data)
 {
   ParseJob *job = data;
+  g_autoptr (GHashTable) cache = g_hash_table_new (NULL, NULL);
 
   (void)worker;
   for (guint64 i = first; i < last; i++)
-    parse_lifetime (job->table, &job->records[i], &job->parsed[i]);
+    parse_lifetime (job->table, &job->records[i], &job->parsed[i], cache);
 }
 
 /* etl_process_table_add_record() for @n_records records in a row, their

@@ -1059,7 +1059,13 @@ etl_process_table_finish (EtlProcessTable *table)
   all_p = g_ptr_array_new_with_free_func (g_free);
   all_t = g_ptr_array_new_with_free_func (g_free);
 
-  g_array_sort (table->pending, compare_pending);
+  /* Records arrive in time order from a trace: sort only when they did not. */
+  for (guint i = 1; i < table->pending->len; i++)
+    if (compare_pending (&g_array_index (table->pending, Pending, i - 1), &g_array_index (table->pending, Pending, i)) > 0)
+      {
+        g_array_sort (table->pending, compare_pending);
+        break;
+      }
   for (guint i = 0; i < table->pending->len; i++)
     {
       const Pending *p = &g_array_index (table->pending, Pending, i);

@@ -45,7 +45,7 @@
  * its processors in time order.  Accumulators are merged by process or
  * thread, an entry's fields those of its earliest record, so the result is
  * the serial pass's to the tick.  Progress is reported, and cancellation
- * checked, every 65,536 records.  The result is read-only and may be
+ * checked, every 65,536 records (cancellation once more at the end).  The result is read-only and may be
  * shared between threads.
  */
 
@@ -685,7 +685,9 @@ etl_cpu_usage_compute_with_workers (EtlTrace *trace, EtlCpuUsageMode mode, EtlCp
   else
     etl_parallel_ranges (job.n_workers, 0, job.n_workers, precise_cpus, &job);
 
-  cancelled = FALSE;
+  /* Cancelled while the records were read: a worker may have finished
+   * its share before it saw it. */
+  cancelled = g_cancellable_is_cancelled (cancellable);
   for (guint i = 0; i < job.n_workers; i++)
     cancelled |= job.walks[i].cancelled;
   if (cancelled)

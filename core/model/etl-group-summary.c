@@ -1004,6 +1004,9 @@ etl_group_summary_compute_with_workers (EtlTrace *trace, EtlRowSet *rows, gint64
 
   etl_parallel_ranges (n_workers, lo, hi, count_range, &job);
 
+  /* Cancelled while the ranges were counted: a worker may have finished
+   * its range before it saw it. */
+  cancelled = g_cancellable_is_cancelled (cancellable);
   for (guint w = 0; w < n_workers; w++)
     cancelled |= job.workers[w].cancelled;
   if (cancelled)
@@ -1120,7 +1123,8 @@ etl_group_summary_compute_with_workers (EtlTrace *trace, EtlRowSet *rows, gint64
  * @progress: (nullable) (scope call): called from the calling thread with
  *   the fraction of its share of the rows done
  * @progress_data: closure for @progress
- * @cancellable: (nullable): checked every 65,536 rows
+ * @cancellable: (nullable): checked every 65,536 rows and once all are
+ *   counted
  * @error: #G_IO_ERROR_CANCELLED when cancelled
  *
  * Groups the rows of @trace (those of @rows, in [@begin, @end)) by @keys:

@@ -45,8 +45,8 @@
  * its processors in time order.  Accumulators are merged by process or
  * thread, an entry's fields those of its earliest record, so the result is
  * the serial pass's to the tick.  Progress is reported, and cancellation
- * checked, every 65,536 records (cancellation once more at the end).  The result is read-only and may be
- * shared between threads.
+ * checked, every 65,536 records (cancellation once more at the end).  The
+ * result is read-only and may be shared between threads.
  */
 
 #include "config.h"

@@ -41,6 +41,7 @@
 #include "etl-process-table.h"
 #include "etl-session.h"
 #include "etl-trace.h"
+#include "etl-trace-stats.h"
 
 #define EXIT_INPUT 1
 #define EXIT_USAGE 2
@@ -295,84 +296,23 @@ add_counts (JsonBuilder *b, const char *member, GHashTable *counts)
   json_builder_end_object (b);
 }
 
-static void
-count (GHashTable *counts, const char *key)
-{
-  gpointer value = g_hash_table_lookup (counts, key);
-
-  if (value == NULL)
-    g_hash_table_insert (counts, g_strdup (key), GSIZE_TO_POINTER (1));
-  else
-    g_hash_table_replace (counts, g_strdup (key), GSIZE_TO_POINTER (GPOINTER_TO_SIZE (value) + 1));
-}
-
 static int
 cmd_stats (EtlTrace *trace, double open_ms)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (JsonNode) root = NULL;
-  g_autoptr (GHashTable) by_provider = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) by_kind = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) by_header_type = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) by_cpu = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) by_process = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autofree char **provider_names = NULL;
-  EtlProcessTable *processes = etl_trace_get_process_table (trace);
+  g_autoptr (EtlTraceStats) stats = NULL;
   guint64 n = etl_trace_get_n_records (trace);
   guint64 bytes = 0, events_lost = 0, buffers_lost = 0;
   guint n_losses;
   double duration_ms;
   int status = 0;
 
-  /* Every record is re-read once: its kind (manifest or TraceLogging) and,
-   * once per provider, the provider's name (TraceLogging traits). */
-  provider_names = g_new0 (char *, etl_trace_get_n_providers (trace) + 1);
-  for (guint64 i = 0; i < n; i++)
-    {
-      guint p = etl_trace_get_provider_index (trace, i);
-      gboolean known = p < etl_trace_get_n_providers (trace);
-      char key[16];
-      guint32 pid;
-      EtlRecord r;
-
-      if (etl_trace_get_record (trace, i, &r, NULL))
-        {
-          if (known && provider_names[p] == NULL)
-            provider_names[p] = etl_record_dup_provider_name (&r);
-          count (by_kind, etl_record_kind_name (r.kind));
-          /* The process a record belongs to: kernel records name it in their payload. */
-          if (etl_process_table_resolve_record (processes, &r, NULL, &pid, NULL))
-            {
-              g_autofree char *name = etl_process_format_name (etl_process_table_lookup (processes, pid, r.filetime),
-                                                               pid);
-
-              count (by_process, name);
-            }
-          else
-            count (by_process, "none");
-          etl_record_clear (&r);
-        }
-      else
-        {
-          status = EXIT_INPUT;
-          if (etl_trace_get_pid (trace, i, &pid))
-            {
-              g_autofree char *name = etl_process_format_name (etl_process_table_lookup (processes, pid,
-                                                                                         etl_trace_get_filetime (trace, i)),
-                                                               pid);
-
-              count (by_process, name);
-            }
-          else
-            count (by_process, "none");
-        }
-      count (by_provider, known && provider_names[p] ? provider_names[p] : "(other)");
-      count (by_header_type, etl_header_type_name (etl_trace_get_header_type (trace, i)));
-      g_snprintf (key, sizeof key, "%u", etl_trace_get_cpu (trace, i));
-      count (by_cpu, key);
-    }
-  for (guint i = 0; i < etl_trace_get_n_providers (trace); i++)
-    g_free (provider_names[i]);
+  /* Counted from the index, each record's header read once, in parallel
+   * (etl-trace-stats.c). */
+  stats = etl_trace_stats_compute (trace, 0);
+  if (stats->n_unreadable > 0)
+    status = EXIT_INPUT;
 
   etl_trace_get_losses (trace, &n_losses);
   for (guint i = 0; i < etl_trace_get_n_files (trace); i++)
@@ -404,11 +344,11 @@ cmd_stats (EtlTrace *trace, double open_ms)
   json_builder_add_double_value (b, open_ms > 0 ? (double) n / (open_ms / 1000.0) : 0.0);
   json_builder_set_member_name (b, "open_mb_per_second");
   json_builder_add_double_value (b, open_ms > 0 ? (double) bytes / 1e6 / (open_ms / 1000.0) : 0.0);
-  add_counts (b, "records_by_provider", by_provider);
-  add_counts (b, "records_by_kind", by_kind);
-  add_counts (b, "records_by_header_type", by_header_type);
-  add_counts (b, "records_by_cpu", by_cpu);
-  add_counts (b, "records_by_process", by_process);
+  add_counts (b, "records_by_provider", stats->by_provider);
+  add_counts (b, "records_by_kind", stats->by_kind);
+  add_counts (b, "records_by_header_type", stats->by_header_type);
+  add_counts (b, "records_by_cpu", stats->by_cpu);
+  add_counts (b, "records_by_process", stats->by_process);
   json_builder_set_member_name (b, "losses");
   json_builder_begin_object (b);
   add_int (b, "events_lost", (gint64) events_lost);

@@ -19,6 +19,7 @@
 
 #include "etl-cpu-usage.h"
 #include "etl-synth.h"
+#include "etl-cpu-usage-private.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
 #include "etl-writer.h"
@@ -1032,6 +1033,99 @@ test_hostile (void)
   g_rmdir (dir);
 }
 
+/* Two usages are the same: entries, idle, counts and every bucket. */
+static void
+assert_usage_equal (EtlCpuUsage *a, EtlCpuUsage *b)
+{
+  guint na, nb;
+  const EtlCpuUsageEntry *ea = etl_cpu_usage_get_entries (a, &na);
+  const EtlCpuUsageEntry *eb = etl_cpu_usage_get_entries (b, &nb);
+  guint n_buckets = etl_cpu_usage_get_n_buckets (a);
+
+  g_assert_cmpuint (na, ==, nb);
+  g_assert_cmpuint (n_buckets, ==, etl_cpu_usage_get_n_buckets (b));
+  g_assert_cmpuint (etl_cpu_usage_get_n_records (a), ==, etl_cpu_usage_get_n_records (b));
+  g_assert_cmpuint (etl_cpu_usage_get_n_unattributed (a), ==, etl_cpu_usage_get_n_unattributed (b));
+  for (guint i = 0; i <= na; i++)
+    {
+      const EtlCpuUsageEntry *x = i < na ? &ea[i] : etl_cpu_usage_get_idle (a);
+      const EtlCpuUsageEntry *y = i < na ? &eb[i] : etl_cpu_usage_get_idle (b);
+
+      g_assert_cmpstr (x->name, ==, y->name);
+      g_assert_cmpuint (x->pid, ==, y->pid);
+      g_assert_cmpuint (x->tid, ==, y->tid);
+      g_assert_true (x->process == y->process);
+      g_assert_true (x->thread == y->thread);
+      g_assert_cmpint (x->cpu_time, ==, y->cpu_time);
+      g_assert_cmpuint (x->samples, ==, y->samples);
+      g_assert_cmpfloat (x->percent, ==, y->percent);
+      for (guint k = 0; k < n_buckets; k++)
+        {
+          g_assert_cmpint (etl_cpu_usage_get_bucket_time (a, x, k), ==, etl_cpu_usage_get_bucket_time (b, y, k));
+          g_assert_cmpuint (etl_cpu_usage_get_bucket_samples (a, x, k), ==,
+                            etl_cpu_usage_get_bucket_samples (b, y, k));
+        }
+    }
+}
+
+/* 2, 3 and 7 workers give what one gives, to the tick, in both modes, by
+ * process and by thread, over the whole trace and a range. */
+static void
+check_workers_equal (EtlTrace *trace)
+{
+  gint64 first = etl_trace_get_first_filetime (trace), last = etl_trace_get_last_filetime (trace);
+  static const guint workers[] = { 2, 3, 7 };
+  guint64 used = 0;
+
+  for (guint m = 0; m < 2; m++)
+    for (guint g = 0; g < 2; g++)
+      for (guint r = 0; r < 2; r++)
+        {
+          EtlCpuUsageMode mode = m == 0 ? ETL_CPU_USAGE_SAMPLED : ETL_CPU_USAGE_PRECISE;
+          EtlCpuUsageGrouping grouping = g == 0 ? ETL_CPU_USAGE_BY_PROCESS : ETL_CPU_USAGE_BY_THREAD;
+          gint64 begin = r == 0 ? G_MININT64 : first + (last - first) / 3;
+          gint64 end = r == 0 ? G_MAXINT64 : last - (last - first) / 5;
+          g_autoptr (GError) error = NULL;
+          g_autoptr (EtlCpuUsage) one
+              = etl_cpu_usage_compute_with_workers (trace, mode, grouping, begin, end, 0, 1, NULL, NULL, NULL, &error);
+
+          g_assert_no_error (error);
+          used += etl_cpu_usage_get_n_records (one);
+          for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
+            {
+              g_autoptr (EtlCpuUsage) many = etl_cpu_usage_compute_with_workers (
+                  trace, mode, grouping, begin, end, 0, workers[w], NULL, NULL, NULL, &error);
+
+              g_assert_no_error (error);
+              assert_usage_equal (one, many);
+            }
+        }
+  g_assert_cmpuint (used, >, 0);
+}
+
+static void
+test_workers_schedule (void)
+{
+  Tmp tmp = { 0 };
+  const char *path = write_schedule (&tmp, 4, 300, 5000, ETL_CLOCK_QPC);
+  g_autoptr (EtlTrace) trace = open_one (path);
+
+  check_workers_equal (trace);
+  tmp_clear (&tmp);
+}
+
+static void
+test_workers_corpus (void)
+{
+  g_autofree char *path = etl_test_corpus_path ("net.4.5.2.x64.etl");
+  g_autoptr (EtlTrace) trace = NULL;
+
+  if (path == NULL)
+    return;
+  trace = open_one (path);
+  check_workers_equal (trace);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1048,6 +1142,8 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/cpu-usage/cli", test_cli);
   g_test_add_func ("/etl/cpu-usage/hostile", test_hostile);
   g_test_add_func ("/etl/cpu-usage/corpus/net", test_corpus_net);
+  g_test_add_func ("/etl/cpu-usage/workers/schedule", test_workers_schedule);
+  g_test_add_func ("/etl/cpu-usage/workers/corpus", test_workers_corpus);
 
   return g_test_run ();
 }

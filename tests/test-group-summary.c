@@ -8,12 +8,15 @@
 #include "config.h"
 
 #include <json-glib/json-glib.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "etl-decode.h"
 #include "etl-group-summary.h"
+#include "etl-group-summary-private.h"
 #include "etl-names.h"
 #include "etl-process-table.h"
+#include "etl-synth.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
 
@@ -411,6 +414,109 @@ test_cli (void)
   g_assert_cmpfloat (json_object_get_double_member (root, "last_ms"), <, 2000.0);
 }
 
+/* Two summaries' trees are the same, group by group, in the same order. */
+static void
+assert_groups_equal (const EtlGroup *a, const EtlGroup *b)
+{
+  g_assert_cmpint (a->key, ==, b->key);
+  g_assert_cmpuint (a->provider, ==, b->provider);
+  g_assert_cmpuint (a->id, ==, b->id);
+  g_assert_cmpint (a->lifetime, ==, b->lifetime);
+  g_assert_cmpstr (a->name, ==, b->name);
+  g_assert_cmpstr (a->label, ==, b->label);
+  g_assert_cmpuint (a->count, ==, b->count);
+  g_assert_cmpint (a->first, ==, b->first);
+  g_assert_cmpint (a->last, ==, b->last);
+  g_assert_cmpfloat (a->share, ==, b->share);
+  g_assert_cmpint (a->children == NULL, ==, b->children == NULL);
+  if (a->children == NULL)
+    return;
+  g_assert_cmpuint (a->children->len, ==, b->children->len);
+  for (guint i = 0; i < a->children->len; i++)
+    assert_groups_equal (g_ptr_array_index (a->children, i), g_ptr_array_index (b->children, i));
+}
+
+/* Counting in 2, 3 and 7 parallel ranges gives what one pass in row order
+ * gives, for every chain the views and the CLI use, over all rows, a time
+ * range and a row set. */
+static void
+check_parallel_equals_serial (EtlTrace *trace)
+{
+  static const char *const chains[] = { "provider,event", "process,thread", "cpu,provider",
+                                        "event,process,thread,cpu,provider", "thread", "process" };
+  static const guint workers[] = { 2, 3, 7 };
+  guint64 n = etl_trace_get_n_records (trace);
+  gint64 first = etl_trace_get_first_filetime (trace), last = etl_trace_get_last_filetime (trace);
+  guint64 *some = g_new (guint64, n / 3 + 1);
+  guint64 n_some = 0;
+  g_autoptr (EtlRowSet) rows = NULL;
+
+  for (guint64 i = 0; i < n; i += 3)
+    some[n_some++] = i;
+  rows = etl_row_set_new_take (some, n_some);
+  etl_trace_get_process_table (trace);
+  for (guint c = 0; c < G_N_ELEMENTS (chains); c++)
+    for (guint v = 0; v < 3; v++)
+      {
+        EtlGroupKey keys[ETL_GROUP_MAX_KEYS];
+        guint n_keys = 0;
+        g_autoptr (GError) error = NULL;
+        g_autoptr (EtlGroupSummary) serial = NULL;
+        EtlRowSet *set = v == 2 ? rows : NULL;
+        gint64 begin = v == 1 ? first + (last - first) / 5 : 0;
+        gint64 end = v == 1 ? last - (last - first) / 7 : 0;
+
+        g_assert_true (etl_group_key_parse_chain (chains[c], keys, &n_keys, &error));
+        serial = etl_group_summary_compute_with_workers (trace, set, begin, end, keys, n_keys, 1, NULL, NULL, NULL,
+                                                         &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (etl_group_summary_get_total (serial), >, 0);
+        for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
+          {
+            g_autoptr (EtlGroupSummary) parallel
+                = etl_group_summary_compute_with_workers (trace, set, begin, end, keys, n_keys, workers[w], NULL,
+                                                          NULL, NULL, &error);
+
+            g_assert_no_error (error);
+            assert_groups_equal (etl_group_summary_get_root (serial), etl_group_summary_get_root (parallel));
+          }
+      }
+}
+
+static void
+test_parallel_corpus (void)
+{
+  g_autoptr (EtlTrace) trace = open_corpus ("net.4.5.2.x64.etl");
+
+  if (trace == NULL)
+    return;
+  check_parallel_equals_serial (trace);
+}
+
+static void
+test_parallel_synth (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-groups-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr (EtlTrace) trace = NULL;
+  EtlSynthParams params;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "synth.etl", NULL);
+  etl_synth_params_init (&params);
+  params.n_cpus = 4;
+  params.n_records = 50000;
+  params.seed = 11;
+  g_assert_true (etl_synth_write (&params, path, &error));
+  g_assert_no_error (error);
+  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  check_parallel_equals_serial (trace);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -420,5 +526,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/group-summary/range-and-rows", test_range_and_rows);
   g_test_add_func ("/etl/group-summary/cancel-and-parse", test_cancel_and_parse);
   g_test_add_func ("/etl/group-summary/cli", test_cli);
+  g_test_add_func ("/etl/group-summary/parallel/corpus", test_parallel_corpus);
+  g_test_add_func ("/etl/group-summary/parallel/synth", test_parallel_synth);
   return g_test_run ();
 }

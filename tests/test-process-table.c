@@ -5,9 +5,12 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
+#include "etl-process-resolver.h"
 #include "etl-process-table.h"
+#include "etl-synth.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
 
@@ -253,6 +256,85 @@ test_corpus (void)
   g_assert_cmpstr (th->process->image_name, ==, "Test.x64.exe");
 }
 
+/* The resolver gives what etl_process_table_resolve_record() gives, record
+ * by record. */
+static void
+check_resolver_equal (const char *path)
+{
+  const char *paths[] = { path, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlTrace) trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
+  g_autoptr (EtlProcessResolver) resolver = NULL;
+  EtlProcessTable *table;
+  guint64 n, n_found = 0, n_payload = 0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  table = etl_trace_get_process_table (trace);
+  resolver = etl_process_resolver_new (table);
+  n = etl_trace_get_n_records (trace);
+  g_assert_cmpuint (n, >, 0);
+  for (guint64 i = 0; i < n; i++)
+    {
+      g_auto (EtlRecord) r = { 0 };
+      guint32 pid_a = 1, tid_a = 1, pid_b = 2, tid_b = 2;
+      gboolean a, b;
+
+      if (!etl_trace_get_record (trace, i, &r, NULL))
+        continue;
+      a = etl_process_table_resolve_record (table, &r, NULL, &pid_a, &tid_a);
+      b = etl_process_resolver_resolve (resolver, &r, &pid_b, &tid_b);
+      g_assert_cmpint (a, ==, b);
+      g_assert_cmpuint (pid_a, ==, pid_b);
+      g_assert_cmpuint (tid_a, ==, tid_b);
+      n_found += a;
+      if (a)
+        g_assert_true (etl_process_resolver_lookup (resolver, pid_b, r.filetime)
+                       == etl_process_table_lookup (table, pid_a, r.filetime));
+      if (tid_a != G_MAXUINT32)
+        g_assert_true (etl_process_resolver_lookup_thread (resolver, tid_b, r.filetime)
+                       == etl_process_table_lookup_thread (table, tid_a, r.filetime));
+      if (a && (!r.has_pid || r.pid != pid_a))
+        n_payload++;
+    }
+  g_test_message ("%s: %" G_GUINT64_FORMAT " records, %" G_GUINT64_FORMAT " with a process, %"
+                  G_GUINT64_FORMAT " of them from the payload", path, n, n_found, n_payload);
+  g_assert_cmpuint (n_found, >, 0);
+}
+
+static void
+test_resolver_corpus (gconstpointer data)
+{
+  g_autofree char *path = etl_test_corpus_path (data);
+
+  if (path == NULL)
+    return;
+  check_resolver_equal (path);
+}
+
+static void
+test_resolver_synth (gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-resolver-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  EtlSynthParams params;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "synth.etl", NULL);
+  etl_synth_params_init (&params);
+  params.n_cpus = 4;
+  params.n_records = 60000;
+  params.seed = 11;
+  params.schedule = GPOINTER_TO_INT (data);
+  params.schedule_ms = 200;
+  g_assert_true (etl_synth_write (&params, path, &error));
+  g_assert_no_error (error);
+  check_resolver_equal (path);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -262,6 +344,20 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/process-table/merge", test_merge);
   g_test_add_func ("/etl/process-table/threads", test_threads);
   g_test_add_func ("/etl/process-table/corpus", test_corpus);
+  g_test_add_data_func ("/etl/process-table/resolver/synth", GINT_TO_POINTER (FALSE), test_resolver_synth);
+  g_test_add_data_func ("/etl/process-table/resolver/synth-schedule", GINT_TO_POINTER (TRUE), test_resolver_synth);
+  {
+    static const char *const corpus[] = { "net.4.5.2.x64.etl", "gcevents.etl", "gcrundownevents.etl",
+                                           "primitive-types.etl", "lxcore_kernel.etl", "AMSITrace.etl",
+                                           "SelfDescribingSingleEvent.etl" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (corpus); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("/etl/process-table/resolver/corpus/%s", corpus[i]);
+
+        g_test_add_data_func (name, corpus[i], test_resolver_corpus);
+      }
+  }
 
   return g_test_run ();
 }

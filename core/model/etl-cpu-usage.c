@@ -33,9 +33,20 @@
  * rather than through etl_decode_record(), which formats every field as a
  * string: a trace can hold tens of millions of samples.
  *
- * etl_cpu_usage_compute() reads the records in the calling thread (meant for
- * a worker: a #GTask or #GThreadPool), reports progress and can be
- * cancelled.  The result is read-only and may be shared between threads.
+ * Only the records that can matter are read: kernel headers whose provider
+ * in the trace's index is PerfInfo (sampled) or Thread (precise) — a kernel
+ * record's provider follows from its HookId — up to the last record at or
+ * before the range's end.  The work is split over one thread per processor
+ * (etl_parallel_ranges(); the calling thread is one of them, meant to be a
+ * worker: a #GTask or #GThreadPool): sampled by contiguous ranges of
+ * records, each with its own accumulators, samples seen before a range's
+ * first SampledProfileInterval taking the interval in force where the range
+ * starts; precise by processor, each worker walking the CSwitch records of
+ * its processors in time order.  Accumulators are merged by process or
+ * thread, an entry's fields those of its earliest record, so the result is
+ * the serial pass's to the tick.  Progress is reported, and cancellation
+ * checked, every 65,536 records (cancellation once more at the end).  The
+ * result is read-only and may be shared between threads.
  */
 
 #include "config.h"
@@ -45,6 +56,10 @@
 #include <string.h>
 
 #include "etl-cpu-usage.h"
+#include "etl-cpu-usage-private.h"
+#include "etl-names.h"
+#include "etl-parallel.h"
+#include "etl-process-resolver.h"
 
 #define HOOK_SAMPLED_PROFILE 0x0F2E
 #define HOOK_SET_INTERVAL 0x0F48
@@ -62,6 +77,7 @@ typedef struct
   gint64 *bucket_time; /* n_buckets, 100-ns units */
   guint64 *bucket_samples;
   guint64 *bucket_pre;
+  guint64 first_row; /* the record that created it: its entry's fields are that record's */
 } Acc;
 
 struct _EtlCpuUsage
@@ -114,15 +130,26 @@ is_kernel_header (guint8 header_type)
          || header_type == ETL_HEADER_TYPE_PERFINFO32 || header_type == ETL_HEADER_TYPE_PERFINFO64;
 }
 
+/* The state of one worker: its own accumulators, merged at the end. */
 typedef struct
 {
   EtlCpuUsage *usage;
-  GHashTable *by_key; /* guint64 * → Acc * */
+  GHashTable *by_key;  /* guint64 * → Acc * */
+  GPtrArray *accs;     /* Acc *, owned */
+  Acc *idle;
   const EtlThread *threads;
+  EtlProcessResolver *resolver;
+  guint64 n_records;
+  guint64 n_unattributed;
+  guint64 row;         /* the record being visited */
+  /* sampled: the interval in force, and the first one seen in the range */
+  gint64 interval;
+  gint64 first_interval;
+  gboolean cancelled;
 } Walk;
 
 static Acc *
-acc_new (EtlCpuUsage *u, guint64 key)
+acc_new (EtlCpuUsage *u, GPtrArray *accs, guint64 key)
 {
   Acc *a = g_new0 (Acc, 1);
 
@@ -132,7 +159,8 @@ acc_new (EtlCpuUsage *u, guint64 key)
   a->bucket_time = g_new0 (gint64, u->n_buckets);
   if (u->mode == ETL_CPU_USAGE_SAMPLED)
     a->bucket_samples = g_new0 (guint64, u->n_buckets);
-  g_ptr_array_add (u->accs, a);
+  if (accs != NULL)
+    g_ptr_array_add (accs, a);
   return a;
 }
 
@@ -149,16 +177,16 @@ resolve (Walk *w, guint32 tid, gint64 filetime)
 
   if (tid != 0)
     {
-      thread = etl_process_table_lookup_thread (u->table, tid, filetime);
+      thread = etl_process_resolver_lookup_thread (w->resolver, tid, filetime);
       if (thread != NULL)
         pid = thread->pid;
     }
   if (tid == 0 || pid == 0)
-    return u->idle;
+    return w->idle;
   if (pid != NO_ID)
-    process = etl_process_table_lookup (u->table, pid, filetime);
+    process = etl_process_resolver_lookup (w->resolver, pid, filetime);
   if (thread == NULL)
-    u->n_unattributed++;
+    w->n_unattributed++;
 
   if (u->grouping == ETL_CPU_USAGE_BY_THREAD)
     key = thread != NULL ? (G_GUINT64_CONSTANT (3) << 40) | (guint64)(thread - w->threads)
@@ -171,7 +199,8 @@ resolve (Walk *w, guint32 tid, gint64 filetime)
   if (a != NULL)
     return a;
 
-  a = acc_new (u, key);
+  a = acc_new (u, w->accs, key);
+  a->first_row = w->row;
   a->entry.pid = pid;
   a->entry.process = process;
   if (u->grouping == ETL_CPU_USAGE_BY_THREAD)
@@ -232,6 +261,207 @@ typedef struct
   Acc *acc;
 } CpuState;
 
+#define MIN_ROWS_PER_WORKER 65536
+
+typedef struct
+{
+  EtlCpuUsage *usage;
+  EtlTrace *trace;
+  guint n_files;
+  guint n_trace_cpus;
+  gboolean end_is_open;
+  guint n_providers;
+  gboolean *wanted;  /* per provider index (+1 for the overflow index) */
+  guint64 n_rows;    /* records at or before the end */
+  guint n_workers;
+  Walk *walks;
+  EtlProgressFunc progress;
+  gpointer progress_data;
+  GCancellable *cancellable;
+} Job;
+
+static void
+walk_clear (Walk *w, gboolean free_accs)
+{
+  for (guint i = 0; i < w->accs->len; i++)
+    acc_free (g_ptr_array_index (w->accs, i));
+  g_ptr_array_unref (w->accs);
+  acc_free (w->idle);
+  g_hash_table_unref (w->by_key);
+  etl_process_resolver_free (w->resolver);
+  (void)free_accs;
+}
+
+/* Adds @src's use to @dst; @src's samples before any interval record take
+ * @incoming when it is known. */
+static void
+acc_merge (EtlCpuUsage *u, Acc *dst, const Acc *src, gint64 incoming)
+{
+  dst->entry.cpu_time += src->entry.cpu_time;
+  dst->entry.samples += src->entry.samples;
+  for (guint k = 0; k < u->n_buckets; k++)
+    dst->bucket_time[k] += src->bucket_time[k];
+  if (src->bucket_samples != NULL && dst->bucket_samples != NULL)
+    for (guint k = 0; k < u->n_buckets; k++)
+      dst->bucket_samples[k] += src->bucket_samples[k];
+  if (src->bucket_pre == NULL)
+    return;
+  if (incoming > 0)
+    {
+      dst->entry.cpu_time += (gint64)src->samples_pre * incoming;
+      for (guint k = 0; k < u->n_buckets; k++)
+        dst->bucket_time[k] += (gint64)src->bucket_pre[k] * incoming;
+      return;
+    }
+  if (dst->bucket_pre == NULL)
+    dst->bucket_pre = g_new0 (guint64, u->n_buckets);
+  dst->samples_pre += src->samples_pre;
+  for (guint k = 0; k < u->n_buckets; k++)
+    dst->bucket_pre[k] += src->bucket_pre[k];
+}
+
+/* Whether record @i is to be read: a kernel header of a wanted provider. */
+static inline gboolean
+wanted_row (Job *job, guint64 i)
+{
+  guint p = etl_trace_get_provider_index (job->trace, i);
+
+  return job->wanted[MIN (p, job->n_providers)] && is_kernel_header (etl_trace_get_header_type (job->trace, i));
+}
+
+static gboolean
+walk_check (Job *job, Walk *w, guint worker, guint64 done, guint64 total)
+{
+  if (g_cancellable_is_cancelled (job->cancellable))
+    {
+      w->cancelled = TRUE;
+      return FALSE;
+    }
+  if (worker == 0 && job->progress != NULL)
+    job->progress ((double)done / (double)MAX (total, 1), job->progress_data);
+  return TRUE;
+}
+
+/* Sampled: SampledProfile and SampledProfileInterval records of [first, last). */
+static void
+sampled_range (guint worker, guint64 first, guint64 last, gpointer data)
+{
+  Job *job = data;
+  Walk *w = &job->walks[worker];
+  EtlCpuUsage *u = job->usage;
+
+  for (guint64 i = first; i < last; i++)
+    {
+      EtlRecord rec;
+      guint8 header_type;
+
+      if ((i - first) % PROGRESS_STEP == 0 && !walk_check (job, w, worker, i - first, last - first))
+        return;
+      if (!wanted_row (job, i))
+        continue;
+      if (!etl_trace_get_record (job->trace, i, &rec, NULL))
+        continue;
+      header_type = rec.header_type;
+      w->row = i;
+      if (rec.hook_id == HOOK_SAMPLED_PROFILE
+          && (rec.filetime < u->start || (rec.filetime == u->end && !job->end_is_open)))
+        ;
+      else if (rec.hook_id == HOOK_SAMPLED_PROFILE)
+        {
+          gsize ptr = is_32bit_header (header_type) ? 4 : 8;
+
+          if (rec.user_data != NULL && rec.user_data_len >= ptr + 4)
+            {
+              Acc *a = resolve (w, read_u32 (rec.user_data + ptr), rec.filetime);
+              guint k = bucket_of (u, rec.filetime);
+
+              a->entry.samples++;
+              a->bucket_samples[k]++;
+              if (w->interval > 0)
+                {
+                  a->entry.cpu_time += w->interval;
+                  a->bucket_time[k] += w->interval;
+                }
+              else
+                {
+                  if (a->bucket_pre == NULL)
+                    a->bucket_pre = g_new0 (guint64, u->n_buckets);
+                  a->samples_pre++;
+                  a->bucket_pre[k]++;
+                }
+              w->n_records++;
+            }
+        }
+      else if (rec.hook_id == HOOK_SET_INTERVAL || rec.hook_id == HOOK_COLLECTION_START)
+        {
+          if (rec.user_data != NULL && rec.user_data_len >= 8 && read_u32 (rec.user_data) == 0)
+            {
+              guint32 v = read_u32 (rec.user_data + 4);
+
+              if (v > 0 && v <= MAX_INTERVAL)
+                {
+                  w->interval = v;
+                  if (w->first_interval < 0)
+                    w->first_interval = v;
+                }
+            }
+        }
+      etl_record_clear (&rec);
+    }
+}
+
+/* Precise: the CSwitch records of the processors (file × CPU) whose number
+ * modulo the workers is @worker, in record order, so that each processor's
+ * switches are walked in time order by one worker. */
+static void
+precise_cpus (guint worker, guint64 first, guint64 last, gpointer data)
+{
+  Job *job = data;
+  Walk *w = &job->walks[worker];
+  EtlCpuUsage *u = job->usage;
+  EtlTrace *trace = job->trace;
+  gsize n_states = (gsize)job->n_files * job->n_trace_cpus;
+  g_autofree CpuState *cpus = g_new (CpuState, n_states);
+
+  (void)first;
+  (void)last;
+  for (gsize i = 0; i < n_states; i++)
+    cpus[i].tid = NO_ID;
+  for (guint64 i = 0; i < job->n_rows; i++)
+    {
+      EtlRecord rec;
+      guint file, cpu;
+
+      if (i % PROGRESS_STEP == 0 && !walk_check (job, w, worker, i, job->n_rows))
+        return;
+      if (!wanted_row (job, i))
+        continue;
+      file = etl_trace_get_file (trace, i);
+      cpu = etl_trace_get_cpu (trace, i);
+      if (((gsize)file * job->n_trace_cpus + cpu) % job->n_workers != worker)
+        continue;
+      if (!etl_trace_get_record (trace, i, &rec, NULL))
+        continue;
+      w->row = i;
+      if (rec.hook_id == HOOK_CSWITCH && rec.user_data != NULL && rec.user_data_len >= 4 && rec.file < job->n_files
+          && rec.cpu < job->n_trace_cpus)
+        {
+          CpuState *c = &cpus[(gsize)rec.file * job->n_trace_cpus + rec.cpu];
+
+          if (c->tid != NO_ID)
+            add_interval (u, c->acc, c->since, rec.filetime);
+          c->tid = read_u32 (rec.user_data);
+          c->since = rec.filetime;
+          c->acc = resolve (w, c->tid, rec.filetime);
+          w->n_records++;
+        }
+      etl_record_clear (&rec);
+    }
+  for (gsize i = 0; i < n_states; i++)
+    if (cpus[i].tid != NO_ID)
+      add_interval (u, cpus[i].acc, cpus[i].since, u->end);
+}
+
 static gint
 compare_accs (gconstpointer pa, gconstpointer pb)
 {
@@ -267,7 +497,8 @@ compare_accs (gconstpointer pa, gconstpointer pb)
  * its process (or thread) in total and per time bucket (see the section
  * overview).  Buckets start at the trace's origin (etl_trace_get_origin(),
  * or its first record when earlier) and end with its last record.  Runs in
- * the calling thread; never needs a main loop.  Records that cannot be read
+ * the calling thread and one more thread per further processor; never needs
+ * a main loop.  Records that cannot be read
  * are skipped (the reader reported them when the trace was opened).
  *
  * Errors: %G_IO_ERROR_CANCELLED when @cancellable was cancelled;
@@ -322,13 +553,25 @@ etl_cpu_usage_compute_range (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageG
                              EtlProgressFunc progress, gpointer progress_data,
                              GCancellable *cancellable, GError **error)
 {
+  return etl_cpu_usage_compute_with_workers (trace, mode, grouping, begin, end, bucket_width, 0, progress,
+                                             progress_data, cancellable, error);
+}
+
+/* etl_cpu_usage_compute_range() with @n_workers workers (0: one per
+ * processor); the result does not depend on @n_workers
+ * (etl-cpu-usage-private.h). */
+EtlCpuUsage *
+etl_cpu_usage_compute_with_workers (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageGrouping grouping,
+                                    gint64 begin, gint64 end, gint64 bucket_width, guint n_workers,
+                                    EtlProgressFunc progress, gpointer progress_data,
+                                    GCancellable *cancellable, GError **error)
+{
   g_autoptr (EtlCpuUsage) u = NULL;
-  g_autoptr (GHashTable) by_key = NULL;
-  g_autofree CpuState *cpus = NULL;
   guint64 n_records;
-  gint64 span, interval = -1, first_interval = -1;
+  gint64 span, first_interval = -1;
   guint n_trace_cpus, n_files;
-  Walk w;
+  Job job;
+  gboolean cancelled;
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (mode == ETL_CPU_USAGE_SAMPLED || mode == ETL_CPU_USAGE_PRECISE, NULL);
@@ -374,118 +617,142 @@ etl_cpu_usage_compute_range (EtlTrace *trace, EtlCpuUsageMode mode, EtlCpuUsageG
   u->width = bucket_width;
   u->n_buckets = (guint)MAX ((span + bucket_width - 1) / bucket_width, 1);
 
-  by_key = g_hash_table_new (g_int64_hash, g_int64_equal);
-  u->idle = acc_new (u, 0);
+  u->idle = acc_new (u, NULL, 0);
   u->idle->entry.pid = 0;
   u->idle->entry.tid = grouping == ETL_CPU_USAGE_BY_THREAD ? 0 : NO_ID;
   u->idle->entry.process = etl_process_table_lookup (u->table, 0, u->start);
   u->idle->entry.name = g_strdup ("Idle (0)");
-  g_ptr_array_steal_index_fast (u->accs, 0); /* kept apart */
 
-  w.usage = u;
-  w.by_key = by_key;
+  /* The records to read: kernel headers of the PerfInfo (sampled) or
+   * Thread (precise) provider, up to the last one at or before the end.
+   * A kernel record's provider follows from its HookId, so the index's
+   * provider rules the others out without reading them. */
+  memset (&job, 0, sizeof job);
+  job.usage = u;
+  job.trace = trace;
+  job.n_files = n_files;
+  job.n_trace_cpus = n_trace_cpus;
+  job.end_is_open = end >= G_MAXINT64;
+  job.n_providers = etl_trace_get_n_providers (trace);
+  job.wanted = g_new0 (gboolean, job.n_providers + 1);
+  job.wanted[job.n_providers] = TRUE; /* past 65535 providers: read to see */
   {
-    guint n_threads;
+    static const guint16 sampled_hooks[] = { HOOK_SAMPLED_PROFILE, HOOK_SET_INTERVAL, HOOK_COLLECTION_START };
+    static const guint16 precise_hooks[] = { HOOK_CSWITCH };
+    const guint16 *hooks = mode == ETL_CPU_USAGE_SAMPLED ? sampled_hooks : precise_hooks;
+    guint n_hooks = mode == ETL_CPU_USAGE_SAMPLED ? G_N_ELEMENTS (sampled_hooks) : G_N_ELEMENTS (precise_hooks);
 
-    w.threads = etl_process_table_get_threads (u->table, &n_threads);
+    for (guint h = 0; h < n_hooks; h++)
+      {
+        EtlKernelEventInfo info;
+
+        if (!etl_names_kernel_event (hooks[h], &info) || info.provider == NULL)
+          {
+            /* Cannot tell the provider: read every kernel record. */
+            for (guint p = 0; p <= job.n_providers; p++)
+              job.wanted[p] = TRUE;
+            break;
+          }
+        for (guint p = 0; p < job.n_providers; p++)
+          if (etl_guid_equal (etl_trace_get_provider (trace, p), info.provider))
+            job.wanted[p] = TRUE;
+      }
   }
-  cpus = g_new (CpuState, (gsize)n_files * n_trace_cpus);
-  for (gsize i = 0; i < (gsize)n_files * n_trace_cpus; i++)
-    cpus[i].tid = NO_ID;
-
   n_records = etl_trace_get_n_records (trace);
-  for (guint64 i = 0; i < n_records; i++)
+  job.n_rows = u->end < G_MAXINT64 ? etl_trace_lower_bound (trace, u->end + 1) : n_records;
+  job.progress = progress;
+  job.progress_data = progress_data;
+  job.cancellable = cancellable;
+  job.n_workers = n_workers > 0 ? MIN (n_workers, 16) : etl_parallel_n_workers (job.n_rows, MIN_ROWS_PER_WORKER);
+  job.walks = g_new0 (Walk, job.n_workers);
+  for (guint i = 0; i < job.n_workers; i++)
     {
-      EtlRecord rec;
-      guint8 header_type;
+      Walk *w = &job.walks[i];
+      guint n_threads;
 
-      if (i % PROGRESS_STEP == 0)
-        {
-          if (g_cancellable_set_error_if_cancelled (cancellable, error))
-            return NULL;
-          if (progress != NULL)
-            progress ((double)i / (double)n_records, progress_data);
-        }
-      header_type = etl_trace_get_header_type (trace, i);
-      if (!is_kernel_header (header_type))
-        continue;
-      if (!etl_trace_get_record (trace, i, &rec, NULL))
-        continue;
-      if (rec.filetime > u->end)
-        {
-          etl_record_clear (&rec);
-          break;
-        }
-      if (mode == ETL_CPU_USAGE_SAMPLED && rec.hook_id == HOOK_SAMPLED_PROFILE
-          && (rec.filetime < u->start || (rec.filetime == u->end && end < G_MAXINT64)))
-        {
-          etl_record_clear (&rec);
-          continue;
-        }
-
-      if (mode == ETL_CPU_USAGE_SAMPLED && rec.hook_id == HOOK_SAMPLED_PROFILE)
-        {
-          gsize ptr = is_32bit_header (header_type) ? 4 : 8;
-
-          if (rec.user_data != NULL && rec.user_data_len >= ptr + 4)
-            {
-              Acc *a = resolve (&w, read_u32 (rec.user_data + ptr), rec.filetime);
-              guint k = bucket_of (u, rec.filetime);
-
-              a->entry.samples++;
-              a->bucket_samples[k]++;
-              if (interval > 0)
-                {
-                  a->entry.cpu_time += interval;
-                  a->bucket_time[k] += interval;
-                }
-              else
-                {
-                  if (a->bucket_pre == NULL)
-                    a->bucket_pre = g_new0 (guint64, u->n_buckets);
-                  a->samples_pre++;
-                  a->bucket_pre[k]++;
-                }
-              u->n_records++;
-            }
-        }
-      else if (mode == ETL_CPU_USAGE_SAMPLED
-               && (rec.hook_id == HOOK_SET_INTERVAL || rec.hook_id == HOOK_COLLECTION_START))
-        {
-          if (rec.user_data != NULL && rec.user_data_len >= 8 && read_u32 (rec.user_data) == 0)
-            {
-              guint32 v = read_u32 (rec.user_data + 4);
-
-              if (v > 0 && v <= MAX_INTERVAL)
-                {
-                  interval = v;
-                  if (first_interval < 0)
-                    first_interval = v;
-                }
-            }
-        }
-      else if (mode == ETL_CPU_USAGE_PRECISE && rec.hook_id == HOOK_CSWITCH)
-        {
-          if (rec.user_data != NULL && rec.user_data_len >= 4 && rec.file < n_files
-              && rec.cpu < n_trace_cpus)
-            {
-              CpuState *c = &cpus[(gsize)rec.file * n_trace_cpus + rec.cpu];
-
-              if (c->tid != NO_ID)
-                add_interval (u, c->acc, c->since, rec.filetime);
-              c->tid = read_u32 (rec.user_data);
-              c->since = rec.filetime;
-              c->acc = resolve (&w, c->tid, rec.filetime);
-              u->n_records++;
-            }
-        }
-      etl_record_clear (&rec);
+      w->usage = u;
+      w->by_key = g_hash_table_new (g_int64_hash, g_int64_equal);
+      w->accs = g_ptr_array_new ();
+      w->idle = acc_new (u, NULL, 0);
+      w->threads = etl_process_table_get_threads (u->table, &n_threads);
+      w->resolver = etl_process_resolver_new (u->table);
+      w->interval = -1;
+      w->first_interval = -1;
     }
 
-  if (mode == ETL_CPU_USAGE_PRECISE)
-    for (gsize i = 0; i < (gsize)n_files * n_trace_cpus; i++)
-      if (cpus[i].tid != NO_ID)
-        add_interval (u, cpus[i].acc, cpus[i].since, u->end);
+  if (mode == ETL_CPU_USAGE_SAMPLED)
+    etl_parallel_ranges (job.n_workers, 0, job.n_rows, sampled_range, &job);
+  else
+    etl_parallel_ranges (job.n_workers, 0, job.n_workers, precise_cpus, &job);
+
+  /* Cancelled while the records were read: a worker may have finished
+   * its share before it saw it. */
+  cancelled = g_cancellable_is_cancelled (cancellable);
+  for (guint i = 0; i < job.n_workers; i++)
+    cancelled |= job.walks[i].cancelled;
+  if (cancelled)
+    {
+      for (guint i = 0; i < job.n_workers; i++)
+        walk_clear (&job.walks[i], TRUE);
+      g_free (job.walks);
+      g_free (job.wanted);
+      if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+      return NULL;
+    }
+
+  /* Merge in range order.  Sampled: samples a range saw before its first
+   * interval record take the interval in force where it starts (the last
+   * one of the ranges before), or stay "before the first interval". */
+  {
+    g_autoptr (GHashTable) by_key = g_hash_table_new (g_int64_hash, g_int64_equal);
+    gint64 incoming = -1;
+
+    for (guint i = 0; i < job.n_workers; i++)
+      {
+        Walk *w = &job.walks[i];
+
+        u->n_records += w->n_records;
+        u->n_unattributed += w->n_unattributed;
+        acc_merge (u, u->idle, w->idle, incoming);
+        for (guint j = 0; j < w->accs->len; j++)
+          {
+            Acc *src = g_ptr_array_index (w->accs, j);
+            Acc *dst = g_hash_table_lookup (by_key, &src->key);
+
+            if (dst == NULL)
+              {
+                dst = acc_new (u, u->accs, src->key);
+                dst->first_row = src->first_row;
+                dst->entry = src->entry;
+                dst->entry.name = g_strdup (src->entry.name);
+                dst->entry.cpu_time = 0;
+                dst->entry.samples = 0;
+                g_hash_table_insert (by_key, &dst->key, dst);
+              }
+            else if (src->first_row < dst->first_row)
+              {
+                gint64 cpu_time = dst->entry.cpu_time;
+                guint64 samples = dst->entry.samples;
+
+                g_free (dst->entry.name);
+                dst->first_row = src->first_row;
+                dst->entry = src->entry;
+                dst->entry.name = g_strdup (src->entry.name);
+                dst->entry.cpu_time = cpu_time;
+                dst->entry.samples = samples;
+              }
+            acc_merge (u, dst, src, incoming);
+          }
+        if (first_interval < 0)
+          first_interval = w->first_interval;
+        if (w->interval > 0)
+          incoming = w->interval;
+        walk_clear (w, FALSE);
+      }
+    g_free (job.walks);
+    g_free (job.wanted);
+  }
 
   /* Samples before the first interval record take its interval. */
   if (mode == ETL_CPU_USAGE_SAMPLED)

@@ -39,7 +39,10 @@
 #include "etl-error.h"
 #include "etl-group-summary.h"
 #include "etl-names.h"
+#include "etl-parallel.h"
+#include "etl-process-resolver.h"
 #include "etl-process-table.h"
+#include "etl-group-summary-private.h"
 
 #define CANCEL_CHECK_MASK 0xFFFF
 
@@ -378,6 +381,7 @@ struct _Node
   Node **direct;        /* children by value when the next key is an index key */
   guint n_direct;
   guint64 value;
+  guint64 first_row; /* the row that created it: its fields are that row's */
 };
 
 /* Children of provider and CPU levels are found by index, not hashed: the
@@ -540,42 +544,397 @@ count_row (Node *n, gint64 t)
     g->last = t;
 }
 
-/**
- * etl_group_summary_compute:
- * @trace: a trace
- * @rows: (nullable): the rows to count (a filter's); %NULL for all
- * @begin: FILETIME of the range's start (inclusive)
- * @end: FILETIME of the range's end (exclusive); @end ≤ @begin means the
- *   whole trace
- * @keys: (array length=n_keys): the chain of keys, outermost first
- * @n_keys: 1–#ETL_GROUP_MAX_KEYS, each key at most once
- * @progress: (nullable) (scope call): called with the fraction of rows done
- * @progress_data: closure for @progress
- * @cancellable: (nullable): checked every 65,536 rows
- * @error: #G_IO_ERROR_CANCELLED when cancelled
- *
- * Groups the rows of @trace (those of @rows, in [@begin, @end)) by @keys:
- * the root group holds all of them, its children one group per value of
- * @keys[0], theirs one per value of @keys[1], and so on.  Call it in a
- * worker: it visits every row and reads the record header when a key needs
- * it (event, process, thread).  The trace's process table must be built
- * (etl_trace_get_process_table()).
- *
- * Returns: (transfer full) (nullable): the summary, or %NULL with @error set
- */
+/* ---- Computing in parallel ---------------------------------------------- */
+
+/* Each worker counts its range of positions into a tree of its own whose
+ * values are worker-independent where they can be (provider, processor,
+ * thread, process lifetime or pid) and local event ids where the name is
+ * only known at the merge (the name of an event key is that of its first
+ * record over all ranges); the trees are then merged in range order into
+ * the final one, whose values are the serial pass's. */
+
+#define NO_ROW G_MAXUINT64
+#define UNREADABLE_EVENT G_MAXUINT32
+#define PROCESS_LIFETIME (G_GUINT64_CONSTANT (1) << 40)
+#define PROCESS_PID (G_GUINT64_CONSTANT (2) << 40)
+#define PROCESS_NONE (G_GUINT64_CONSTANT (3) << 40)
+#define MIN_ROWS_PER_WORKER 65536
+
+/* An event of one worker: a cached key (name known at the merge) or a
+ * TraceLogging name (known from the record). */
+typedef struct
+{
+  EventKey key;
+  guint64 first_row;
+  char *tl_name; /* TraceLogging: the name; else NULL */
+} LocalEvent;
+
+/* What a TraceLogging event's name depends on (etl_record_dup_event_name()):
+ * its EVENT_SCHEMA_TL item, else its event id and opcode. */
+typedef struct
+{
+  guint16 event_id;
+  guint8 opcode;
+  guint8 has_item;
+  guint32 len;
+  guint8 *data;
+} TlKey;
+
+static guint
+tl_key_hash (gconstpointer p)
+{
+  const TlKey *k = p;
+  guint h = (guint)k->event_id << 16 ^ (guint)k->opcode << 8 ^ k->has_item ^ k->len * 31u;
+
+  for (guint32 i = 0; i < k->len; i++)
+    h = h * 33u + k->data[i];
+  return h;
+}
+
+static gboolean
+tl_key_equal (gconstpointer a, gconstpointer b)
+{
+  const TlKey *x = a, *y = b;
+
+  return x->event_id == y->event_id && x->opcode == y->opcode && x->has_item == y->has_item && x->len == y->len
+         && (x->len == 0 || memcmp (x->data, y->data, x->len) == 0);
+}
+
+static void
+tl_key_free (gpointer p)
+{
+  TlKey *k = p;
+
+  g_free (k->data);
+  g_free (k);
+}
+
+typedef struct
+{
+  Node *root;
+  GHashTable *events;    /* EventKey* (in LocalEvent) → id + 1 */
+  GHashTable *tl_events; /* TlKey* → id + 1 */
+  GArray *local_events;  /* LocalEvent */
+  guint64 *provider_first;
+  EtlProcessResolver *resolver;
+  gboolean cancelled;
+} Worker;
+
+typedef struct
+{
+  EtlTrace *trace;
+  EtlRowSet *rows;
+  const EtlGroupKey *keys;
+  guint n_keys;
+  guint n_providers;
+  guint n_processes;
+  const guint *direct;
+  gboolean need_record;
+  EtlSchemaRegistry *registry;
+  EtlProcessTable *processes;
+  EtlProgressFunc progress;
+  gpointer progress_data;
+  GCancellable *cancellable;
+  Worker *workers;
+} Job;
+
+static guint32
+worker_event (Job *job, Worker *w, guint provider, const EtlRecord *r, guint64 row)
+{
+  gpointer slot;
+  LocalEvent ev = { { 0 }, row, NULL };
+
+  if (r->kind == ETL_RECORD_KIND_TRACELOGGING)
+    {
+      TlKey key = { r->event_id, r->opcode, 0, 0, NULL };
+      const guint8 *data = NULL;
+      gsize len = 0;
+
+      if (etl_record_find_ext_item (r, ETL_EXT_TYPE_EVENT_SCHEMA_TL, &data, &len) && len <= G_MAXUINT32)
+        {
+          key.has_item = 1;
+          key.len = (guint32)len;
+          key.data = (guint8 *)data;
+        }
+      slot = g_hash_table_lookup (w->tl_events, &key);
+      if (slot != NULL)
+        return GPOINTER_TO_UINT (slot) - 1;
+      ev.tl_name = etl_decode_dup_event_name (job->registry, r);
+      g_array_append_val (w->local_events, ev);
+      {
+        TlKey *owned = g_new (TlKey, 1);
+
+        *owned = key;
+        owned->data = key.len > 0 ? g_memdup2 (key.data, key.len) : NULL;
+        g_hash_table_insert (w->tl_events, owned, GUINT_TO_POINTER (w->local_events->len));
+      }
+      return w->local_events->len - 1;
+    }
+  ev.key.provider = provider;
+  ev.key.hook_id = r->hook_id;
+  ev.key.event_id = r->event_id;
+  ev.key.task = r->task;
+  ev.key.kind = (guint8)r->kind;
+  ev.key.header_type = (guint8)r->header_type;
+  ev.key.opcode = r->opcode;
+  ev.key.version = r->version;
+  slot = g_hash_table_lookup (w->events, &ev.key);
+  if (slot != NULL)
+    return GPOINTER_TO_UINT (slot) - 1;
+  g_array_append_val (w->local_events, ev);
+  g_hash_table_insert (w->events, g_memdup2 (&ev.key, sizeof ev.key), GUINT_TO_POINTER (w->local_events->len));
+  return w->local_events->len - 1;
+}
+
+static void
+count_range (guint worker, guint64 first, guint64 last, gpointer data)
+{
+  Job *job = data;
+  Worker *w = &job->workers[worker];
+  EtlTrace *trace = job->trace;
+  RowKey rk[ETL_GROUP_MAX_KEYS];
+
+  for (guint64 pos = first; pos < last; pos++)
+    {
+      guint64 row = etl_row_set_get (job->rows, pos);
+      gint64 t = etl_trace_get_filetime (trace, row);
+      guint provider = etl_trace_get_provider_index (trace, row);
+      EtlRecord r;
+      gboolean have_record = FALSE;
+      Node *n = w->root;
+
+      if (((pos - first) & CANCEL_CHECK_MASK) == 0)
+        {
+          if (g_cancellable_is_cancelled (job->cancellable))
+            {
+              w->cancelled = TRUE;
+              return;
+            }
+          if (worker == 0 && job->progress != NULL)
+            job->progress ((double)(pos - first) / (double)(last - first), job->progress_data);
+        }
+      if (w->provider_first[MIN (provider, job->n_providers)] == NO_ROW)
+        w->provider_first[MIN (provider, job->n_providers)] = row;
+      if (job->need_record)
+        have_record = etl_trace_get_record (trace, row, &r, NULL);
+      for (guint i = 0; i < job->n_keys; i++)
+        {
+          RowKey *o = &rk[i];
+
+          o->provider = 0;
+          o->id = 0;
+          o->lifetime = -1;
+          o->name = NULL;
+          switch (job->keys[i])
+            {
+            case ETL_GROUP_BY_PROVIDER:
+              o->provider = provider;
+              o->value = provider;
+              break;
+            case ETL_GROUP_BY_EVENT:
+              o->provider = provider;
+              o->value = have_record ? worker_event (job, w, provider, &r, row) : UNREADABLE_EVENT;
+              break;
+            case ETL_GROUP_BY_PROCESS:
+              {
+                const EtlProcess *process = NULL;
+                guint32 pid;
+                gboolean found = have_record ? etl_process_resolver_resolve (w->resolver, &r, &pid, NULL)
+                                             : etl_trace_get_pid (trace, row, &pid);
+
+                if (!found)
+                  {
+                    o->id = ETL_GROUP_NONE;
+                    o->value = PROCESS_NONE;
+                    break;
+                  }
+                o->id = pid;
+                process = etl_process_resolver_lookup (w->resolver, pid, t);
+                o->lifetime = process != NULL ? (gint)process->index : -1;
+                if (process != NULL && process->index < job->n_processes)
+                  o->value = PROCESS_LIFETIME | process->index;
+                else
+                  o->value = PROCESS_PID | pid;
+              }
+              break;
+            case ETL_GROUP_BY_THREAD:
+              o->id = have_record && r.has_pid ? r.tid : ETL_GROUP_NONE;
+              o->value = o->id;
+              break;
+            case ETL_GROUP_BY_CPU:
+            default:
+              o->id = etl_trace_get_cpu (trace, row);
+              o->value = o->id;
+              break;
+            }
+        }
+      if (have_record)
+        etl_record_clear (&r);
+      count_row (n, t);
+      for (guint i = 0; i < job->n_keys; i++)
+        {
+          Node *child;
+
+          if (rk[i].value < n->n_direct)
+            child = n->direct[rk[i].value];
+          else
+            child = g_hash_table_lookup (n->children, &rk[i].value);
+          if (child == NULL)
+            {
+              child = node_new (n->group, job->keys[i], &rk[i], i + 1 < job->n_keys,
+                                i + 1 < job->n_keys ? job->direct[i + 1] : 0);
+              child->first_row = row;
+              g_hash_table_insert (n->children, &child->value, child);
+              if (rk[i].value < n->n_direct)
+                n->direct[rk[i].value] = child;
+            }
+          n = child;
+          count_row (n, t);
+        }
+    }
+}
+
+/* The merge's view of every worker's local values. */
+typedef struct
+{
+  Keyer *k;
+  Job *job;
+  guint64 *provider_first;       /* over all workers */
+  const char ***event_names;     /* per worker, per local event: the interned name */
+} Merge;
+
+/* The final tree's key of a worker's child @src at @level. */
+static void
+merge_key (Merge *m, guint worker, const Node *src, EtlGroupKey key, RowKey *o)
+{
+  const EtlGroup *g = src->group;
+
+  o->provider = g->provider;
+  o->id = g->id;
+  o->lifetime = g->lifetime;
+  o->name = NULL;
+  o->value = src->value;
+  switch (key)
+    {
+    case ETL_GROUP_BY_PROVIDER:
+      o->name = provider_name (m->k, g->provider, NULL, m->provider_first[MIN (g->provider, m->job->n_providers)]);
+      break;
+    case ETL_GROUP_BY_EVENT:
+      provider_name (m->k, g->provider, NULL, m->provider_first[MIN (g->provider, m->job->n_providers)]);
+      o->name = src->value == UNREADABLE_EVENT ? "(unreadable)" : m->event_names[worker][src->value];
+      o->value = (guint64)g->provider << 32 ^ (guint64)GPOINTER_TO_SIZE (o->name);
+      break;
+    case ETL_GROUP_BY_PROCESS:
+      if ((src->value & ~G_GUINT64_CONSTANT (0xFFFFFFFFFF)) == PROCESS_NONE)
+        o->name = "(no process)";
+      else if ((src->value & ~G_GUINT64_CONSTANT (0xFFFFFFFFFF)) == PROCESS_LIFETIME)
+        {
+          guint index = (guint)(src->value & 0xFFFFFFFFu);
+
+          if (m->k->process_labels[index] == NULL)
+            {
+              guint n;
+              const EtlProcess *processes = etl_process_table_get_processes (m->k->processes, &n);
+
+              m->k->process_labels[index] = intern_name (m->k, etl_process_format_name (&processes[index], g->id));
+            }
+          o->name = m->k->process_labels[index];
+        }
+      else
+        o->name = intern_name (m->k, etl_process_format_name (NULL, g->id));
+      o->value = (guint64)GPOINTER_TO_SIZE (o->name);
+      break;
+    case ETL_GROUP_BY_THREAD:
+    case ETL_GROUP_BY_CPU:
+    default:
+      break;
+    }
+}
+
+static void
+merge_children (Merge *m, guint worker, Node *dst, Node *src, guint level)
+{
+  GHashTableIter iter;
+  gpointer value;
+  const EtlGroupKey *keys = m->job->keys;
+  guint n_keys = m->job->n_keys;
+
+  if (src->children == NULL)
+    return;
+  g_hash_table_iter_init (&iter, src->children);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Node *s = value;
+      Node *d;
+      RowKey rk;
+
+      merge_key (m, worker, s, keys[level], &rk);
+      if (rk.value < dst->n_direct)
+        d = dst->direct[rk.value];
+      else
+        d = g_hash_table_lookup (dst->children, &rk.value);
+      if (d == NULL)
+        {
+          d = node_new (dst->group, keys[level], &rk, level + 1 < n_keys,
+                        level + 1 < n_keys ? m->job->direct[level + 1] : 0);
+          d->first_row = s->first_row;
+          g_hash_table_insert (dst->children, &d->value, d);
+          if (rk.value < dst->n_direct)
+            dst->direct[rk.value] = d;
+        }
+      else if (s->first_row < d->first_row)
+        {
+          /* The earliest row's fields, as the serial pass keeps them. */
+          d->first_row = s->first_row;
+          d->group->provider = rk.provider;
+          d->group->id = rk.id;
+          d->group->lifetime = rk.lifetime;
+        }
+      d->group->count += s->group->count;
+      d->group->first = MIN (d->group->first, s->group->first);
+      d->group->last = MAX (d->group->last, s->group->last);
+      merge_children (m, worker, d, s, level + 1);
+    }
+}
+
+static void
+worker_clear (Worker *w)
+{
+  if (w->root != NULL)
+    {
+      group_free (w->root->group);
+      node_free_with_groups (w->root);
+    }
+  for (guint i = 0; i < w->local_events->len; i++)
+    g_free (g_array_index (w->local_events, LocalEvent, i).tl_name);
+  g_array_unref (w->local_events);
+  g_hash_table_unref (w->events);
+  g_hash_table_unref (w->tl_events);
+  g_free (w->provider_first);
+  etl_process_resolver_free (w->resolver);
+}
+
+/* etl_group_summary_compute() with @n_workers workers (0: one per
+ * processor); the result does not depend on @n_workers
+ * (etl-group-summary-private.h). */
 EtlGroupSummary *
-etl_group_summary_compute (EtlTrace *trace, EtlRowSet *rows, gint64 begin, gint64 end,
-                           const EtlGroupKey *keys, guint n_keys, EtlProgressFunc progress,
-                           gpointer progress_data, GCancellable *cancellable, GError **error)
+etl_group_summary_compute_with_workers (EtlTrace *trace, EtlRowSet *rows, gint64 begin, gint64 end,
+                                        const EtlGroupKey *keys, guint n_keys, guint n_workers,
+                                        EtlProgressFunc progress, gpointer progress_data,
+                                        GCancellable *cancellable, GError **error)
 {
   g_autoptr (EtlGroupSummary) summary = NULL;
   g_autoptr (EtlRowSet) all = NULL;
-  guint64 lo = 0, hi, span;
+  g_autofree guint64 *provider_first = NULL;
+  g_autofree const char ***event_names = NULL;
+  guint64 lo = 0, hi;
   Node *root;
   Keyer k;
-  RowKey rk[ETL_GROUP_MAX_KEYS];
+  Job job;
+  Merge m;
   RowKey root_key = { 0 };
   guint direct[ETL_GROUP_MAX_KEYS];
+  gboolean cancelled = FALSE;
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (keys != NULL && n_keys >= 1 && n_keys <= ETL_GROUP_MAX_KEYS, NULL);
@@ -592,6 +951,7 @@ etl_group_summary_compute (EtlTrace *trace, EtlRowSet *rows, gint64 begin, gint6
     }
   else
     begin = end = 0;
+  hi = MAX (hi, lo);
 
   summary = g_new0 (EtlGroupSummary, 1);
   g_atomic_ref_count_init (&summary->ref_count);
@@ -600,61 +960,146 @@ etl_group_summary_compute (EtlTrace *trace, EtlRowSet *rows, gint64 begin, gint6
   summary->begin = begin;
   summary->end = end;
 
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
   keyer_init (&k, trace, keys, n_keys);
-  root_key.id = ETL_GROUP_NONE;
-  root_key.lifetime = -1;
   for (guint i = 0; i < n_keys; i++)
     direct[i] = keys[i] == ETL_GROUP_BY_CPU        ? MIN (etl_trace_get_n_cpus (trace) + 1, MAX_DIRECT)
                 : keys[i] == ETL_GROUP_BY_PROVIDER ? MIN (k.n_providers + 1, MAX_DIRECT)
                                                    : 0;
+  if (n_workers == 0)
+    n_workers = etl_parallel_n_workers (hi - lo, MIN_ROWS_PER_WORKER);
+
+  memset (&job, 0, sizeof job);
+  job.trace = trace;
+  job.rows = rows;
+  job.keys = keys;
+  job.n_keys = n_keys;
+  job.n_providers = k.n_providers;
+  job.n_processes = k.n_processes;
+  job.direct = direct;
+  job.need_record = k.need_record;
+  job.registry = k.registry;
+  job.processes = k.processes;
+  job.progress = progress;
+  job.progress_data = progress_data;
+  job.cancellable = cancellable;
+  job.workers = g_new0 (Worker, n_workers);
+  root_key.id = ETL_GROUP_NONE;
+  root_key.lifetime = -1;
+  for (guint w = 0; w < n_workers; w++)
+    {
+      Worker *wk = &job.workers[w];
+
+      wk->root = node_new (NULL, keys[0], &root_key, TRUE, direct[0]);
+      wk->events = g_hash_table_new_full (event_key_hash, event_key_equal, g_free, NULL);
+      wk->tl_events = g_hash_table_new_full (tl_key_hash, tl_key_equal, tl_key_free, NULL);
+      wk->local_events = g_array_new (FALSE, FALSE, sizeof (LocalEvent));
+      wk->provider_first = g_new (guint64, k.n_providers + 1);
+      for (guint p = 0; p <= k.n_providers; p++)
+        wk->provider_first[p] = NO_ROW;
+      wk->resolver = etl_process_resolver_new (k.processes);
+    }
+
+  etl_parallel_ranges (n_workers, lo, hi, count_range, &job);
+
+  /* Cancelled while the ranges were counted: a worker may have finished
+   * its range before it saw it. */
+  cancelled = g_cancellable_is_cancelled (cancellable);
+  for (guint w = 0; w < n_workers; w++)
+    cancelled |= job.workers[w].cancelled;
+  if (cancelled)
+    {
+      for (guint w = 0; w < n_workers; w++)
+        worker_clear (&job.workers[w]);
+      g_free (job.workers);
+      keyer_clear (&k);
+      if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+      return NULL;
+    }
+
+  /* Providers and event keys are named from their first row over all ranges. */
+  provider_first = g_new (guint64, k.n_providers + 1);
+  for (guint p = 0; p <= k.n_providers; p++)
+    {
+      provider_first[p] = NO_ROW;
+      for (guint w = 0; w < n_workers; w++)
+        provider_first[p] = MIN (provider_first[p], job.workers[w].provider_first[p]);
+    }
+  event_names = g_new0 (const char **, n_workers);
+  {
+    /* EventKey* (in a worker's LocalEvent) → first row over all workers */
+    g_autoptr (GHashTable) first_rows = g_hash_table_new (event_key_hash, event_key_equal);
+    g_autoptr (GHashTable) key_names_ = g_hash_table_new (event_key_hash, event_key_equal);
+
+    for (guint w = 0; w < n_workers; w++)
+      for (guint i = 0; i < job.workers[w].local_events->len; i++)
+        {
+          LocalEvent *ev = &g_array_index (job.workers[w].local_events, LocalEvent, i);
+          gpointer old;
+
+          if (ev->tl_name != NULL)
+            continue;
+          old = g_hash_table_lookup (first_rows, &ev->key);
+          if (old == NULL || (guint64)GPOINTER_TO_SIZE (old) - 1 > ev->first_row)
+            g_hash_table_insert (first_rows, &ev->key, GSIZE_TO_POINTER ((gsize)ev->first_row + 1));
+        }
+    for (guint w = 0; w < n_workers; w++)
+      {
+        GArray *evs = job.workers[w].local_events;
+
+        event_names[w] = g_new0 (const char *, evs->len + 1);
+        for (guint i = 0; i < evs->len; i++)
+          {
+            LocalEvent *ev = &g_array_index (evs, LocalEvent, i);
+            const char *name;
+
+            if (ev->tl_name != NULL)
+              {
+                event_names[w][i] = intern_name (&k, g_strdup (ev->tl_name));
+                continue;
+              }
+            name = g_hash_table_lookup (key_names_, &ev->key);
+            if (name == NULL)
+              {
+                guint64 row = (guint64)GPOINTER_TO_SIZE (g_hash_table_lookup (first_rows, &ev->key)) - 1;
+                EtlRecord r;
+
+                if (etl_trace_get_record (trace, row, &r, NULL))
+                  {
+                    name = intern_name (&k, etl_decode_dup_event_name (k.registry, &r));
+                    etl_record_clear (&r);
+                  }
+                else
+                  name = "(unreadable)";
+                g_hash_table_insert (key_names_, &ev->key, (gpointer)name);
+              }
+            event_names[w][i] = name;
+          }
+      }
+  }
+
   root = node_new (NULL, keys[0], &root_key, TRUE, direct[0]);
   root->group->label = g_strdup ("All");
-  span = hi > lo ? hi - lo : 0;
-  for (guint64 pos = lo; pos < hi; pos++)
+  m.k = &k;
+  m.job = &job;
+  m.provider_first = provider_first;
+  m.event_names = event_names;
+  for (guint w = 0; w < n_workers; w++)
     {
-      guint64 row = etl_row_set_get (rows, pos);
-      gint64 t = etl_trace_get_filetime (trace, row);
-      EtlRecord r;
-      gboolean have_record = FALSE;
-      Node *n = root;
+      Worker *wk = &job.workers[w];
 
-      if (((pos - lo) & CANCEL_CHECK_MASK) == 0)
-        {
-          if (g_cancellable_set_error_if_cancelled (cancellable, error))
-            {
-              group_free (root->group);
-              node_free_with_groups (root);
-              keyer_clear (&k);
-              return NULL;
-            }
-          if (progress != NULL)
-            progress ((double)(pos - lo) / (double)span, progress_data);
-        }
-      if (k.need_record)
-        have_record = etl_trace_get_record (trace, row, &r, NULL);
-      row_keys (&k, row, have_record ? &r : NULL, keys, n_keys, rk);
-      if (have_record)
-        etl_record_clear (&r);
-      count_row (n, t);
-      for (guint i = 0; i < n_keys; i++)
-        {
-          Node *child;
-
-          if (rk[i].value < n->n_direct)
-            child = n->direct[rk[i].value];
-          else
-            child = g_hash_table_lookup (n->children, &rk[i].value);
-          if (child == NULL)
-            {
-              child = node_new (n->group, keys[i], &rk[i], i + 1 < n_keys, i + 1 < n_keys ? direct[i + 1] : 0);
-              g_hash_table_insert (n->children, &child->value, child);
-              if (rk[i].value < n->n_direct)
-                n->direct[rk[i].value] = child;
-            }
-          n = child;
-          count_row (n, t);
-        }
+      root->group->count += wk->root->group->count;
+      root->group->first = MIN (root->group->first, wk->root->group->first);
+      root->group->last = MAX (root->group->last, wk->root->group->last);
+      merge_children (&m, w, root, wk->root, 0);
+      worker_clear (wk);
+      g_free (event_names[w]);
     }
+  g_free (job.workers);
+
   if (root->group->count == 0)
     root->group->first = root->group->last = 0;
   finish_node (&k, root, root->group->count);
@@ -664,6 +1109,43 @@ etl_group_summary_compute (EtlTrace *trace, EtlRowSet *rows, gint64 begin, gint6
   if (progress != NULL)
     progress (1.0, progress_data);
   return g_steal_pointer (&summary);
+}
+
+/**
+ * etl_group_summary_compute:
+ * @trace: a trace
+ * @rows: (nullable): the rows to count (a filter's); %NULL for all
+ * @begin: FILETIME of the range's start (inclusive)
+ * @end: FILETIME of the range's end (exclusive); @end ≤ @begin means the
+ *   whole trace
+ * @keys: (array length=n_keys): the chain of keys, outermost first
+ * @n_keys: 1–#ETL_GROUP_MAX_KEYS, each key at most once
+ * @progress: (nullable) (scope call): called from the calling thread with
+ *   the fraction of its share of the rows done
+ * @progress_data: closure for @progress
+ * @cancellable: (nullable): checked every 65,536 rows and once all are
+ *   counted
+ * @error: #G_IO_ERROR_CANCELLED when cancelled
+ *
+ * Groups the rows of @trace (those of @rows, in [@begin, @end)) by @keys:
+ * the root group holds all of them, its children one group per value of
+ * @keys[0], theirs one per value of @keys[1], and so on.  Call it in a
+ * worker: it visits every row and reads the record header when a key needs
+ * it (event, process, thread).  The rows are split into contiguous ranges,
+ * one per processor, counted in parallel (the calling thread takes the
+ * first) and merged so that the result is that of one pass in row order:
+ * an event key's name and a group's fields are those of its first row.
+ * The trace's process table must be built (etl_trace_get_process_table()).
+ *
+ * Returns: (transfer full) (nullable): the summary, or %NULL with @error set
+ */
+EtlGroupSummary *
+etl_group_summary_compute (EtlTrace *trace, EtlRowSet *rows, gint64 begin, gint64 end,
+                           const EtlGroupKey *keys, guint n_keys, EtlProgressFunc progress,
+                           gpointer progress_data, GCancellable *cancellable, GError **error)
+{
+  return etl_group_summary_compute_with_workers (trace, rows, begin, end, keys, n_keys, 0, progress,
+                                                 progress_data, cancellable, error);
 }
 
 /**

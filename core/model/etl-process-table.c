@@ -32,10 +32,12 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include "etl-process-table.h"
+#include "etl-process-table-private.h"
 
 #include <string.h>
 
 #include "etl-names.h"
+#include "etl-parallel.h"
 
 /* Two records of the same creation or exit (kernel Process/Start and
  * Kernel-Process ProcessStart) lie this close: one second, FILETIME ticks. */
@@ -481,6 +483,160 @@ static const char *const create_names[] = { "CreateTime", NULL };
 static const char *const tid_names[] = { "TThreadId", "ThreadId", "ThreadID", "TID", NULL };
 static const char *const thread_name_names[] = { "ThreadName", NULL };
 
+/* What one lifetime record says, decoded (thread-safe: only the registry is
+ * read) and added later in record order. */
+typedef struct
+{
+  gboolean ok;
+  gboolean is_thread;
+  EtlLifetimeEvent event;
+  gint64 filetime;
+  guint32 pid;
+  guint32 tid;
+  char *thread_name;
+  EtlProcessInfo info; /* image_name and command_line owned */
+} ParsedLifetime;
+
+static void
+parsed_clear (ParsedLifetime *p)
+{
+  g_free (p->thread_name);
+  g_free ((char *)p->info.image_name);
+  g_free ((char *)p->info.command_line);
+  memset (p, 0, sizeof *p);
+}
+
+static gboolean
+name_in (const char *name, const char *const *const *lists)
+{
+  for (guint l = 0; lists[l] != NULL; l++)
+    for (guint n = 0; lists[l][n] != NULL; n++)
+      if (g_ascii_strcasecmp (name, lists[l][n]) == 0)
+        return TRUE;
+  return FALSE;
+}
+
+/* How many fields of @record's payload parse_lifetime() needs decoded: up
+ * to the last property it reads, when every property before it is a plain
+ * scalar (one field each, so fields and properties line up); else all.
+ * Only for kernel records, whose schema is the registry's for the record
+ * (as etl_decode_record_prefix() finds it).  A thread record reads 2 of
+ * Thread_TypeGroup1's fields instead of formatting all of them. */
+static guint
+lifetime_prefix (EtlProcessTable *table, const EtlRecord *record, gboolean is_thread, GHashTable *cache)
+{
+  static const char *const *const thread_lists[] = { pid_names, tid_names, thread_name_names, NULL };
+  static const char *const *const process_lists[] = { pid_names,  parent_names, session_names, exit_names,
+                                                      key_names,  image_names,  command_names, create_names,
+                                                      NULL };
+  g_autoptr (EtlSchema) schema = NULL;
+  guint last = 0, n;
+
+  if (record->kind != ETL_RECORD_KIND_KERNEL && record->kind != ETL_RECORD_KIND_PERFINFO)
+    return G_MAXUINT;
+  schema = etl_schema_registry_lookup_record (table->registry, record);
+  if (schema == NULL)
+    return G_MAXUINT;
+  if (cache != NULL)
+    {
+      /* Schemas live as long as the registry; the low bit of their address is free. */
+      gpointer hit = g_hash_table_lookup (cache, GSIZE_TO_POINTER ((gsize)schema | (is_thread ? 1 : 0)));
+
+      if (hit != NULL)
+        return GPOINTER_TO_UINT (hit) - 1;
+    }
+  n = MIN (schema->n_top_level, schema->n_properties);
+  for (guint i = 0; i < n; i++)
+    {
+      const EtlProperty *prop = &schema->properties[i];
+
+      if (prop->name != NULL && name_in (prop->name, is_thread ? thread_lists : process_lists))
+        last = i + 1;
+    }
+  for (guint i = 0; i < last; i++)
+    {
+      const EtlProperty *prop = &schema->properties[i];
+
+      if (prop->count != 1
+          || (prop->flags
+              & (ETL_PROPERTY_STRUCT | ETL_PROPERTY_PARAM_COUNT | ETL_PROPERTY_PARAM_FIXED_COUNT | ETL_PROPERTY_TO_END
+                 | ETL_PROPERTY_INLINE_COUNT))
+                 != 0)
+        {
+          last = G_MAXUINT;
+          break;
+        }
+    }
+  last = last == G_MAXUINT ? G_MAXUINT : MAX (last, 1);
+  if (cache != NULL && last < G_MAXUINT)
+    g_hash_table_insert (cache, GSIZE_TO_POINTER ((gsize)schema | (is_thread ? 1 : 0)), GUINT_TO_POINTER (last + 1));
+  return last;
+}
+
+static gboolean
+parse_lifetime (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime *out, GHashTable *cache)
+{
+  g_autoptr (EtlDecoded) decoded = NULL;
+  guint64 pid = NO_ID, v;
+
+  memset (out, 0, sizeof *out);
+  if (!classify (record, &out->is_thread, &out->event) || table->registry == NULL)
+    return FALSE;
+  decoded = etl_decode_record_prefix (table->registry, NULL, record, lifetime_prefix (table, record, out->is_thread, cache));
+  if (decoded == NULL || decoded->schema == NULL || decoded->fields == NULL)
+    return FALSE;
+
+  if (!field_number (decoded, pid_names, &pid))
+    {
+      /* Kernel-Process ThreadStart and thread SetName are logged by the process itself. */
+      if (!out->is_thread || !record->has_pid)
+        return FALSE;
+      pid = record->pid;
+    }
+  out->filetime = record->filetime;
+  out->pid = (guint32)pid;
+  if (out->is_thread)
+    {
+      guint64 tid;
+
+      if (!field_number (decoded, tid_names, &tid))
+        {
+          if (!record->has_pid)
+            return FALSE;
+          tid = record->tid;
+        }
+      out->tid = (guint32)tid;
+      out->thread_name = g_strdup (field_string (decoded, thread_name_names));
+    }
+  else
+    {
+      out->info.pid = (guint32)pid;
+      out->info.session_id = NO_ID;
+      if (field_number (decoded, parent_names, &v))
+        out->info.parent_pid = (guint32)v;
+      if (field_number (decoded, session_names, &v))
+        out->info.session_id = (guint32)v;
+      if (field_number (decoded, exit_names, &v))
+        out->info.exit_status = (guint32)v;
+      if (field_number (decoded, key_names, &v))
+        out->info.unique_process_key = v;
+      out->info.create_time = field_filetime (decoded, create_names);
+      out->info.image_name = g_strdup (field_string (decoded, image_names));
+      out->info.command_line = g_strdup (field_string (decoded, command_names));
+    }
+  out->ok = TRUE;
+  return TRUE;
+}
+
+static void
+add_parsed (EtlProcessTable *table, const ParsedLifetime *p)
+{
+  if (p->is_thread)
+    etl_process_table_add_thread (table, p->event, p->filetime, p->pid, p->tid, p->thread_name);
+  else
+    etl_process_table_add_process (table, p->event, p->filetime, &p->info);
+}
+
 /**
  * etl_process_table_add_record:
  * @table: a table not yet finished
@@ -494,61 +650,60 @@ static const char *const thread_name_names[] = { "ThreadName", NULL };
 gboolean
 etl_process_table_add_record (EtlProcessTable *table, const EtlRecord *record)
 {
-  g_autoptr (EtlDecoded) decoded = NULL;
-  gboolean is_thread;
-  EtlLifetimeEvent event;
-  guint64 pid = NO_ID, v;
+  ParsedLifetime parsed;
+  gboolean ok;
 
   g_return_val_if_fail (table != NULL && record != NULL, FALSE);
   g_return_val_if_fail (!table->finished, FALSE);
 
-  if (!classify (record, &is_thread, &event) || table->registry == NULL)
-    return FALSE;
-  decoded = etl_decode_record (table->registry, NULL, record);
-  if (decoded == NULL || decoded->schema == NULL || decoded->fields == NULL)
-    return FALSE;
+  ok = parse_lifetime (table, record, &parsed, NULL);
+  if (ok)
+    add_parsed (table, &parsed);
+  parsed_clear (&parsed);
+  return ok;
+}
 
-  if (!field_number (decoded, pid_names, &pid))
+typedef struct
+{
+  EtlProcessTable *table;
+  const EtlRecord *records;
+  ParsedLifetime *parsed;
+} ParseJob;
+
+static void
+parse_range (guint worker, guint64 first, guint64 last, gpointer data)
+{
+  ParseJob *job = data;
+  g_autoptr (GHashTable) cache = g_hash_table_new (NULL, NULL);
+
+  (void)worker;
+  for (guint64 i = first; i < last; i++)
+    parse_lifetime (job->table, &job->records[i], &job->parsed[i], cache);
+}
+
+/* etl_process_table_add_record() for @n_records records in a row, their
+ * payloads decoded in parallel (one thread per processor) and added in
+ * their order, so the table is the same (etl-process-table-private.h). */
+void
+etl_process_table_add_records (EtlProcessTable *table, const EtlRecord *records, guint n_records)
+{
+  g_autofree ParsedLifetime *parsed = NULL;
+  ParseJob job;
+
+  g_return_if_fail (table != NULL && (records != NULL || n_records == 0));
+  g_return_if_fail (!table->finished);
+
+  parsed = g_new0 (ParsedLifetime, MAX (n_records, 1));
+  job.table = table;
+  job.records = records;
+  job.parsed = parsed;
+  etl_parallel_ranges (etl_parallel_n_workers (n_records, 4096), 0, n_records, parse_range, &job);
+  for (guint i = 0; i < n_records; i++)
     {
-      /* Kernel-Process ThreadStart and thread SetName are logged by the process itself. */
-      if (!is_thread || !record->has_pid)
-        return FALSE;
-      pid = record->pid;
+      if (parsed[i].ok)
+        add_parsed (table, &parsed[i]);
+      parsed_clear (&parsed[i]);
     }
-
-  if (is_thread)
-    {
-      guint64 tid;
-
-      if (!field_number (decoded, tid_names, &tid))
-        {
-          if (!record->has_pid)
-            return FALSE;
-          tid = record->tid;
-        }
-      etl_process_table_add_thread (table, event, record->filetime, (guint32)pid, (guint32)tid,
-                                    field_string (decoded, thread_name_names));
-    }
-  else
-    {
-      EtlProcessInfo info = { 0 };
-
-      info.pid = (guint32)pid;
-      info.session_id = NO_ID;
-      if (field_number (decoded, parent_names, &v))
-        info.parent_pid = (guint32)v;
-      if (field_number (decoded, session_names, &v))
-        info.session_id = (guint32)v;
-      if (field_number (decoded, exit_names, &v))
-        info.exit_status = (guint32)v;
-      if (field_number (decoded, key_names, &v))
-        info.unique_process_key = v;
-      info.create_time = field_filetime (decoded, create_names);
-      info.image_name = field_string (decoded, image_names);
-      info.command_line = field_string (decoded, command_names);
-      etl_process_table_add_process (table, event, record->filetime, &info);
-    }
-  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -906,7 +1061,13 @@ etl_process_table_finish (EtlProcessTable *table)
   all_p = g_ptr_array_new_with_free_func (g_free);
   all_t = g_ptr_array_new_with_free_func (g_free);
 
-  g_array_sort (table->pending, compare_pending);
+  /* Records arrive in time order from a trace: sort only when they did not. */
+  for (guint i = 1; i < table->pending->len; i++)
+    if (compare_pending (&g_array_index (table->pending, Pending, i - 1), &g_array_index (table->pending, Pending, i)) > 0)
+      {
+        g_array_sort (table->pending, compare_pending);
+        break;
+      }
   for (guint i = 0; i < table->pending->len; i++)
     {
       const Pending *p = &g_array_index (table->pending, Pending, i);
@@ -1028,11 +1189,81 @@ etl_process_table_lookup_thread (EtlProcessTable *table, guint32 tid, gint64 fil
   return i >= 0 ? &table->threads[i] : NULL;
 }
 
+/* lookup_index(), and the FILETIMEs [*span_from, *span_to) that give the
+ * same answer for @id. */
+static gint
+lookup_index_span (GHashTable *ranges, const guint *by_id, const gint64 *from, guint32 id, gint64 filetime,
+                   gint64 *span_from, gint64 *span_to)
+{
+  const IdRange *r = g_hash_table_lookup (ranges, GUINT_TO_POINTER (id));
+  guint lo, hi;
+
+  *span_from = G_MININT64;
+  *span_to = G_MAXINT64;
+  if (r == NULL)
+    return -1;
+  lo = r->first;
+  hi = r->first + r->count;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (from[mid] <= filetime)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo > r->first)
+    *span_from = from[lo - 1];
+  if (lo < r->first + r->count)
+    *span_to = from[lo];
+  return (gint)by_id[lo > r->first ? lo - 1 : r->first];
+}
+
+/* etl_process_table_lookup() and the FILETIMEs [*from, *to) around
+ * @filetime that give the same answer (etl-process-table-private.h). */
+const EtlProcess *
+etl_process_table_lookup_span (EtlProcessTable *table, guint32 pid, gint64 filetime, gint64 *from, gint64 *to)
+{
+  gint i;
+
+  g_return_val_if_fail (table != NULL && table->finished, NULL);
+  i = lookup_index_span (table->pid_ranges, table->process_by_pid, table->process_from, pid, filetime, from, to);
+  return i >= 0 ? &table->processes[i] : NULL;
+}
+
+/* etl_process_table_lookup_thread() and the FILETIMEs [*from, *to) around
+ * @filetime that give the same answer (etl-process-table-private.h). */
+const EtlThread *
+etl_process_table_lookup_thread_span (EtlProcessTable *table, guint32 tid, gint64 filetime, gint64 *from,
+                                      gint64 *to)
+{
+  gint i;
+
+  g_return_val_if_fail (table != NULL && table->finished, NULL);
+  i = lookup_index_span (table->tid_ranges, table->thread_by_tid, table->thread_from, tid, filetime, from, to);
+  return i >= 0 ? &table->threads[i] : NULL;
+}
+
+/* Whether etl_process_table_finish() ran (etl-process-table-private.h). */
+gboolean
+etl_process_table_is_finished (EtlProcessTable *table)
+{
+  return table->finished;
+}
+
+/* The registry it decodes with (etl-process-table-private.h). */
+EtlSchemaRegistry *
+etl_process_table_get_registry (EtlProcessTable *table)
+{
+  return table->registry;
+}
+
 /* Payload fields that name a kernel record's subject, as TraceEvent reads
  * them: the process first, then a thread. */
-static const char *const subject_pid_names[]
+const char *const etl_process_subject_pid_names[]
     = { "ProcessId", "ProcessID", "PID", "StackProcess", NULL };
-static const char *const subject_tid_names[]
+const char *const etl_process_subject_tid_names[]
     = { "TThreadId", "ThreadId", "IssuingThreadId", "NewThreadId", "TTID", "StackThread", NULL };
 
 /**
@@ -1074,9 +1305,9 @@ etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *recor
       if (decoded != NULL && decoded->fields != NULL)
         {
           if ((!record->has_pid || record->pid == NO_ID)
-              && field_number (decoded, subject_tid_names, &v) && v != NO_ID)
+              && field_number (decoded, etl_process_subject_tid_names, &v) && v != NO_ID)
             out_tid = (guint32)v;
-          if (field_number (decoded, subject_pid_names, &v) && v != NO_ID)
+          if (field_number (decoded, etl_process_subject_pid_names, &v) && v != NO_ID)
             {
               *pid = (guint32)v;
               if (tid)
@@ -1087,7 +1318,7 @@ etl_process_table_resolve_record (EtlProcessTable *table, const EtlRecord *recor
            * without a process (PERFINFO, or -1): DiskIo's IssuingThreadId
            * is not the thread that logged the request. */
           if ((!record->has_pid || record->pid == NO_ID)
-              && field_number (decoded, subject_tid_names, &v) && v != NO_ID && table->finished)
+              && field_number (decoded, etl_process_subject_tid_names, &v) && v != NO_ID && table->finished)
             {
               const EtlThread *t
                   = etl_process_table_lookup_thread (table, (guint32)v, record->filetime);

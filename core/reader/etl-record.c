@@ -84,13 +84,27 @@ min_header_size (guint header_type)
     }
 }
 
+/* HookId → the class GUID etl_names_kernel_event() gives it (static data),
+ * remembered per HookId: a sampling trace looks it up for tens of millions
+ * of records.  Filled on first use from any thread; two threads filling one
+ * entry store the same value. */
+static gpointer kernel_providers[G_MAXUINT16 + 1];
+static const EtlGuid no_kernel_provider;
+
 static void
 set_kernel_provider (EtlRecord *r)
 {
-  EtlKernelEventInfo info;
+  const EtlGuid *guid = g_atomic_pointer_get (&kernel_providers[r->hook_id]);
 
-  if (etl_names_kernel_event (r->hook_id, &info) && info.provider != NULL)
-    r->provider = *info.provider;
+  if (guid == NULL)
+    {
+      EtlKernelEventInfo info;
+
+      guid = etl_names_kernel_event (r->hook_id, &info) && info.provider != NULL ? info.provider : &no_kernel_provider;
+      g_atomic_pointer_set (&kernel_providers[r->hook_id], (gpointer)guid);
+    }
+  if (guid != &no_kernel_provider)
+    r->provider = *guid;
 }
 
 static gboolean

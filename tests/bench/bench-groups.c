@@ -9,14 +9,17 @@
  * of N records (default 16,000,000) on 8 processors with etl_synth_write()
  * in $ETL_BENCH_DIR or the temporary folder, then times the summary over
  * every row for the chains CPU ▸ Provider (from the index only), Provider ▸
- * Event and Process ▸ Thread (these read each record's header).  Issue 10's
- * target: 16 M records in ≤ 1 s (in a worker).  Prints "BENCH groups_<chain>
- * <ms> ms" lines; exits 1 when the index-only chain misses the target.
+ * Event and Process ▸ Thread (these read each record's header), wall clock
+ * and process CPU time (clock(): steadier on a shared machine; the summary
+ * runs one thread per processor).  Issue 10's target: 16 M records in ≤ 1 s
+ * (in a worker) for each chain.  Prints "BENCH groups_<chain> <ms> ms"
+ * lines; exits 1 when a chain misses the target.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "etl-group-summary.h"
 #include "etl-synth.h"
@@ -44,11 +47,10 @@ main (int argc, char *argv[])
   {
     const char *name;
     const char *chain;
-    gboolean index_only;
   } chains[] = {
-    { "cpu_provider", "cpu,provider", TRUE },
-    { "provider_event", "provider,event", FALSE },
-    { "process_thread", "process,thread", FALSE },
+    { "cpu_provider", "cpu,provider" },
+    { "provider_event", "provider,event" },
+    { "process_thread", "process,thread" },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("[FILE.etl] - grouped summary benchmark");
   g_autoptr (GError) error = NULL;
@@ -106,21 +108,25 @@ main (int argc, char *argv[])
       guint n_keys = 0;
       g_autoptr (EtlGroupSummary) summary = NULL;
       gint64 t0;
-      double ms;
+      clock_t c0;
+      double ms, cpu_ms;
 
       if (!etl_group_key_parse_chain (chains[c].chain, keys, &n_keys, &error))
         return 2;
       t0 = g_get_monotonic_time ();
+      c0 = clock ();
       summary = etl_group_summary_compute (trace, NULL, 0, 0, keys, n_keys, NULL, NULL, NULL, &error);
       ms = ms_since (t0);
+      cpu_ms = (double)(clock () - c0) * 1000.0 / CLOCKS_PER_SEC;
       if (summary == NULL)
         {
           fprintf (stderr, "%s\n", error->message);
           return 1;
         }
-      printf ("BENCH groups_%s %.1f ms (%" G_GUINT64_FORMAT " rows, %u top-level groups)\n", chains[c].name, ms,
-              etl_group_summary_get_total (summary), etl_group_summary_get_root (summary)->children->len);
-      if (chains[c].index_only && etl_trace_get_n_records (trace) >= 16000000 && ms > TARGET_MS)
+      printf ("BENCH groups_%s %.1f ms (CPU %.1f ms, %" G_GUINT64_FORMAT " rows, %u top-level groups)\n",
+              chains[c].name, ms, cpu_ms, etl_group_summary_get_total (summary),
+              etl_group_summary_get_root (summary)->children->len);
+      if (etl_trace_get_n_records (trace) >= 16000000 && ms > TARGET_MS)
         fail = TRUE;
     }
   return fail ? 1 : 0;

@@ -901,6 +901,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       ld->stacks = etl_stacks_compute (ld->trace, NULL, NULL, cancellable, NULL);
       ld->legend = build_legend (ld->trace, cancellable);
     }
+  /* The merge and the summaries freed much in this thread's heap arena. */
+  etl_worker_release_memory ();
 
   g_task_return_boolean (task, TRUE);
 }

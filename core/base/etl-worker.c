@@ -28,6 +28,10 @@
  * etl_worker_free() frees a large result (hundreds of thousands of blocks:
  * a CPU usage with one entry a process) in a worker, where the main loop
  * would pause for the time free() takes.
+ *
+ * etl_worker_release_memory() gives the pages of freed heap blocks back to
+ * the system: glibc keeps what a worker thread's arena freed (on the 16 M
+ * record trace, 313 MiB after a load: 20 bytes a record) until told.
  */
 
 #include "config.h"
@@ -36,6 +40,9 @@
 
 #include "etl-worker.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #if defined(__linux__)
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -149,4 +156,20 @@ etl_worker_free (gpointer data, GDestroyNotify free_func)
   g_task_set_source_tag (task, etl_worker_free);
   g_task_set_task_data (task, job, g_free);
   etl_worker_run (task, free_thread);
+}
+
+/**
+ * etl_worker_release_memory:
+ *
+ * Returns the free pages of the C heap to the system (malloc_trim() with
+ * glibc, which otherwise keeps what worker threads freed resident); call it
+ * in a worker after a job that allocated and freed much, such as loading a
+ * trace.  Elsewhere it does nothing.
+ */
+void
+etl_worker_release_memory (void)
+{
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
 }

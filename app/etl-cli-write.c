@@ -218,7 +218,7 @@ etl_cli_synth_main (int argc, char **argv)
     { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_arg, "Generator seed (default 1)", "S" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The .etl file to write (written atomically)", "OUT.etl" },
     { "schedule", 0, 0, G_OPTION_ARG_NONE, &schedule,
-      "Write a known CPU schedule instead (process/thread lifetimes, CSwitch, ReadyThread, SampledProfile); "
+      "Write a known CPU schedule instead (process/thread lifetimes, Image loads, CSwitch, ReadyThread, SampledProfile with StackWalk); "
       "--records is then not used", NULL },
     { "schedule-ms", 0, 0, G_OPTION_ARG_STRING, &schedule_ms_arg, "Length of the schedule in ms (default 100)", "N" },
     { "sample-interval", 0, 0, G_OPTION_ARG_STRING, &interval_arg,

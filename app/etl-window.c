@@ -362,6 +362,13 @@ state_path (void)
   return g_build_filename (g_get_user_config_dir (), "etlscope", "state.ini", NULL);
 }
 
+/* EtlTimelineProcessColorFunc: the CPU usage graph's colour of @pid. */
+static gboolean
+process_color_cb (guint32 pid, GdkRGBA *rgba, gpointer user_data)
+{
+  return etl_cpu_graph_get_process_color (ETL_CPU_GRAPH (user_data), pid, rgba);
+}
+
 static void
 load_state (EtlWindow *self)
 {
@@ -435,6 +442,10 @@ load_state (EtlWindow *self)
     etl_cpu_graph_set_expanded (self->cpu_graph, expanded);
   }
 
+  /* Timeline lanes without events in view: hidden as the user left it. */
+  etl_timeline_view_set_hide_empty_lanes (self->timeline,
+                                          g_key_file_get_boolean (kf, "timeline", "hide-empty-lanes", NULL));
+
   /* Sections the user closed in the session panel. */
   {
     g_auto (GStrv) closed = g_key_file_get_string_list (kf, "session-panel", "collapsed-sections", NULL, NULL);
@@ -464,7 +475,8 @@ load_state (EtlWindow *self)
  * @error: return location for a #GError
  *
  * Writes the window size, maximised state, pane positions, the session
- * panel's closed sections and the event list's hidden columns to
+ * panel's closed sections, the event list's hidden columns and whether the
+ * timeline hides lanes without events in view to
  * g_get_user_config_dir()/etlscope/state.ini, atomically
  * (g_key_file_save_to_file() goes through g_file_set_contents()).
  *
@@ -496,6 +508,7 @@ etl_window_save_state (EtlWindow *self, GError **error)
   g_key_file_set_integer (kf, "panes", "trace", gtk_paned_get_position (self->trace_paned));
   g_key_file_set_integer (kf, "panes", "list", gtk_paned_get_position (self->list_paned));
   g_key_file_set_boolean (kf, "cpu-graph", "expanded", etl_cpu_graph_get_expanded (self->cpu_graph));
+  g_key_file_set_boolean (kf, "timeline", "hide-empty-lanes", etl_timeline_view_get_hide_empty_lanes (self->timeline));
   {
     g_auto (GStrv) closed = etl_session_panel_dup_collapsed_sections (self->session_panel);
 
@@ -3357,6 +3370,11 @@ etl_window_init (EtlWindow *self)
   if (timeline_actions != NULL)
     gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", timeline_actions);
   g_signal_connect_object (self->timeline, "event-selected", G_CALLBACK (on_timeline_event_selected), self, 0);
+  /* A process has the same colour in the CPU lanes as in the usage graph. */
+  etl_timeline_view_set_process_color_func (self->timeline, process_color_cb,
+                                            self->cpu_graph, NULL);
+  g_signal_connect_object (self->cpu_graph, "series-changed", G_CALLBACK (gtk_widget_queue_draw), self->timeline,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->loss_plot, "loss-activated", G_CALLBACK (on_loss_activated), self, 0);
   g_signal_connect_object (self->event_list, "filter-request", G_CALLBACK (on_list_filter_request), self, 0);
 

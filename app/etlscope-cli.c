@@ -863,7 +863,8 @@ static const char *usage_summary =
   "\n"
   "\n"
   "info, dump, stats, losses and processes take --manifest FILE.man (repeatable) to\n"
-  "describe events with an instrumentation manifest.\n"
+  "describe events with an instrumentation manifest, and --threads N: how many\n"
+  "threads read and merge the files (default: $ETLSCOPE_THREADS, else all processors).\n"
   "Run 'etlscope-cli COMMAND --help' for a command's options.";
 
 static int
@@ -879,6 +880,7 @@ run_trace_command (const char *command, int argc, char **argv)
   g_autofree char *format = NULL;
   g_autofree char *param = NULL;
   gint64 limit = -1;
+  gint threads = -1;
   g_autoptr (EtlTrace) trace = NULL;
   int status = 0, command_status;
   gint64 t0;
@@ -895,6 +897,8 @@ run_trace_command (const char *command, int argc, char **argv)
   GOptionEntry file_entries[] = {
     { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
       "Describe events with this instrumentation manifest (repeatable)", "FILE.man" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &threads,
+      "Threads that read and merge the files (1-64; 0 or unset: $ETLSCOPE_THREADS, else all processors)", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
     { NULL }
   };
@@ -930,6 +934,15 @@ run_trace_command (const char *command, int argc, char **argv)
     {
       g_printerr ("etlscope-cli %s: no FILE given (see --help)\n", command);
       return EXIT_USAGE;
+    }
+  if (threads != -1)
+    {
+      if (threads < 0 || threads > 64)
+        {
+          g_printerr ("etlscope-cli %s: --threads %d is outside 0..64\n", command, threads);
+          return EXIT_USAGE;
+        }
+      etl_trace_set_open_threads ((guint) threads);
     }
   if (format != NULL)
     {

@@ -326,8 +326,16 @@ test_open_action_list (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 8);
   list = etl_window_get_event_list (fixture->window);
   g_assert_cmpuint (etl_event_list_get_n_rows (list), ==, 179474);
-  model = gtk_tree_view_get_model (etl_event_list_get_tree_view (list));
+  /* The list's model holds every row; its tree view shows a page of them
+   * (the rows on screen), never the row set. */
+  model = GTK_TREE_MODEL (etl_event_list_get_model (list));
   g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 179474);
+  g_assert_true (gtk_tree_view_get_model (etl_event_list_get_tree_view (list))
+                 == GTK_TREE_MODEL (etl_event_list_get_page (list)));
+  g_assert_cmpint (gtk_tree_model_iter_n_children (gtk_tree_view_get_model (etl_event_list_get_tree_view (list)), NULL),
+                   >, 0);
+  g_assert_cmpint (gtk_tree_model_iter_n_children (gtk_tree_view_get_model (etl_event_list_get_tree_view (list)), NULL),
+                   <, 100);
   count_text = g_strdup_printf ("%'u rows", 179474u);
   g_assert_cmpstr (etl_filter_bar_get_count_text (etl_window_get_filter_bar (fixture->window)), ==, count_text);
 
@@ -350,6 +358,27 @@ test_open_action_list (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (etl_event_model_get_n_reads (etl_event_list_get_model (list)), <, 2000);
 }
 
+/* A left click on the @index-th row on screen of @tree_view, as the display
+ * sends it. */
+static void
+click_row (GtkTreeView *tree_view, guint index)
+{
+  g_autoptr (GtkTreePath) path = gtk_tree_path_new_from_indices ((int) index, -1);
+  GdkEvent *event = gdk_event_new (GDK_BUTTON_PRESS);
+  GdkRectangle rect;
+
+  gtk_tree_view_get_background_area (tree_view, path, NULL, &rect);
+  g_assert_cmpint (rect.height, >, 0);
+  event->button.window = g_object_ref (gtk_tree_view_get_bin_window (tree_view));
+  event->button.x = rect.x + 40;
+  event->button.y = rect.y + rect.height / 2;
+  event->button.button = GDK_BUTTON_PRIMARY;
+  event->button.time = GDK_CURRENT_TIME;
+  gdk_event_set_device (event, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
+  gtk_widget_event (GTK_WIDGET (tree_view), event);
+  gdk_event_free (event);
+}
+
 /* Selecting in the timeline moves the list, and the other way round. */
 static void
 test_selection_follows (Fixture *fixture, gconstpointer data)
@@ -360,8 +389,7 @@ test_selection_follows (Fixture *fixture, gconstpointer data)
   EtlEventList *list;
   GtkTreeView *tree_view;
   g_autoptr (GtkTreePath) tree_path = NULL;
-  g_autoptr (GtkTreePath) start = NULL;
-  g_autoptr (GtkTreePath) end = NULL;
+  guint64 first = 0, last = 0;
   gint64 b, e, b2, e2, t;
 
   if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
@@ -378,33 +406,23 @@ test_selection_follows (Fixture *fixture, gconstpointer data)
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, 120000);
+  g_assert_cmpuint (etl_event_list_get_cursor (list), ==, 120000);
+  /* Scrolled to it: on screen, and the tree view's cursor row shows it. */
+  g_assert_true (etl_event_list_get_visible_range (list, &first, &last));
+  g_test_message ("visible %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT, first, last);
+  g_assert_cmpuint (first, <=, 120000);
+  g_assert_cmpuint (last, >=, 120000);
   gtk_tree_view_get_cursor (tree_view, &tree_path, NULL);
   g_assert_nonnull (tree_path);
-  g_assert_cmpint (gtk_tree_path_get_indices (tree_path)[0], ==, 120000);
-  /* Scrolled to it (the tree view scrolls when it next lays out). */
-  for (guint i = 0; i < 200; i++)
-    {
-      g_clear_pointer (&start, gtk_tree_path_free);
-      g_clear_pointer (&end, gtk_tree_path_free);
-      if (gtk_tree_view_get_visible_range (tree_view, &start, &end) && gtk_tree_path_get_indices (end)[0] >= 120000)
-        break;
-      g_usleep (10000);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
-  g_assert_nonnull (start);
   {
-    GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (tree_view));
-    GdkRectangle rect;
-    g_autoptr (GtkTreePath) p120 = gtk_tree_path_new_from_indices (120000, -1);
+    GtkTreeModel *shown = gtk_tree_view_get_model (tree_view);
+    GtkTreeIter iter;
+    guint64 shown_row = 0;
 
-    gtk_tree_view_get_background_area (tree_view, p120, NULL, &rect);
-    g_test_message ("visible %d..%d adj value %g upper %g page %g rect y %d h %d", gtk_tree_path_get_indices (start)[0],
-                    gtk_tree_path_get_indices (end)[0], gtk_adjustment_get_value (adj), gtk_adjustment_get_upper (adj),
-                    gtk_adjustment_get_page_size (adj), rect.y, rect.height);
+    g_assert_true (gtk_tree_model_get_iter (shown, &iter, tree_path));
+    gtk_tree_model_get (shown, &iter, ETL_EVENT_MODEL_COLUMN_ROW, &shown_row, -1);
+    g_assert_cmpuint (shown_row, ==, 120000);
   }
-  g_assert_cmpint (gtk_tree_path_get_indices (start)[0], <=, 120000);
-  g_assert_cmpint (gtk_tree_path_get_indices (end)[0], >=, 120000);
   details = etl_details_dup_text (etl_window_get_details (fixture->window));
   g_assert_nonnull (strstr (details, "120000 of 179474"));
 
@@ -415,13 +433,15 @@ test_selection_follows (Fixture *fixture, gconstpointer data)
   g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (fixture->window), "zoom"), "zoom-in",
                                   NULL);
   etl_window_get_visible_range (fixture->window, &b, &e);
-  g_clear_pointer (&tree_path, gtk_tree_path_free);
-  tree_path = gtk_tree_path_new_from_indices (1000, -1);
-  /* As a click does: the cursor moves and the row alone is selected (the
-   * list selects several rows; the cursor's is the one shown). */
-  gtk_tree_view_set_cursor (tree_view, tree_path, NULL, FALSE);
+  /* A click on row 1000: the cursor moves and the row alone is selected
+   * (the list selects several rows; the cursor's is the one shown). */
+  etl_event_list_select_row (list, 999);
+  g_assert_true (etl_event_list_get_visible_range (list, &first, &last));
+  g_assert_cmpuint (last, >, 999);
+  click_row (tree_view, (guint) (1000 - first));
   while (g_main_context_iteration (NULL, FALSE))
     ;
+  g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, 1000);
   g_assert_cmpuint (etl_timeline_view_get_selected_row (timeline), ==, 1000);
   etl_window_get_visible_range (fixture->window, &b2, &e2);
   g_assert_cmpint (e2 - b2, ==, e - b);

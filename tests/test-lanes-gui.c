@@ -7,11 +7,13 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "etl-cpu-graph.h"
 #include "etl-synth.h"
 #include "etl-test-util.h"
 #include "etl-window.h"
@@ -434,7 +436,292 @@ test_cpu_cswitch_lanes (Fixture *fixture, gconstpointer data)
   /* CPU 1 is idle then (slot 6 of its period). */
   g_assert_null (etl_timeline_view_segment_at (timeline, x, lane_h * 1.5, w, h));
 
+  /* A process has the CPU usage graph's colour in the CPU lanes: at 25.6 ms
+   * (no record nearby) CPU 3's segment is delta.exe's colour at 55 % over
+   * the lane's background, which CPU 1 (idle, same shading) shows. */
+  {
+    EtlCpuGraph *graph = etl_window_get_cpu_graph (fixture->window);
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+    cairo_t *cr = cairo_create (surface);
+    GdkRGBA want;
+    const guint8 *pixels;
+    int stride, px;
+    guint32 seg_px, bg_px;
+
+    while (etl_cpu_graph_is_busy (graph))
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_true (etl_cpu_graph_get_process_color (graph, 4000, &want));
+    g_assert_false (etl_cpu_graph_get_process_color (graph, 4242, &want)); /* no such process */
+    g_assert_true (etl_cpu_graph_get_process_color (graph, 4000, &want));
+    etl_timeline_view_render (timeline, cr, w, h);
+    cairo_surface_flush (surface);
+    pixels = cairo_image_surface_get_data (surface);
+    stride = cairo_image_surface_get_stride (surface);
+    px = (int) (ETL_LABEL_COLUMN_WIDTH + (double) (origin + 256000 - t0) / (double) (t1 - t0) * (w - ETL_LABEL_COLUMN_WIDTH));
+    seg_px = *(const guint32 *) (pixels + (gsize) (lane_h * 3 + lane_h / 2) * stride + (gsize) px * 4);
+    bg_px = *(const guint32 *) (pixels + (gsize) (lane_h * 1 + lane_h / 2) * stride + (gsize) px * 4);
+    for (int shift = 0; shift <= 16; shift += 8)
+      {
+        double c = shift == 16 ? want.red : shift == 8 ? want.green : want.blue;
+        double bg = ((bg_px >> shift) & 0xff) / 255.0;
+        double expected = 255.0 * (0.55 * c + 0.45 * bg);
+
+        g_assert_cmpfloat (fabs (((seg_px >> shift) & 0xff) - expected), <=, 3.0);
+      }
+    cairo_destroy (cr);
+    cairo_surface_destroy (surface);
+  }
+
   maybe_screenshot (fixture->window, "cpu-cswitch-lanes");
+}
+
+/* The labels of the lanes drawn, through the widget's API. */
+static GPtrArray *
+drawn_labels (EtlTimelineView *timeline)
+{
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+  guint n = etl_timeline_view_get_n_lanes (timeline);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *label = etl_timeline_view_get_lane_label (timeline, i);
+
+      g_assert_nonnull (label);
+      g_ptr_array_add (labels, g_strdup (label));
+    }
+  g_assert_null (etl_timeline_view_get_lane_label (timeline, n));
+  return labels;
+}
+
+/* All the summary's lanes. */
+static GPtrArray *
+expected_labels (EtlSummary *summary, gpointer unused)
+{
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint lane = 0; lane < etl_summary_get_n_lanes (summary); lane++)
+    g_ptr_array_add (labels, g_strdup (etl_summary_get_lane_label (summary, lane)));
+  return labels;
+}
+
+static void
+assert_labels (GPtrArray *got, GPtrArray *want)
+{
+  for (guint i = 0; i < MAX (got->len, want->len); i++)
+    g_test_message ("lane %u: drawn %s, expected %s", i, i < got->len ? (char *) g_ptr_array_index (got, i) : "-",
+                    i < want->len ? (char *) g_ptr_array_index (want, i) : "-");
+  g_assert_cmpuint (got->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (got, i), ==, g_ptr_array_index (want, i));
+}
+
+/* In the schedule, delta.exe (4000; thread 4004) lives from 20 to 70 ms. */
+static gboolean
+is_delta_lane (EtlSummary *summary, guint lane)
+{
+  guint id = etl_summary_get_lane_id (summary, lane);
+
+  return etl_summary_get_lane_is_thread (summary, lane) ? id == 4004 : id == 4000;
+}
+
+/* Independently of the view: the lanes of @summary with no record in
+ * [@begin, @end).  Process, provider and CPU lanes from the records
+ * themselves (etl_summary_get_lane_of_row(): a process lane counts every
+ * record of the process); thread lanes from the schedule, which runs 1004,
+ * 1008, 2004, 3004 and 3008 in every 10 ms and 4004 only from 20 to 70 ms,
+ * and logs records of thread 0 of a process (its Process and Image records)
+ * only at 0, 20, 70 and 100 ms. */
+static gboolean *
+empty_lanes (EtlTrace *trace, EtlSummary *summary, gint64 begin, gint64 end)
+{
+  guint n = etl_summary_get_n_lanes (summary);
+  gboolean *empty = g_new (gboolean, n);
+
+  for (guint lane = 0; lane < n; lane++)
+    empty[lane] = TRUE;
+  for (guint64 row = etl_trace_lower_bound (trace, begin); row < etl_trace_lower_bound (trace, end); row++)
+    empty[etl_summary_get_lane_of_row (summary, trace, row)] = FALSE;
+  for (guint lane = 0; lane < n; lane++)
+    if (etl_summary_get_lane_is_thread (summary, lane))
+      {
+        guint tid = etl_summary_get_lane_id (summary, lane);
+
+        g_assert_cmpint (etl_summary_get_mode (summary), ==, ETL_LANE_PROCESS);
+        empty[lane] = tid == 0 || tid == 4004;
+      }
+  return empty;
+}
+
+static GPtrArray *
+labels_except (EtlSummary *summary, const gboolean *empty)
+{
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint lane = 0; lane < etl_summary_get_n_lanes (summary); lane++)
+    if (!empty[lane])
+      g_ptr_array_add (labels, g_strdup (etl_summary_get_lane_label (summary, lane)));
+  return labels;
+}
+
+static void
+set_hide_empty (EtlWindow *window, gboolean hide)
+{
+  GActionGroup *group = gtk_widget_get_action_group (GTK_WIDGET (window), "timeline");
+  g_autoptr (GVariant) state = NULL;
+
+  g_action_group_change_action_state (group, "hide-empty-lanes", g_variant_new_boolean (hide));
+  state = g_action_group_get_action_state (group, "hide-empty-lanes");
+  g_assert_cmpint (g_variant_get_boolean (state), ==, hide);
+  g_assert_cmpint (etl_timeline_view_get_hide_empty_lanes (etl_window_get_timeline (window)), ==, hide);
+  wait_idle (window);
+}
+
+/* "Lanes with no event in the visible range can be hidden": the synthetic
+ * schedule in Process mode (alpha.exe and delta.exe expanded into their
+ * threads) zoomed to 72–99 ms, after delta.exe ended: with the toggle on,
+ * exactly the lanes with no record there (counted from the records in the
+ * test) are gone, delta.exe's lane and its thread's among them, the others
+ * alpha, beta, gamma and Idle kept in order; zoomed out again they are
+ * back; with the toggle off, always all.  The same in Provider mode, where
+ * Image and Process have no record in that range; and the toggle is kept
+ * in state.ini. */
+static void
+test_hide_empty_lanes (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) all = NULL;
+  g_autoptr (GPtrArray) got = NULL;
+  g_autoptr (GPtrArray) want = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autofree char *state_path = NULL;
+  g_autofree gboolean *empty = NULL;
+  EtlTrace *trace;
+  EtlTimelineView *timeline;
+  EtlZoomManager *zoom;
+  EtlSummary *summary;
+  EtlSynthParams params;
+  GActionGroup *group;
+  gint64 origin, begin, end;
+  guint n_delta = 0;
+
+  if (skip_without_display ())
+    return;
+  fixture->dir = g_dir_make_tmp ("etlscope-lanes-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (paths, g_build_filename (fixture->dir, "schedule.etl", NULL));
+  etl_synth_params_init (&params);
+  params.n_cpus = 4;
+  params.schedule = TRUE;
+  params.schedule_ms = 100;
+  g_assert_true (etl_synth_write (&params, g_ptr_array_index (paths, 0), &error));
+  g_assert_no_error (error);
+  open_and_wait (fixture->window, paths);
+
+  timeline = etl_window_get_timeline (fixture->window);
+  zoom = etl_timeline_view_get_zoom_manager (timeline);
+  group = gtk_widget_get_action_group (GTK_WIDGET (fixture->window), "timeline");
+  g_assert_true (g_action_group_has_action (group, "hide-empty-lanes"));
+  g_assert_false (etl_timeline_view_get_hide_empty_lanes (timeline));
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("process"));
+  etl_timeline_view_set_process_expanded (timeline, 1000, TRUE);
+  etl_timeline_view_set_process_expanded (timeline, 4000, TRUE);
+  wait_idle (fixture->window);
+  summary = etl_timeline_view_get_summary (timeline);
+  g_assert_cmpint (etl_summary_get_mode (summary), ==, ETL_LANE_PROCESS);
+  for (guint lane = 0; lane < etl_summary_get_n_lanes (summary); lane++)
+    n_delta += is_delta_lane (summary, lane);
+  g_assert_cmpuint (n_delta, ==, 2); /* delta.exe (4000) and its thread 4004 */
+  all = expected_labels (summary, NULL);
+
+  /* The whole trace in view: every lane has events, toggle or not. */
+  got = drawn_labels (timeline);
+  assert_labels (got, all);
+  set_hide_empty (fixture->window, TRUE);
+  g_clear_pointer (&got, g_ptr_array_unref);
+  got = drawn_labels (timeline);
+  assert_labels (got, all);
+
+  /* Zoomed to 72–99 ms: delta.exe's lanes go. */
+  trace = etl_window_get_trace (fixture->window);
+  origin = etl_trace_get_origin (trace);
+  begin = origin + 72 * 10000;
+  end = origin + 99 * 10000;
+  etl_zoom_manager_set_visible (zoom, begin, end);
+  wait_idle (fixture->window);
+  empty = empty_lanes (trace, summary, begin, end);
+  for (guint lane = 0; lane < etl_summary_get_n_lanes (summary); lane++)
+    if (is_delta_lane (summary, lane))
+      g_assert_true (empty[lane]);
+    else if (!etl_summary_get_lane_is_thread (summary, lane) && etl_summary_get_lane_id (summary, lane) != 1234)
+      g_assert_false (empty[lane]); /* Idle, alpha, beta, gamma run there */
+  want = labels_except (summary, empty);
+  g_assert_cmpuint (want->len, <=, all->len - 2);
+  g_assert_cmpuint (want->len, >=, 5);
+  g_clear_pointer (&got, g_ptr_array_unref);
+  got = drawn_labels (timeline);
+  assert_labels (got, want);
+  g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, want->len);
+  maybe_screenshot (fixture->window, "hide-empty-lanes");
+
+  /* Toggle off: back, in the same range. */
+  set_hide_empty (fixture->window, FALSE);
+  g_clear_pointer (&got, g_ptr_array_unref);
+  got = drawn_labels (timeline);
+  assert_labels (got, all);
+
+  /* On again, then zoomed out to the whole trace: back as well. */
+  set_hide_empty (fixture->window, TRUE);
+  g_clear_pointer (&got, g_ptr_array_unref);
+  got = drawn_labels (timeline);
+  assert_labels (got, want);
+  etl_zoom_manager_set_visible (zoom, origin, origin + 100 * 10000);
+  wait_idle (fixture->window);
+  g_clear_pointer (&got, g_ptr_array_unref);
+  got = drawn_labels (timeline);
+  assert_labels (got, all);
+
+  /* Provider mode, 72–99 ms: Image and Process have nothing there. */
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("provider"));
+  wait_idle (fixture->window);
+  etl_zoom_manager_set_visible (zoom, begin, end);
+  wait_idle (fixture->window);
+  summary = etl_timeline_view_get_summary (timeline);
+  g_assert_cmpint (etl_summary_get_mode (summary), ==, ETL_LANE_PROVIDER);
+  g_clear_pointer (&all, g_ptr_array_unref);
+  g_clear_pointer (&want, g_ptr_array_unref);
+  all = expected_labels (summary, NULL);
+  g_free (empty);
+  empty = empty_lanes (trace, summary, begin, end);
+  want = labels_except (summary, empty);
+  g_assert_cmpuint (want->len, <=, all->len - 2);
+  for (guint i = 0; i < want->len; i++)
+    {
+      g_assert_cmpstr (g_ptr_array_index (want, i), !=, "Image");
+      g_assert_cmpstr (g_ptr_array_index (want, i), !=, "Process");
+    }
+  g_clear_pointer (&got, g_ptr_array_unref);
+  got = drawn_labels (timeline);
+  assert_labels (got, want);
+  set_hide_empty (fixture->window, FALSE);
+  g_clear_pointer (&got, g_ptr_array_unref);
+  got = drawn_labels (timeline);
+  assert_labels (got, all);
+
+  /* Kept with the other view settings. */
+  set_hide_empty (fixture->window, TRUE);
+  g_assert_true (etl_window_save_state (fixture->window, &error));
+  g_assert_no_error (error);
+  state_path = g_build_filename (g_get_user_config_dir (), "etlscope", "state.ini", NULL);
+  g_assert_true (g_key_file_load_from_file (kf, state_path, G_KEY_FILE_NONE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_key_file_get_boolean (kf, "timeline", "hide-empty-lanes", &error));
+  g_assert_no_error (error);
+  set_hide_empty (fixture->window, FALSE);
+  g_assert_true (etl_window_save_state (fixture->window, &error));
+  g_assert_true (g_key_file_load_from_file (kf, state_path, G_KEY_FILE_NONE, &error));
+  g_assert_false (g_key_file_get_boolean (kf, "timeline", "hide-empty-lanes", &error));
+  g_assert_no_error (error);
 }
 
 int
@@ -462,6 +749,8 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/lanes/process-lanes-net", Fixture, NULL, fixture_setup, test_process_lanes_net,
               fixture_teardown);
   g_test_add ("/etl/gui/lanes/process-expand-threads", Fixture, NULL, fixture_setup, test_process_expand_threads,
+              fixture_teardown);
+  g_test_add ("/etl/gui/lanes/hide-empty-lanes", Fixture, NULL, fixture_setup, test_hide_empty_lanes,
               fixture_teardown);
   g_test_add ("/etl/gui/lanes/cpu-cswitch-segments", Fixture, NULL, fixture_setup, test_cpu_cswitch_lanes,
               fixture_teardown);

@@ -15,6 +15,7 @@
 
 #include "etl-details.h"
 #include "etl-event-list.h"
+#include "etl-flame-graph.h"
 #include "etl-stacks-dialog.h"
 #include "etl-test-util.h"
 #include "etl-window.h"
@@ -113,6 +114,68 @@ test_details_stack (void)
     g_test_message ("%s", etl_stacks_dialog_get_summary_text (ETL_STACKS_DIALOG (dialog)));
     g_assert_nonnull (strstr (etl_stacks_dialog_get_summary_text (ETL_STACKS_DIALOG (dialog)),
                               "79528 samples, 6318 with a stack"));
+
+    /* The flame graph page: the same 6318 stacks, the root in the top row
+     * across the whole width, each level's boxes summing to no more
+     * than their caller; drawn in the root's grey and warm hues above. */
+    {
+      EtlFlameGraph *graph = etl_stacks_dialog_get_flame_graph (ETL_STACKS_DIALOG (dialog));
+      EtlStackTree *tree = etl_flame_graph_get_tree (graph);
+      const EtlStackTreeNode *nodes;
+      guint n, top;
+      int w = 900, rh = etl_flame_graph_get_row_height (graph), h;
+      cairo_surface_t *surface;
+      cairo_t *cr;
+      const guint8 *pixels;
+      guint32 px;
+
+      g_assert_nonnull (tree);
+      nodes = etl_stack_tree_get_nodes (tree, &n);
+      g_assert_cmpuint (nodes[0].total, ==, 6318);
+      g_assert_cmpuint (n, >, 10);
+      for (guint k = 0; k < n; k++)
+        {
+          guint64 sum = nodes[k].self;
+
+          for (guint c = nodes[k].first_child; c != ETL_STACK_TREE_NONE; c = nodes[c].next_sibling)
+            sum += nodes[c].total;
+          g_assert_cmpuint (sum, ==, nodes[k].total);
+        }
+      h = (int) (etl_stack_tree_get_max_depth (tree) + 1) * rh;
+      g_assert_cmpuint (etl_flame_graph_node_at (graph, 1, 1, w, h), ==, 0);
+      g_assert_cmpuint (etl_flame_graph_node_at (graph, w - 1, rh / 2, w, h), ==, 0);
+      /* The widest outermost group, hit in the middle of its box. */
+      top = ETL_STACK_TREE_NONE;
+      for (guint c = nodes[0].first_child; c != ETL_STACK_TREE_NONE; c = nodes[c].next_sibling)
+        if (top == ETL_STACK_TREE_NONE || nodes[c].total > nodes[top].total)
+          top = c;
+      g_assert_cmpuint (top, !=, ETL_STACK_TREE_NONE);
+      {
+        double x = 0;
+
+        for (guint c = nodes[0].first_child; c != top; c = nodes[c].next_sibling)
+          x += (double) nodes[c].total / (double) nodes[0].total * w;
+        x += (double) nodes[top].total / (double) nodes[0].total * w / 2;
+        g_assert_cmpuint (etl_flame_graph_node_at (graph, x, rh + rh / 2, w, h), ==, top);
+        g_test_message ("widest outermost group: %s, %" G_GUINT64_FORMAT " samples", nodes[top].name,
+                        nodes[top].total);
+
+        surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+        cr = cairo_create (surface);
+        etl_flame_graph_render (graph, cr, w, h);
+        cairo_surface_flush (surface);
+        pixels = cairo_image_surface_get_data (surface);
+        /* Root: #c0bfbc, at its right end (no label there). */
+        px = *(const guint32 *) (pixels + (gsize) (rh - 3) * cairo_image_surface_get_stride (surface) + (gsize) (w - 4) * 4);
+        g_assert_cmphex (px & 0xffffff, ==, 0xc0bfbc);
+        /* The widest group's box, near its bottom edge, below its label: warm. */
+        px = *(const guint32 *) (pixels + (gsize) (2 * rh - 3) * cairo_image_surface_get_stride (surface)
+                                 + (gsize) (int) x * 4);
+        g_assert_cmpuint ((px >> 16) & 0xff, >, px & 0xff);
+        cairo_destroy (cr);
+        cairo_surface_destroy (surface);
+      }
+    }
     gtk_widget_destroy (dialog);
   }
 

@@ -7,7 +7,9 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "etl-stack-tree.h"
 #include "etl-stacks.h"
+#include "etl-synth.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
 #include "etl-writer.h"
@@ -493,6 +495,342 @@ test_cli (void)
   g_assert_cmpuint (n_stack_lines, >, 1);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The synthetic schedule: stacks resolve to exactly the images it loads     */
+/* ------------------------------------------------------------------------ */
+
+/* What etl_synth_write() documents for its schedule, written out again here:
+ * a sample of thread T (process T / 1000 × 1000) runs exe+0x1000+T×0x10,
+ * called from exe+0x1800, called from ntdll.dll+0x5E3C0; thread 3008 is in
+ * a system call (ntoskrnl.exe+0x1A2B30, ntoskrnl.exe+0x40C8E0 on top);
+ * idle samples are ntoskrnl.exe+0x201000, hal.dll+0x2F10. */
+static GStrv
+expected_stack (guint32 tid)
+{
+  static const char *const exe[] = { NULL, "alpha.exe", "beta.exe", "gamma.exe", "delta.exe" };
+  GPtrArray *b = g_ptr_array_new ();
+
+  if (tid == 0)
+    {
+      g_ptr_array_add (b, g_strdup ("ntoskrnl.exe+0x201000"));
+      g_ptr_array_add (b, g_strdup ("hal.dll+0x2f10"));
+      g_ptr_array_add (b, NULL);
+      return (GStrv)g_ptr_array_free (b, FALSE);
+    }
+  g_assert_cmpuint (tid / 1000, >=, 1);
+  g_assert_cmpuint (tid / 1000, <=, 4);
+  if (tid == 3008)
+    {
+      g_ptr_array_add (b, g_strdup ("ntoskrnl.exe+0x1a2b30"));
+      g_ptr_array_add (b, g_strdup ("ntoskrnl.exe+0x40c8e0"));
+    }
+  g_ptr_array_add (b, g_strdup_printf ("%s+0x%x", exe[tid / 1000], 0x1000 + tid * 0x10));
+  g_ptr_array_add (b, g_strdup_printf ("%s+0x1800", exe[tid / 1000]));
+  g_ptr_array_add (b, g_strdup ("ntdll.dll+0x5e3c0"));
+  g_ptr_array_add (b, NULL);
+  return (GStrv)g_ptr_array_free (b, FALSE);
+}
+
+static void
+assert_strv_equal (const char *const *got, const char *const *want)
+{
+  g_assert_nonnull (got);
+  g_assert_cmpuint (g_strv_length ((GStrv)got), ==, g_strv_length ((GStrv)want));
+  for (guint i = 0; want[i] != NULL; i++)
+    g_assert_cmpstr (got[i], ==, want[i]);
+}
+
+static char *
+write_schedule (char **dir)
+{
+  g_autoptr (GError) error = NULL;
+  EtlSynthParams params;
+  char *path;
+
+  *dir = g_dir_make_tmp ("etlscope-stacks-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (*dir, "schedule.etl", NULL);
+  etl_synth_params_init (&params);
+  params.n_cpus = 4;
+  params.schedule = TRUE;
+  params.schedule_ms = 100;
+  g_assert_true (etl_synth_write (&params, path, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+/* The leaf module of thread @tid's samples, and whether @module is in them. */
+static const char *
+leaf_module (guint32 tid)
+{
+  static const char *const exe[] = { NULL, "alpha.exe", "beta.exe", "gamma.exe", "delta.exe" };
+
+  return tid == 0 || tid == 3008 ? "ntoskrnl.exe" : exe[tid / 1000];
+}
+
+static void
+test_synth_schedule (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = write_schedule (&dir);
+  g_autoptr (EtlTrace) trace = open_one (path);
+  g_autoptr (EtlStacks) stacks = compute (trace);
+  g_autoptr (EtlStackSummary) sum = NULL;
+  g_autoptr (GHashTable) want_exclusive = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GError) error = NULL;
+  guint64 n_samples = 0, n_stack_records = 0, n_images = 0;
+
+  for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+    {
+      g_auto (EtlRecord) rec = { 0 };
+      g_auto (GStrv) got = NULL;
+      g_auto (GStrv) want = NULL;
+      guint32 tid, pid = G_MAXUINT32;
+      g_autoptr (GArray) frames = NULL;
+
+      g_assert_true (etl_trace_get_record (trace, i, &rec, NULL));
+      if (rec.header_type == ETL_HEADER_TYPE_PERFINFO64 && rec.hook_id == 0x1820)
+        n_stack_records++;
+      if (rec.header_type == ETL_HEADER_TYPE_SYSTEM64 && (rec.hook_id == 0x030A || rec.hook_id == 0x1403))
+        n_images++;
+      if (rec.header_type != ETL_HEADER_TYPE_PERFINFO64 || rec.hook_id != 0x0F2E)
+        {
+          g_assert_false (etl_stacks_has_stack (stacks, i));
+          continue;
+        }
+      /* SampledProfile: InstructionPointer, then ThreadId. */
+      g_assert_cmpuint (rec.user_data_len, >=, 12);
+      tid = (guint32)rec.user_data[8] | (guint32)rec.user_data[9] << 8 | (guint32)rec.user_data[10] << 16
+            | (guint32)rec.user_data[11] << 24;
+      n_samples++;
+      g_assert_true (etl_stacks_has_stack (stacks, i));
+      want = expected_stack (tid);
+      got = etl_stacks_dup_symbolized (stacks, i);
+      assert_strv_equal ((const char *const *)got, (const char *const *)want);
+
+      frames = etl_stacks_get_frames (stacks, i, &pid);
+      g_assert_nonnull (frames);
+      g_assert_cmpuint (frames->len, ==, g_strv_length (want));
+      g_assert_cmpuint (pid, ==, tid / 1000 * 1000);
+      for (guint f = 0; f < frames->len; f++)
+        {
+          gboolean resolved = FALSE;
+          g_autofree char *name
+              = etl_stacks_symbolize (stacks, pid, rec.filetime, g_array_index (frames, guint64, f), &resolved);
+
+          g_assert_true (resolved);
+          g_assert_cmpstr (name, ==, want[f]);
+        }
+      g_hash_table_insert (want_exclusive, (gpointer)leaf_module (tid),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (want_exclusive,
+                                                                                    leaf_module (tid)))
+                                             + 1));
+    }
+  /* 4 processors × 100 samples (0.15 ms + k × 1 ms), one StackWalk each;
+   * ntoskrnl.exe and hal.dll, and an .exe and ntdll.dll in each of the 4
+   * processes. */
+  g_assert_cmpuint (n_samples, ==, 400);
+  g_assert_cmpuint (n_stack_records, ==, 400);
+  g_assert_cmpuint (n_images, ==, 10);
+  g_assert_cmpuint (etl_stacks_get_n_stack_records (stacks), ==, 400);
+  g_assert_cmpuint (etl_stacks_get_n_attached (stacks), ==, 400);
+  g_assert_cmpuint (etl_stacks_get_n_modules (stacks), ==, 10);
+  g_assert_cmpuint (etl_stacks_get_n_methods (stacks), ==, 0);
+
+  /* An address in no image of the process stays a bare address. */
+  {
+    gboolean resolved = TRUE;
+    g_autofree char *name = etl_stacks_symbolize (stacks, 1000, etl_trace_get_origin (trace) + 10000,
+                                                  G_GUINT64_CONSTANT (0x00007FF600020000), &resolved);
+
+    g_assert_false (resolved);
+    g_assert_cmpstr (name, ==, "0x7ff600020000");
+  }
+
+  sum = etl_stacks_summarize (stacks, G_MININT64, G_MAXINT64, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sum->n_samples, ==, 400);
+  g_assert_cmpuint (sum->n_with_stack, ==, 400);
+  g_assert_cmpuint (sum->n_resolved, ==, sum->n_frames);
+  for (guint r = 0; r < sum->rows->len; r++)
+    {
+      const EtlStackFrameCount *row = &g_array_index (sum->rows, EtlStackFrameCount, r);
+
+      g_assert_cmpuint (row->exclusive, ==, GPOINTER_TO_UINT (g_hash_table_lookup (want_exclusive, row->name)));
+    }
+  /* alpha, beta, gamma, delta, ntoskrnl, ntdll, hal */
+  g_assert_cmpuint (sum->rows->len, ==, 7);
+
+  g_clear_pointer (&trace, etl_trace_unref);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_synth_cli (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = write_schedule (&dir);
+  g_autofree char *out = run_cli ("stacks", path, NULL);
+  g_autofree char *dump = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) lines = NULL;
+  JsonObject *o;
+  guint n_samples = 0;
+
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (o, "stack_records"), ==, 400);
+  g_assert_cmpint (json_object_get_int_member (o, "attached"), ==, 400);
+  g_assert_cmpint (json_object_get_int_member (o, "images"), ==, 10);
+  g_assert_cmpint (json_object_get_int_member (o, "samples"), ==, 400);
+  g_assert_cmpint (json_object_get_int_member (o, "samples_with_stack"), ==, 400);
+  g_assert_cmpint (json_object_get_int_member (o, "frames_resolved"), ==,
+                   json_object_get_int_member (o, "frames_total"));
+
+  dump = run_cli ("dump", "--stacks", path, NULL);
+  lines = g_strsplit (dump, "\n", -1);
+  for (guint k = 0; lines[k] != NULL && lines[k][0] != '\0'; k++)
+    {
+      JsonObject *r, *fields;
+      JsonArray *stack;
+      g_auto (GStrv) want = NULL;
+      g_autoptr (GPtrArray) got = g_ptr_array_new ();
+
+      json_parser_load_from_data (parser, lines[k], -1, &error);
+      g_assert_no_error (error);
+      r = json_node_get_object (json_parser_get_root (parser));
+      if (g_strcmp0 (json_object_get_string_member_with_default (r, "name", ""), "PerfInfo/Sample") != 0)
+        {
+          g_assert_false (json_object_has_member (r, "stack"));
+          continue;
+        }
+      n_samples++;
+      fields = json_object_get_object_member (r, "fields");
+      want = expected_stack ((guint32)g_ascii_strtoull (json_object_get_string_member (fields, "ThreadId"), NULL, 10));
+      g_assert_true (json_object_has_member (r, "stack"));
+      stack = json_object_get_array_member (r, "stack");
+      for (guint f = 0; f < json_array_get_length (stack); f++)
+        g_ptr_array_add (got, (gpointer)json_array_get_string_element (stack, f));
+      g_ptr_array_add (got, NULL);
+      assert_strv_equal ((const char *const *)got->pdata, (const char *const *)want);
+    }
+  g_assert_cmpuint (n_samples, ==, 400);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The call tree of the schedule's samples, outermost first: user threads
+ * ntdll.dll → their .exe (two frames, one node), thread 3008 then
+ * ntoskrnl.exe (two frames, one node); idle samples hal.dll → ntoskrnl.exe.
+ * Counts from the samples' ThreadIds, read here from the records. */
+static void
+test_synth_tree (void)
+{
+  static const char *const exe[] = { NULL, "alpha.exe", "beta.exe", "gamma.exe", "delta.exe" };
+  g_autofree char *dir = NULL;
+  g_autofree char *path = write_schedule (&dir);
+  g_autoptr (EtlTrace) trace = open_one (path);
+  g_autoptr (EtlStacks) stacks = compute (trace);
+  g_autoptr (EtlStackTree) tree = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GCancellable) cancelled = g_cancellable_new ();
+  guint64 per_process[5] = { 0 }, n_idle = 0, n_3008 = 0, n_user = 0;
+  const EtlStackTreeNode *nodes;
+  guint n, ntdll, hal, k;
+
+  for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+    {
+      g_auto (EtlRecord) rec = { 0 };
+      guint32 tid;
+
+      g_assert_true (etl_trace_get_record (trace, i, &rec, NULL));
+      if (rec.header_type != ETL_HEADER_TYPE_PERFINFO64 || rec.hook_id != 0x0F2E)
+        continue;
+      tid = (guint32)rec.user_data[8] | (guint32)rec.user_data[9] << 8 | (guint32)rec.user_data[10] << 16
+            | (guint32)rec.user_data[11] << 24;
+      if (tid == 0)
+        n_idle++;
+      else
+        {
+          per_process[tid / 1000]++;
+          n_user++;
+          n_3008 += tid == 3008;
+        }
+    }
+  g_assert_cmpuint (n_idle + n_user, ==, 400);
+  g_assert_cmpuint (n_3008, >, 0);
+
+  tree = etl_stack_tree_new (stacks, G_MININT64, G_MAXINT64, NULL, &error);
+  g_assert_no_error (error);
+  nodes = etl_stack_tree_get_nodes (tree, &n);
+  /* root; ntdll.dll, 4 .exe, ntoskrnl.exe under gamma.exe; hal.dll, ntoskrnl.exe */
+  g_assert_cmpuint (n, ==, 1 + 6 + 2);
+  g_assert_cmpuint (etl_stack_tree_get_max_depth (tree), ==, 3);
+  g_assert_cmpuint (nodes[0].total, ==, 400);
+  g_assert_cmpuint (nodes[0].self, ==, 0);
+  g_assert_cmpstr (nodes[nodes[0].first_child].name, ==, "hal.dll"); /* by name */
+
+  ntdll = etl_stack_tree_find_child (tree, 0, "ntdll.dll");
+  hal = etl_stack_tree_find_child (tree, 0, "hal.dll");
+  g_assert_cmpuint (ntdll, !=, ETL_STACK_TREE_NONE);
+  g_assert_cmpuint (hal, !=, ETL_STACK_TREE_NONE);
+  g_assert_cmpuint (nodes[ntdll].total, ==, n_user);
+  g_assert_cmpuint (nodes[ntdll].self, ==, 0);
+  g_assert_cmpuint (nodes[ntdll].depth, ==, 1);
+  g_assert_cmpuint (nodes[hal].total, ==, n_idle);
+  k = etl_stack_tree_find_child (tree, hal, "ntoskrnl.exe");
+  g_assert_cmpuint (k, !=, ETL_STACK_TREE_NONE);
+  g_assert_cmpuint (nodes[k].total, ==, n_idle);
+  g_assert_cmpuint (nodes[k].self, ==, n_idle);
+  g_assert_cmpuint (nodes[k].first_child, ==, ETL_STACK_TREE_NONE);
+  for (guint p = 1; p <= 4; p++)
+    {
+      guint e = etl_stack_tree_find_child (tree, ntdll, exe[p]);
+
+      g_assert_cmpuint (e, !=, ETL_STACK_TREE_NONE);
+      g_assert_cmpuint (nodes[e].total, ==, per_process[p]);
+      g_assert_cmpuint (nodes[e].self, ==, per_process[p] - (p == 3 ? n_3008 : 0));
+      g_assert_cmpuint (nodes[e].parent, ==, ntdll);
+      g_assert_cmpuint (nodes[e].depth, ==, 2);
+    }
+  k = etl_stack_tree_find_child (tree, etl_stack_tree_find_child (tree, ntdll, "gamma.exe"), "ntoskrnl.exe");
+  g_assert_cmpuint (k, !=, ETL_STACK_TREE_NONE);
+  g_assert_cmpuint (nodes[k].total, ==, n_3008);
+  g_assert_cmpuint (nodes[k].self, ==, n_3008);
+  g_assert_cmpuint (nodes[k].depth, ==, 3);
+  /* Siblings by name: alpha, beta, delta, gamma. */
+  k = nodes[ntdll].first_child;
+  g_assert_cmpstr (nodes[k].name, ==, "alpha.exe");
+  k = nodes[k].next_sibling;
+  g_assert_cmpstr (nodes[k].name, ==, "beta.exe");
+  k = nodes[k].next_sibling;
+  g_assert_cmpstr (nodes[k].name, ==, "delta.exe");
+  k = nodes[k].next_sibling;
+  g_assert_cmpstr (nodes[k].name, ==, "gamma.exe");
+  g_assert_cmpuint (nodes[k].next_sibling, ==, ETL_STACK_TREE_NONE);
+  g_clear_pointer (&tree, etl_stack_tree_free);
+
+  /* A range without samples: the root alone; cancelled: NULL. */
+  tree = etl_stack_tree_new (stacks, etl_trace_get_origin (trace) + 100 * 10000, G_MAXINT64, NULL, &error);
+  g_assert_no_error (error);
+  nodes = etl_stack_tree_get_nodes (tree, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (nodes[0].total, ==, 0);
+  g_clear_pointer (&tree, etl_stack_tree_free);
+  g_cancellable_cancel (cancelled);
+  tree = etl_stack_tree_new (stacks, G_MININT64, G_MAXINT64, cancelled, &error);
+  g_assert_null (tree);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  g_clear_pointer (&stacks, etl_stacks_unref);
+  g_clear_pointer (&trace, etl_trace_unref);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -502,6 +840,9 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/stacks/progress-cancel", test_progress_cancel);
   g_test_add_func ("/etl/stacks/hostile", test_hostile);
   g_test_add_func ("/etl/stacks/cli", test_cli);
+  g_test_add_func ("/etl/stacks/synth/schedule", test_synth_schedule);
+  g_test_add_func ("/etl/stacks/synth/cli", test_synth_cli);
+  g_test_add_func ("/etl/stacks/synth/tree", test_synth_tree);
 
   return g_test_run ();
 }

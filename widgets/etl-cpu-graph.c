@@ -74,6 +74,14 @@ struct _EtlCpuGraph
 
 G_DEFINE_TYPE (EtlCpuGraph, etl_cpu_graph, GTK_TYPE_BOX)
 
+enum
+{
+  SERIES_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static const guint32 palette[ETL_CPU_GRAPH_TOP_N] = {
   0x3465a4, 0xf57900, 0x4e9a06, 0xcc0000, 0x75507b, 0x06989a, 0xc4a000, 0x8f5902,
 };
@@ -240,6 +248,7 @@ on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
   update_header (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_queue_draw (self->area);
+  g_signal_emit (self, signals[SERIES_CHANGED], 0);
 }
 
 static int
@@ -756,6 +765,46 @@ etl_cpu_graph_class_init (EtlCpuGraphClass *klass)
 
   object_class->dispose = etl_cpu_graph_dispose;
   gtk_widget_class_set_css_name (widget_class, "etlcpugraph");
+
+  /**
+   * EtlCpuGraph::series-changed:
+   * @self: the graph
+   *
+   * A new series is drawn (another trace, mode or visible range): the
+   * processes etl_cpu_graph_get_process_color() knows, and their colours,
+   * may have changed.
+   */
+  signals[SERIES_CHANGED] =
+      g_signal_new ("series-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+/**
+ * etl_cpu_graph_get_process_color:
+ * @self: a graph
+ * @pid: a process id
+ * @rgba: (out caller-allocates): the colour of its area in the graph
+ *
+ * The colour the graph draws @pid in, so that other views (the timeline's
+ * CPU lanes) can use the same one for the same process.
+ *
+ * Returns: %TRUE when @pid is one of the top processes of the series drawn,
+ *   %FALSE when it is in "Other" or no series is ready
+ */
+gboolean
+etl_cpu_graph_get_process_color (EtlCpuGraph *self, guint32 pid, GdkRGBA *rgba)
+{
+  g_return_val_if_fail (ETL_IS_CPU_GRAPH (self), FALSE);
+  g_return_val_if_fail (rgba != NULL, FALSE);
+
+  if (self->series == NULL)
+    return FALSE;
+  for (guint row = 0; row < self->series->n_rows; row++)
+    if (self->series->entries[row] != NULL && self->series->entries[row]->pid == pid)
+      {
+        row_color (self->series, row, rgba);
+        return TRUE;
+      }
+  return FALSE;
 }
 
 static void

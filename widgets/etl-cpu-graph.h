@@ -32,6 +32,7 @@ const EtlCpuUsageSeries *etl_cpu_graph_get_series (EtlCpuGraph *self);
 GtkWidget *etl_cpu_graph_get_area (EtlCpuGraph *self);
 void etl_cpu_graph_set_expanded (EtlCpuGraph *self, gboolean expanded);
 gboolean etl_cpu_graph_get_expanded (EtlCpuGraph *self);
+gboolean etl_cpu_graph_get_process_color (EtlCpuGraph *self, guint32 pid, GdkRGBA *rgba);
 char *etl_cpu_graph_dup_hover_text (EtlCpuGraph *self, double x, int width);
 void etl_cpu_graph_render (EtlCpuGraph *self, cairo_t *cr, int width, int height);
 

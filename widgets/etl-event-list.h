@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "etl-event-model.h"
+#include "etl-event-page.h"
 #include "etl-row-set.h"
 #include "etl-trace.h"
 
@@ -13,7 +14,7 @@ G_BEGIN_DECLS
 
 #define ETL_TYPE_EVENT_LIST (etl_event_list_get_type ())
 
-G_DECLARE_FINAL_TYPE (EtlEventList, etl_event_list, ETL, EVENT_LIST, GtkScrolledWindow)
+G_DECLARE_FINAL_TYPE (EtlEventList, etl_event_list, ETL, EVENT_LIST, GtkBox)
 
 GtkWidget *etl_event_list_new (void);
 void etl_event_list_set_rows (EtlEventList *self, EtlTrace *trace, EtlRowSet *rows);
@@ -24,6 +25,11 @@ guint64 etl_event_list_get_n_rows (EtlEventList *self);
 void etl_event_list_select_row (EtlEventList *self, guint64 row);
 guint64 etl_event_list_get_selected_row (EtlEventList *self);
 GArray *etl_event_list_get_selected_rows (EtlEventList *self);
+guint64 etl_event_list_get_n_selected (EtlEventList *self);
+guint64 etl_event_list_get_cursor (EtlEventList *self);
+gboolean etl_event_list_get_visible_range (EtlEventList *self, guint64 *first, guint64 *last);
+EtlEventPage *etl_event_list_get_page (EtlEventList *self);
+GtkAdjustment *etl_event_list_get_vadjustment (EtlEventList *self);
 
 void etl_event_list_sort (EtlEventList *self, int column, gboolean descending);
 gboolean etl_event_list_get_sorting (EtlEventList *self);

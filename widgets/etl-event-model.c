@@ -24,9 +24,10 @@
  * etl_event_model_invalidate() drops the formatted rows so the new names
  * show.
  *
- * The model is immutable: a new filter makes a new model, which the view
- * swaps in.  Pair it with a #GtkTreeView in fixed-height mode, which then
- * only asks for the rows it shows.
+ * A new filter makes a new model; a sort gives the model a new order
+ * (etl_event_model_set_order(), a pointer swap).  The event list does not
+ * show this model in its #GtkTreeView (gtk_tree_view_set_model() walks every
+ * row): an #EtlEventPage shows the window of it that is on screen.
  */
 
 #include "config.h"
@@ -377,20 +378,9 @@ static void
 model_get_value (GtkTreeModel *model, GtkTreeIter *iter, int column, GValue *value)
 {
   EtlEventModel *self = ETL_EVENT_MODEL (model);
-  guint64 row;
 
   g_return_if_fail (iter->stamp == self->stamp);
-  g_return_if_fail (column >= 0 && column < ETL_EVENT_MODEL_N_COLUMNS);
-
-  row = etl_event_model_get_row (self, iter_position (self, iter));
-  if (column == ETL_EVENT_MODEL_COLUMN_ROW)
-    {
-      g_value_init (value, G_TYPE_UINT64);
-      g_value_set_uint64 (value, row);
-      return;
-    }
-  g_value_init (value, G_TYPE_STRING);
-  g_value_set_string (value, lookup (self, row)->text[column]);
+  etl_event_model_get_value_at (self, iter_position (self, iter), column, value);
 }
 
 static gboolean
@@ -570,6 +560,59 @@ etl_event_model_new_sorted (EtlTrace *trace, EtlRowSet *rows, guint32 *order)
   self = etl_event_model_new (trace, rows);
   self->order = order;
   return self;
+}
+
+/**
+ * etl_event_model_set_order:
+ * @self: a model
+ * @order: (transfer full) (array) (nullable): etl_row_set_get_n() positions
+ *   in the model's rows, the display order (etl_event_sort()); %NULL for time
+ *   order
+ *
+ * Shows the rows in @order: the array replaces the former one (freed), in
+ * constant time whatever the number of rows.  Formatted rows stay cached
+ * (the cache is keyed by trace row).  The model emits no signal: a view
+ * showing it must be told (etl_event_page_refresh()).
+ */
+void
+etl_event_model_set_order (EtlEventModel *self, guint32 *order)
+{
+  g_return_if_fail (ETL_IS_EVENT_MODEL (self));
+  g_return_if_fail (order == NULL || self->trace != NULL);
+
+  g_free (self->order);
+  self->order = order;
+}
+
+/**
+ * etl_event_model_get_value_at:
+ * @self: a model
+ * @position: a position in the model (display order), below
+ *   etl_event_model_get_n_rows()
+ * @column: an #EtlEventModelColumn
+ * @value: (out caller-allocates): an unset #GValue, initialised to the
+ *   column's type (string; guint64 for %ETL_EVENT_MODEL_COLUMN_ROW)
+ *
+ * The value gtk_tree_model_get_value() gives for the row at @position,
+ * without a #GtkTreeIter (whose index is an int): the row is formatted once
+ * and cached.
+ */
+void
+etl_event_model_get_value_at (EtlEventModel *self, guint64 position, int column, GValue *value)
+{
+  guint64 row;
+
+  g_return_if_fail (ETL_IS_EVENT_MODEL (self));
+  g_return_if_fail (column >= 0 && column < ETL_EVENT_MODEL_N_COLUMNS);
+
+  g_value_init (value, column == ETL_EVENT_MODEL_COLUMN_ROW ? G_TYPE_UINT64 : G_TYPE_STRING);
+  if (self->trace == NULL || position >= etl_row_set_get_n (self->rows))
+    return;
+  row = etl_event_model_get_row (self, position);
+  if (column == ETL_EVENT_MODEL_COLUMN_ROW)
+    g_value_set_uint64 (value, row);
+  else
+    g_value_set_string (value, lookup (self, row)->text[column]);
 }
 
 /**

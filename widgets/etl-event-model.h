@@ -58,12 +58,14 @@ G_DECLARE_FINAL_TYPE (EtlEventModel, etl_event_model, ETL, EVENT_MODEL, GObject)
 
 EtlEventModel *etl_event_model_new (EtlTrace *trace, EtlRowSet *rows);
 EtlEventModel *etl_event_model_new_sorted (EtlTrace *trace, EtlRowSet *rows, guint32 *order);
+void etl_event_model_set_order (EtlEventModel *self, guint32 *order);
 gboolean etl_event_model_get_sorted (EtlEventModel *self);
 EtlTrace *etl_event_model_get_trace (EtlEventModel *self);
 EtlRowSet *etl_event_model_get_rows (EtlEventModel *self);
 guint64 etl_event_model_get_n_rows (EtlEventModel *self);
 guint64 etl_event_model_get_row (EtlEventModel *self, guint64 position);
 guint64 etl_event_model_find_row (EtlEventModel *self, guint64 row);
+void etl_event_model_get_value_at (EtlEventModel *self, guint64 position, int column, GValue *value);
 guint etl_event_model_get_n_reads (EtlEventModel *self);
 void etl_event_model_invalidate (EtlEventModel *self);
 

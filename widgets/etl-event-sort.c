@@ -17,7 +17,7 @@
  * stay in time order, both ascending and descending.
  *
  * The result is an array of positions in the row set, one per row, to give
- * to etl_event_model_new_sorted().
+ * to etl_event_model_set_order() (or etl_event_model_new_sorted()).
  */
 
 #include "config.h"

@@ -419,6 +419,21 @@ on_row_activated (GtkTreeView *view, GtkTreePath *path, GtkTreeViewColumn *colum
     g_signal_emit (self, signals[GROUP_ACTIVATED], 0, group);
 }
 
+/* The Group column's ellipsis: provider names differ at their end
+ * ("Microsoft-Windows-DotNETRuntime" / "…Rundown"), so provider rows keep
+ * both ends; the other labels (events "Task/Opcode (provider)", processes
+ * "name (PID)") keep their start. */
+static void
+label_cell_data (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *model, GtkTreeIter *iter,
+                 gpointer user_data)
+{
+  EtlGroupView *self = user_data;
+  int depth = gtk_tree_store_iter_depth (GTK_TREE_STORE (model), iter);
+  gboolean provider = depth >= 0 && (guint) depth < self->n_keys && self->keys[depth] == ETL_GROUP_BY_PROVIDER;
+
+  g_object_set (cell, "ellipsize", provider ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END, NULL);
+}
+
 static void
 add_column (EtlGroupView *self, const char *title, int text_column, int sort_column, gboolean numeric)
 {
@@ -433,6 +448,7 @@ add_column (EtlGroupView *self, const char *title, int text_column, int sort_col
   else
     {
       g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, NULL);
+      gtk_tree_view_column_set_cell_data_func (column, cell, label_cell_data, self, NULL);
       gtk_tree_view_column_set_expand (column, TRUE);
       gtk_tree_view_column_set_min_width (column, 150);
     }

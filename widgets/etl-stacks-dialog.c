@@ -9,8 +9,10 @@
  * or "?" with the PerfInfo SampledProfile samples that have it innermost
  * (exclusive) and anywhere in their stack (inclusive), sortable by each
  * column; a line above says how many samples the range has, how many have a
- * stack and what share of their frames resolved.  The summary is computed in
- * a worker (#GTask); closing the dialog cancels it.
+ * stack and what share of their frames resolved.  A second page draws the
+ * samples' call tree as a flame graph (#EtlFlameGraph over
+ * etl_stack_tree_new()).  Both are computed in a worker (#GTask); closing the
+ * dialog cancels it.
  */
 
 #include "config.h"
@@ -20,12 +22,15 @@
 #include "etl-stacks-dialog.h"
 #include "etl-worker.h"
 
+#include "etl-flame-graph.h"
+
 struct _EtlStacksDialog
 {
   GtkDialog parent_instance;
 
   GtkListStore *store;
   GtkLabel *label;
+  EtlFlameGraph *flame_graph;
   GCancellable *cancellable;
   char *summary_text;
   gboolean busy;
@@ -49,31 +54,59 @@ job_free (gpointer data)
   g_free (job);
 }
 
+typedef struct
+{
+  EtlStackSummary *sum;
+  EtlStackTree *tree;
+} Result;
+
+static void
+result_free (gpointer data)
+{
+  Result *r = data;
+
+  etl_stack_summary_free (r->sum);
+  etl_stack_tree_free (r->tree);
+  g_free (r);
+}
+
 static void
 summarize_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   Job *job = task_data;
   GError *error = NULL;
-  EtlStackSummary *sum = etl_stacks_summarize (job->stacks, job->from, job->to, cancellable, &error);
+  Result *r = g_new0 (Result, 1);
 
-  if (sum == NULL)
-    g_task_return_error (task, error);
+  r->sum = etl_stacks_summarize (job->stacks, job->from, job->to, cancellable, &error);
+  if (r->sum != NULL)
+    r->tree = etl_stack_tree_new (job->stacks, job->from, job->to, cancellable, &error);
+  if (r->sum == NULL || r->tree == NULL)
+    {
+      result_free (r);
+      g_task_return_error (task, error);
+    }
   else
-    g_task_return_pointer (task, sum, (GDestroyNotify)etl_stack_summary_free);
+    g_task_return_pointer (task, r, result_free);
 }
 
 static void
 on_summary (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   EtlStacksDialog *self;
-  g_autoptr (EtlStackSummary) sum = g_task_propagate_pointer (G_TASK (result), NULL);
+  Result *r = g_task_propagate_pointer (G_TASK (result), NULL);
+  EtlStackSummary *sum;
 
-  if (sum == NULL) /* cancelled: the dialog is gone */
+  if (r == NULL) /* cancelled: the dialog is gone */
     return;
   self = ETL_STACKS_DIALOG (source);
   self->busy = FALSE;
   if (self->store == NULL) /* finished as the dialog went away */
-    return;
+    {
+      result_free (r);
+      return;
+    }
+  sum = r->sum;
+  etl_flame_graph_set_tree (self->flame_graph, g_steal_pointer (&r->tree));
   for (guint k = 0; k < sum->rows->len; k++)
     {
       const EtlStackFrameCount *row = &g_array_index (sum->rows, EtlStackFrameCount, k);
@@ -90,6 +123,7 @@ on_summary (GObject *source, GAsyncResult *result, gpointer user_data)
       sum->n_samples, sum->n_with_stack, sum->n_resolved, sum->n_frames,
       sum->n_frames > 0 ? 100.0 * (double)sum->n_resolved / (double)sum->n_frames : 0.0);
   gtk_label_set_text (self->label, self->summary_text);
+  result_free (r);
 }
 
 static void
@@ -112,6 +146,8 @@ add_column (GtkTreeView *view, const char *title, int column, gboolean numeric)
 
   if (numeric)
     g_object_set (cell, "xalign", 1.0, NULL);
+  else /* long JIT names must not push the counts out of view */
+    g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, NULL);
   if (column == ETL_STACKS_DIALOG_COLUMN_PERCENT)
     {
       col = gtk_tree_view_column_new ();
@@ -158,6 +194,7 @@ etl_stacks_dialog_init (EtlStacksDialog *self)
 {
   GtkWidget *area = gtk_dialog_get_content_area (GTK_DIALOG (self));
   GtkWidget *scroller = gtk_scrolled_window_new (NULL, NULL);
+  GtkWidget *notebook, *flame_scroller;
   GtkTreeView *view;
 
   self->store = gtk_list_store_new (ETL_STACKS_DIALOG_N_COLUMNS, G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_UINT64,
@@ -176,8 +213,16 @@ etl_stacks_dialog_init (EtlStacksDialog *self)
   add_column (view, "Inclusive %", ETL_STACKS_DIALOG_COLUMN_PERCENT, TRUE);
   gtk_container_add (GTK_CONTAINER (scroller), GTK_WIDGET (view));
   gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_container_add (GTK_CONTAINER (area), scroller);
-  gtk_window_set_default_size (GTK_WINDOW (self), 640, 480);
+  notebook = gtk_notebook_new ();
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), scroller, gtk_label_new ("Top Frames"));
+  self->flame_graph = ETL_FLAME_GRAPH (etl_flame_graph_new ());
+  flame_scroller = gtk_scrolled_window_new (NULL, NULL);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (flame_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_container_add (GTK_CONTAINER (flame_scroller), GTK_WIDGET (self->flame_graph));
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), flame_scroller, gtk_label_new ("Flame Graph"));
+  gtk_widget_set_vexpand (notebook, TRUE);
+  gtk_container_add (GTK_CONTAINER (area), notebook);
+  gtk_window_set_default_size (GTK_WINDOW (self), 800, 560);
   gtk_widget_show_all (area);
 }
 
@@ -253,4 +298,17 @@ etl_stacks_dialog_get_summary_text (EtlStacksDialog *self)
 {
   g_return_val_if_fail (ETL_IS_STACKS_DIALOG (self), NULL);
   return self->summary_text;
+}
+
+/**
+ * etl_stacks_dialog_get_flame_graph:
+ * @self: a dialog
+ *
+ * Returns: (transfer none): the flame graph page's graph (no tree while busy)
+ */
+EtlFlameGraph *
+etl_stacks_dialog_get_flame_graph (EtlStacksDialog *self)
+{
+  g_return_val_if_fail (ETL_IS_STACKS_DIALOG (self), NULL);
+  return self->flame_graph;
 }

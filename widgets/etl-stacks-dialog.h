@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "etl-flame-graph.h"
 #include "etl-stacks.h"
 
 G_BEGIN_DECLS
@@ -34,5 +35,6 @@ GtkWidget *etl_stacks_dialog_new (GtkWindow *parent, EtlStacks *stacks, gint64 f
 gboolean etl_stacks_dialog_get_busy (EtlStacksDialog *self);
 GtkTreeModel *etl_stacks_dialog_get_model (EtlStacksDialog *self);
 const char *etl_stacks_dialog_get_summary_text (EtlStacksDialog *self);
+EtlFlameGraph *etl_stacks_dialog_get_flame_graph (EtlStacksDialog *self);
 
 G_END_DECLS

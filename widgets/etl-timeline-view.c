@@ -37,8 +37,17 @@
  *   does a pinch on a touchpad or touchscreen.
  *
  * The view inserts a #GActionGroup under the prefix "timeline" on itself:
- * "zoom-to-selection" (enabled while a range is selected) and "lane-mode",
- * a stateful string action ("cpu", "provider" or "process").
+ * "zoom-to-selection" (enabled while a range is selected), "lane-mode",
+ * a stateful string action ("cpu", "provider" or "process"), and
+ * "hide-empty-lanes", a stateful boolean (#EtlTimelineView:hide-empty-lanes).
+ *
+ * With #EtlTimelineView:hide-empty-lanes the lanes without an event in the
+ * visible range are left out (a process lane stays while one of its thread
+ * lanes has events).  Which are empty comes from the same per-column summary
+ * query draw() makes, redone when the visible range, the summary or the
+ * width changes: no record is visited.  Lane numbers in the API
+ * (etl_timeline_view_get_n_lanes(), etl_timeline_view_get_lane_label(),
+ * etl_timeline_view_get_lane_of_row()) count the lanes drawn.
  *
  * The tooltip describes the record nearest to the pointer in its lane, read
  * with etl_trace_get_record() for that record only.
@@ -96,6 +105,9 @@ struct _EtlTimelineView
   EtlLaneMode lane_mode;
   GArray *expanded;                 /* guint32 pids whose threads have lanes */
   EtlCpuSegments *segments;         /* CPU mode: who ran when (NULL: no CSwitch) */
+  EtlTimelineProcessColorFunc process_color; /* the segments' colours, or NULL */
+  gpointer process_color_data;
+  GDestroyNotify process_color_destroy;
   GCancellable *segments_cancellable; /* their build in flight */
   EtlSummary *summary;
   EtlSummary *detail;
@@ -104,6 +116,16 @@ struct _EtlTimelineView
   guint rebuild_source;
   guint detail_source;
   int axis_w;                       /* last drawn or allocated axis width */
+
+  /* The lanes drawn: summary lanes, in order (all of them unless
+   * hide_empty), for the summary, range and width they were computed for. */
+  gboolean hide_empty;
+  GArray *shown;                    /* guint */
+  gboolean shown_valid;
+  EtlSummary *shown_summary;        /* not a reference: only compared */
+  gint64 shown_t0, shown_t1;
+  int shown_axis_w;
+  guint shown_notified;             /* n-lanes last notified */
 
   GSimpleActionGroup *actions;
   GtkGesture *zoom_gesture;
@@ -140,6 +162,7 @@ enum {
   PROP_ZOOM_MANAGER,
   PROP_N_LANES,
   PROP_LANE_MODE,
+  PROP_HIDE_EMPTY_LANES,
   N_PROPS
 };
 
@@ -163,6 +186,7 @@ static const guint32 provider_palette[] = {
 #define N_PALETTE G_N_ELEMENTS (provider_palette)
 
 static void schedule_rebuild (EtlTimelineView *self);
+static void ensure_scratch (EtlTimelineView *self, guint n_lanes, guint axis_w);
 static void update_actions (EtlTimelineView *self);
 
 /**
@@ -302,6 +326,120 @@ current_summary (EtlTimelineView *self, gint64 t0, gint64 t1)
   return self->summary;
 }
 
+/* Brings self->shown up to date for the current summary, visible range and
+ * width; returns TRUE when the number of lanes drawn changed.  Hidden lanes
+ * are those whose columns of etl_summary_query() are all empty (what draw()
+ * would leave blank). */
+static gboolean
+shown_update (EtlTimelineView *self)
+{
+  guint old = self->shown != NULL && self->shown_valid ? self->shown->len : G_MAXUINT;
+  EtlSummary *summary;
+  gint64 t0 = 0, t1 = 0;
+  guint n;
+
+  if (self->summary == NULL)
+    {
+      g_array_set_size (self->shown, 0);
+      self->shown_valid = TRUE;
+      self->shown_summary = NULL;
+      return old != 0;
+    }
+  if (self->zoom_manager != NULL)
+    etl_zoom_manager_get_visible (self->zoom_manager, &t0, &t1);
+  summary = current_summary (self, t0, t1);
+  if (self->shown_valid && self->shown_summary == summary && self->shown_t0 == t0 && self->shown_t1 == t1 &&
+      self->shown_axis_w == self->axis_w)
+    return FALSE;
+  self->shown_valid = TRUE;
+  self->shown_summary = summary;
+  self->shown_t0 = t0;
+  self->shown_t1 = t1;
+  self->shown_axis_w = self->axis_w;
+
+  n = etl_summary_get_n_lanes (summary);
+  g_array_set_size (self->shown, 0);
+  if (!self->hide_empty || self->zoom_manager == NULL || t1 <= t0)
+    {
+      for (guint lane = 0; lane < n; lane++)
+        g_array_append_val (self->shown, lane);
+    }
+  else
+    {
+      guint cols = self->axis_w > 0 ? (guint) self->axis_w : 1024;
+      const guint32 *counts;
+      g_autofree gboolean *keep = g_new0 (gboolean, n);
+      gboolean process = etl_summary_get_mode (summary) == ETL_LANE_PROCESS;
+      guint parent = G_MAXUINT;
+
+      /* draw()'s scratch: it queries the same range again right after. */
+      ensure_scratch (self, n, cols);
+      etl_summary_query (summary, t0, t1, cols, self->counts, NULL);
+      counts = self->counts;
+      for (guint lane = 0; lane < n; lane++)
+        {
+          const guint32 *c = counts + (gsize) lane * cols;
+          gboolean thread = process && etl_summary_get_lane_is_thread (summary, lane);
+
+          if (!thread)
+            parent = lane;
+          for (guint col = 0; col < cols && !keep[lane]; col++)
+            keep[lane] = c[col] != 0;
+          /* A thread with events keeps its process's lane (its header). */
+          if (thread && keep[lane] && parent != G_MAXUINT)
+            keep[parent] = TRUE;
+        }
+      for (guint lane = 0; lane < n; lane++)
+        if (keep[lane])
+          g_array_append_val (self->shown, lane);
+    }
+  return old != self->shown->len;
+}
+
+/* shown_update(), then tells the size and n-lanes when the count changed. */
+static void
+shown_refresh (EtlTimelineView *self)
+{
+  shown_update (self);
+  if (self->shown->len != self->shown_notified)
+    {
+      self->shown_notified = self->shown->len;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_LANES]);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+}
+
+/* The summary lane drawn @index-th, G_MAXUINT when there is none. */
+static guint
+shown_lane (EtlTimelineView *self, guint index)
+{
+  shown_update (self);
+  return index < self->shown->len ? g_array_index (self->shown, guint, index) : G_MAXUINT;
+}
+
+/* Where summary lane @lane is drawn, G_MAXUINT when hidden. */
+static guint
+shown_index (EtlTimelineView *self, guint lane)
+{
+  guint lo = 0, hi;
+
+  shown_update (self);
+  hi = self->shown->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      guint v = g_array_index (self->shown, guint, mid);
+
+      if (v == lane)
+        return mid;
+      if (v < lane)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return G_MAXUINT;
+}
+
 static gboolean
 task_is_current (GAsyncResult *result, GCancellable *current)
 {
@@ -328,6 +466,8 @@ on_detail_ready (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   g_clear_pointer (&self->detail, etl_summary_unref);
   self->detail = g_steal_pointer (&detail);
+  self->shown_valid = FALSE;
+  shown_refresh (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -396,6 +536,8 @@ static void
 on_zoom_changed (EtlTimelineView *self, EtlZoomManager *zoom_manager)
 {
   maybe_request_detail (self);
+  if (self->hide_empty)
+    shown_refresh (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -621,13 +763,15 @@ draw_selected_row (EtlTimelineView *self, cairo_t *cr, EtlSummary *summary, int 
   x = floor (ETL_LABEL_COLUMN_WIDTH + etl_zoom_manager_time_to_x (self->zoom_manager, t, axis_w));
   if (x < ETL_LABEL_COLUMN_WIDTH || x >= width)
     return;
-  lane = lane_of_row (self, summary, self->selected_row);
+  lane = shown_index (self, lane_of_row (self, summary, self->selected_row));
   y = (double) lane * lane_h;
 
   selection_color (GTK_WIDGET (self), &sel);
   cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 0.5);
   cairo_rectangle (cr, x, 0, 1, lanes_h);
   cairo_fill (cr);
+  if (lane == G_MAXUINT)
+    return; /* its lane is hidden */
 
   cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 1.0);
   cairo_rectangle (cr, x - 1, y + 1, 3, lane_h - 2);
@@ -696,15 +840,16 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
     }
   etl_zoom_manager_get_visible (self->zoom_manager, &t0, &t1);
   summary = current_summary (self, t0, t1);
-  n_lanes = etl_summary_get_n_lanes (summary);
+  shown_update (self);
+  n_lanes = self->shown->len;
   lane_h = etl_timeline_view_get_lane_height (self, height);
   lanes_h = MIN (height, (int) n_lanes * lane_h);
   c0 = (guint) CLAMP (clip.x - ETL_LABEL_COLUMN_WIDTH, 0, (int) axis_w);
   c1 = (guint) CLAMP (clip.x + clip.width - ETL_LABEL_COLUMN_WIDTH, 0, (int) axis_w);
 
-  ensure_scratch (self, n_lanes, axis_w);
+  ensure_scratch (self, etl_summary_get_n_lanes (summary), axis_w);
   etl_summary_query (summary, t0, t1, axis_w, self->counts, self->dominant);
-  for (gsize i = 0; i < (gsize) n_lanes * axis_w; i++)
+  for (gsize i = 0; i < (gsize) etl_summary_get_n_lanes (summary) * axis_w; i++)
     max_count = MAX (max_count, self->counts[i]);
   log_max = log1p ((double) MAX (max_count, 4));
 
@@ -722,9 +867,10 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
     cairo_rectangle (cr, 0, (double) lane * lane_h + lane_h - 1, width, 1);
   cairo_fill (cr);
 
-  for (guint lane = 0; lane < n_lanes; lane++)
+  for (guint index = 0; index < n_lanes; index++)
     {
-      double y = (double) lane * lane_h;
+      guint lane = g_array_index (self->shown, guint, index);
+      double y = (double) index * lane_h;
       double inner = lane_h - 6;
       double mid = y + lane_h / 2.0;
       g_autofree char *total = NULL;
@@ -887,7 +1033,10 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
               if (x1 - x0 < 1)
                 x1 = x0 + 1;
               last_x = floor (x1);
-              etl_timeline_view_get_provider_color (seg[k].pid == G_MAXUINT32 ? 0 : seg[k].pid / 4 + 3, &rgba);
+              if (self->process_color == NULL)
+                etl_timeline_view_get_provider_color (seg[k].pid == G_MAXUINT32 ? 0 : seg[k].pid / 4 + 3, &rgba);
+              else if (seg[k].pid == G_MAXUINT32 || !self->process_color (seg[k].pid, &rgba, self->process_color_data))
+                gdk_rgba_parse (&rgba, "#888a85"); /* as "Other" */
               cairo_set_source_rgba (cr, rgba.red, rgba.green, rgba.blue, 0.55);
               cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x0, y + 3, x1 - x0, lane_h - 6);
               cairo_fill (cr);
@@ -1020,11 +1169,13 @@ locate (EtlTimelineView *self, double x, double y, int width, int height, guint 
   axis_w = width - ETL_LABEL_COLUMN_WIDTH;
   if (axis_w <= 0 || x < ETL_LABEL_COLUMN_WIDTH || x >= width)
     return FALSE;
-  n_lanes = etl_summary_get_n_lanes (self->summary);
+  n_lanes = etl_timeline_view_get_n_lanes (self);
   lane_h = etl_timeline_view_get_lane_height (self, height);
   if (y < 0 || y >= (double) lane_h * n_lanes)
     return FALSE;
-  *lane = (guint) (y / lane_h);
+  *lane = shown_lane (self, (guint) (y / lane_h));
+  if (*lane == G_MAXUINT)
+    return FALSE;
   *t = etl_zoom_manager_x_to_time (self->zoom_manager, x - ETL_LABEL_COLUMN_WIDTH, axis_w);
   return TRUE;
 }
@@ -1177,11 +1328,10 @@ etl_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keybo
       int lane_h = etl_timeline_view_get_lane_height (self, height);
 
       /* Over the label column: the lane and how to use the view. */
-      if (x >= ETL_LABEL_COLUMN_WIDTH || y >= lane_h * (int) etl_summary_get_n_lanes (self->summary))
+      if (x >= ETL_LABEL_COLUMN_WIDTH || y < 0 || y >= lane_h * (int) etl_timeline_view_get_n_lanes (self))
         return FALSE;
       markup = g_markup_printf_escaped ("<b>%s</b>\n<small>%s</small>",
-                                        etl_summary_get_lane_label (self->summary, (guint) y / lane_h),
-                                        HELP_TEXT);
+                                        etl_timeline_view_get_lane_label (self, (guint) y / lane_h), HELP_TEXT);
     }
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
@@ -1271,7 +1421,7 @@ etl_timeline_view_button_press_event (GtkWidget *widget, GdkEventButton *event)
       self->summary != NULL && etl_summary_get_mode (self->summary) == ETL_LANE_PROCESS)
     {
       int lane_h = etl_timeline_view_get_lane_height (self, gtk_widget_get_allocated_height (widget));
-      guint lane = lane_h > 0 && event->y >= 0 ? (guint) (event->y / lane_h) : G_MAXUINT;
+      guint lane = lane_h > 0 && event->y >= 0 ? shown_lane (self, (guint) (event->y / lane_h)) : G_MAXUINT;
 
       if (lane < etl_summary_get_n_lanes (self->summary) && !etl_summary_get_lane_is_thread (self->summary, lane) &&
           etl_summary_get_lane_id (self->summary, lane) != ETL_SUMMARY_NO_PID)
@@ -1487,6 +1637,8 @@ etl_timeline_view_size_allocate (GtkWidget *widget, GtkAllocation *allocation)
   GTK_WIDGET_CLASS (etl_timeline_view_parent_class)->size_allocate (widget, allocation);
   self->axis_w = allocation->width - ETL_LABEL_COLUMN_WIDTH;
   maybe_request_detail (self);
+  if (self->hide_empty && self->summary != NULL)
+    shown_refresh (self);
 }
 
 static void
@@ -1534,6 +1686,9 @@ etl_timeline_view_finalize (GObject *object)
   g_free (self->order);
   g_free (self->keys);
   g_free (self->ratio);
+  g_clear_pointer (&self->shown, g_array_unref);
+  if (self->process_color_destroy != NULL)
+    self->process_color_destroy (self->process_color_data);
 
   G_OBJECT_CLASS (etl_timeline_view_parent_class)->finalize (object);
 }
@@ -1557,6 +1712,10 @@ etl_timeline_view_get_property (GObject *object, guint prop_id, GValue *value, G
       g_value_set_enum (value, self->lane_mode);
       break;
 
+    case PROP_HIDE_EMPTY_LANES:
+      g_value_set_boolean (value, self->hide_empty);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1575,6 +1734,10 @@ etl_timeline_view_set_property (GObject *object, guint prop_id, const GValue *va
 
     case PROP_LANE_MODE:
       etl_timeline_view_set_lane_mode (self, g_value_get_enum (value));
+      break;
+
+    case PROP_HIDE_EMPTY_LANES:
+      etl_timeline_view_set_hide_empty_lanes (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -1635,6 +1798,17 @@ etl_timeline_view_class_init (EtlTimelineViewClass *klass)
                        ETL_TYPE_LANE_MODE, ETL_LANE_CPU,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * EtlTimelineView:hide-empty-lanes:
+   *
+   * Whether lanes without an event in the visible range are left out; they
+   * come and go as the view is zoomed and panned.  The
+   * "timeline.hide-empty-lanes" action follows it.
+   */
+  properties[PROP_HIDE_EMPTY_LANES] =
+    g_param_spec_boolean ("hide-empty-lanes", "Hide empty lanes", "Leave out lanes without events in view", FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -1686,6 +1860,12 @@ lane_mode_change_state (GSimpleAction *action, GVariant *value, gpointer user_da
   g_type_class_unref (klass);
 }
 
+static void
+hide_empty_change_state (GSimpleAction *action, GVariant *value, gpointer user_data)
+{
+  etl_timeline_view_set_hide_empty_lanes (ETL_TIMELINE_VIEW (user_data), g_variant_get_boolean (value));
+}
+
 static const char *
 lane_mode_nick (EtlLaneMode mode)
 {
@@ -1706,6 +1886,8 @@ update_actions (EtlTimelineView *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->has_selection && self->zoom_manager != NULL);
   action = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "lane-mode");
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (lane_mode_nick (self->lane_mode)));
+  action = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "hide-empty-lanes");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (self->hide_empty));
 }
 
 static void
@@ -1715,10 +1897,12 @@ etl_timeline_view_init (EtlTimelineView *self)
   const GActionEntry entries[] = {
     { .name = "zoom-to-selection", .activate = zoom_to_selection_activated },
     { .name = "lane-mode", .parameter_type = "s", .state = "'cpu'", .change_state = lane_mode_change_state },
+    { .name = "hide-empty-lanes", .state = "false", .change_state = hide_empty_change_state },
   };
 
   self->selected_row = ETL_TIMELINE_NO_ROW;
   self->lane_mode = ETL_LANE_CPU;
+  self->shown = g_array_new (FALSE, FALSE, sizeof (guint));
 
   gtk_widget_set_can_focus (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
@@ -1795,8 +1979,12 @@ set_summary (EtlTimelineView *self, EtlSummary *summary)
   g_clear_pointer (&self->summary, etl_summary_unref);
   if (summary != NULL)
     self->summary = etl_summary_ref (summary);
+  self->shown_valid = FALSE;
   if (old != etl_timeline_view_get_n_lanes (self))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_LANES]);
+    {
+      self->shown_notified = self->shown->len;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_LANES]);
+    }
   gtk_widget_queue_resize (GTK_WIDGET (self));
   maybe_request_detail (self);
 }
@@ -2034,13 +2222,108 @@ etl_timeline_view_is_busy (EtlTimelineView *self)
  * etl_timeline_view_get_n_lanes:
  * @self: a timeline view
  *
- * Returns: lanes drawn, 0 while no summary is ready
+ * Returns: lanes drawn, 0 while no summary is ready; with
+ *   #EtlTimelineView:hide-empty-lanes, those with events in the visible
+ *   range
  */
 guint
 etl_timeline_view_get_n_lanes (EtlTimelineView *self)
 {
   g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), 0);
-  return self->summary != NULL ? etl_summary_get_n_lanes (self->summary) : 0;
+  if (self->summary == NULL)
+    return 0;
+  shown_update (self);
+  return self->shown->len;
+}
+
+/**
+ * etl_timeline_view_get_lane_label:
+ * @self: a timeline view
+ * @lane: a lane drawn, 0 (the top) to etl_timeline_view_get_n_lanes() − 1
+ *
+ * The lane's label as drawn in the label column, before any shortening to
+ * fit: "CPU 0", the provider's name, "name (PID)" or a thread's name or TID
+ * (etl_summary_get_lane_label()).
+ *
+ * Returns: (transfer none) (nullable): the label, %NULL when @lane is not
+ *   drawn
+ */
+const char *
+etl_timeline_view_get_lane_label (EtlTimelineView *self, guint lane)
+{
+  guint index;
+
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), NULL);
+  if (self->summary == NULL)
+    return NULL;
+  index = shown_lane (self, lane);
+  return index == G_MAXUINT ? NULL : etl_summary_get_lane_label (self->shown_summary, index);
+}
+
+/**
+ * etl_timeline_view_set_process_color_func:
+ * @self: a timeline view
+ * @func: (nullable): gives the colour of a process's CPU segments, %FALSE
+ *   for a process it has none for (drawn grey, as "Other")
+ * @user_data: closure for @func
+ * @destroy: (nullable): frees @user_data when replaced or finalized
+ *
+ * Colours the CPU lanes' segments (who ran when) by @func, e.g. with the
+ * colours of the CPU usage graph so that a process looks the same in both.
+ * Without it, a colour of the provider palette chosen from the process id.
+ * Call gtk_widget_queue_draw() when @func's answers change.
+ */
+void
+etl_timeline_view_set_process_color_func (EtlTimelineView *self, EtlTimelineProcessColorFunc func,
+                                          gpointer user_data, GDestroyNotify destroy)
+{
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+
+  if (self->process_color_destroy != NULL)
+    self->process_color_destroy (self->process_color_data);
+  self->process_color = func;
+  self->process_color_data = user_data;
+  self->process_color_destroy = destroy;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * etl_timeline_view_get_hide_empty_lanes:
+ * @self: a timeline view
+ *
+ * Returns: #EtlTimelineView:hide-empty-lanes
+ */
+gboolean
+etl_timeline_view_get_hide_empty_lanes (EtlTimelineView *self)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), FALSE);
+  return self->hide_empty;
+}
+
+/**
+ * etl_timeline_view_set_hide_empty_lanes:
+ * @self: a timeline view
+ * @hide: whether to leave out lanes without an event in the visible range
+ *
+ * Sets #EtlTimelineView:hide-empty-lanes.  In every lane mode (for process
+ * lanes, a process stays while one of its thread lanes has events).  The
+ * lanes are recomputed from the summary drawn, at once and whenever the
+ * visible range changes.
+ */
+void
+etl_timeline_view_set_hide_empty_lanes (EtlTimelineView *self, gboolean hide)
+{
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+
+  hide = !!hide;
+  if (self->hide_empty == hide)
+    return;
+  self->hide_empty = hide;
+  self->shown_valid = FALSE;
+  update_actions (self);
+  shown_refresh (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDE_EMPTY_LANES]);
 }
 
 /**
@@ -2048,7 +2331,9 @@ etl_timeline_view_get_n_lanes (EtlTimelineView *self)
  * @self: a timeline view
  * @row: a row of the trace
  *
- * Returns: the lane @row is drawn in, or G_MAXUINT while no summary is ready
+ * Returns: the lane @row is drawn in (counting the lanes drawn), or
+ *   G_MAXUINT while no summary is ready or when its lane is hidden
+ *   (#EtlTimelineView:hide-empty-lanes)
  */
 guint
 etl_timeline_view_get_lane_of_row (EtlTimelineView *self, guint64 row)
@@ -2056,7 +2341,7 @@ etl_timeline_view_get_lane_of_row (EtlTimelineView *self, guint64 row)
   g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), G_MAXUINT);
   if (self->trace == NULL || self->summary == NULL || row >= etl_trace_get_n_records (self->trace))
     return G_MAXUINT;
-  return lane_of_row (self, self->summary, row);
+  return shown_index (self, lane_of_row (self, self->summary, row));
 }
 
 /**

@@ -18,6 +18,16 @@ G_BEGIN_DECLS
  */
 #define ETL_TIMELINE_NO_ROW G_MAXUINT64
 
+/**
+ * EtlTimelineProcessColorFunc:
+ * @pid: a process id
+ * @rgba: (out caller-allocates): its colour
+ * @user_data: the closure given to etl_timeline_view_set_process_color_func()
+ *
+ * Returns: %TRUE when @rgba was set
+ */
+typedef gboolean (*EtlTimelineProcessColorFunc) (guint32 pid, GdkRGBA *rgba, gpointer user_data);
+
 #define ETL_TYPE_TIMELINE_VIEW (etl_timeline_view_get_type ())
 
 G_DECLARE_FINAL_TYPE (EtlTimelineView, etl_timeline_view, ETL, TIMELINE_VIEW, GtkDrawingArea)
@@ -36,6 +46,11 @@ gboolean etl_timeline_view_is_busy (EtlTimelineView *self);
 gboolean etl_timeline_view_get_process_expanded (EtlTimelineView *self, guint32 pid);
 void etl_timeline_view_set_process_expanded (EtlTimelineView *self, guint32 pid, gboolean expanded);
 guint etl_timeline_view_get_n_lanes (EtlTimelineView *self);
+const char *etl_timeline_view_get_lane_label (EtlTimelineView *self, guint lane);
+void etl_timeline_view_set_process_color_func (EtlTimelineView *self, EtlTimelineProcessColorFunc func,
+                                               gpointer user_data, GDestroyNotify destroy);
+gboolean etl_timeline_view_get_hide_empty_lanes (EtlTimelineView *self);
+void etl_timeline_view_set_hide_empty_lanes (EtlTimelineView *self, gboolean hide);
 int etl_timeline_view_get_lane_height (EtlTimelineView *self, int height);
 guint etl_timeline_view_get_lane_of_row (EtlTimelineView *self, guint64 row);
 

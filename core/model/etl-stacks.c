@@ -232,6 +232,11 @@ find_event (EtlTrace *trace, const EtlRecord *stack, guint64 ets, guint32 tid, g
         score = 3;
       else if (rec.cpu == stack->cpu)
         score = 1;
+      /* The kernel logs the stack on the processor of its event: that
+       * decides between the idle threads (tid 0) of several processors
+       * sampled at the same tick. */
+      if (score == 3 && rec.cpu == stack->cpu)
+        score = 4;
       if (score > best_score)
         {
           best_score = score;
@@ -663,6 +668,19 @@ guint
 etl_stacks_get_n_methods (EtlStacks *stacks)
 {
   return stacks->methods->len;
+}
+
+/**
+ * etl_stacks_get_trace:
+ * @stacks: stacks
+ *
+ * Returns: (transfer none): the trace @stacks were computed from
+ */
+EtlTrace *
+etl_stacks_get_trace (EtlStacks *stacks)
+{
+  g_return_val_if_fail (stacks != NULL, NULL);
+  return stacks->trace;
 }
 
 static guint

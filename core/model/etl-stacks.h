@@ -63,6 +63,7 @@ EtlStacks *etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpoint
 EtlStacks *etl_stacks_ref (EtlStacks *stacks);
 void etl_stacks_unref (EtlStacks *stacks);
 
+EtlTrace *etl_stacks_get_trace (EtlStacks *stacks);
 guint64 etl_stacks_get_n_stack_records (EtlStacks *stacks);
 guint64 etl_stacks_get_n_attached (EtlStacks *stacks);
 guint etl_stacks_get_n_modules (EtlStacks *stacks);

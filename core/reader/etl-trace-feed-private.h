@@ -34,6 +34,9 @@ typedef enum
 
 typedef struct _EtlTraceFeed EtlTraceFeed;
 
+/* Reads the record at @index of the trace's merged index (etl_trace_get_record()). */
+typedef gboolean (*EtlTraceFeedReader) (gpointer data, guint64 index, EtlRecord *record);
+
 EtlFeedClass etl_trace_feed_classify_provider (const EtlGuid *provider);
 EtlFeedKind etl_trace_feed_classify_hook (guint16 hook_id);
 EtlFeedKind etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcode,
@@ -42,12 +45,17 @@ EtlFeedKind etl_trace_feed_classify (guint cls, guint8 header_type, guint8 opcod
 EtlTraceFeed *etl_trace_feed_new (EtlSchemaRegistry *registry, EtlVolumeMap *volumes,
                                   EtlProcessTable *processes);
 void etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *record);
+void etl_trace_feed_keep_by_index (EtlTraceFeed *feed);
+gboolean etl_trace_feed_keep_indexes (EtlTraceFeed *feed, EtlFeedKind kind, GArray *indexes, guint64 bytes);
+void etl_trace_feed_add_at (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *record, guint64 index);
 void etl_trace_feed_finish (EtlTraceFeed *feed);
 void etl_trace_feed_free (EtlTraceFeed *feed);
 GArray *etl_trace_feed_steal_lifetimes (EtlTraceFeed *feed);
-void etl_trace_feed_build_process_table (GArray *kept, EtlProcessTable *table);
+void etl_trace_feed_build_process_table (GArray *kept, EtlProcessTable *table, EtlTraceFeedReader read,
+                                         gpointer read_data);
 GArray *etl_trace_feed_steal_file_names (EtlTraceFeed *feed);
 EtlMofFileNames *etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry,
-                                                  const EtlVolumeMap *volumes);
+                                                  const EtlVolumeMap *volumes, EtlTraceFeedReader read,
+                                                  gpointer read_data);
 
 G_END_DECLS

@@ -232,15 +232,29 @@ add_volume (EtlTraceFeed *feed, const EtlRecord *record)
     etl_volume_map_add (feed->volumes, nt, dos);
 }
 
-/* Copies @record for decoding after the walk, within the caps. */
+/* Whether @kept holds index positions (guint64, etl_trace_feed_keep_by_index())
+ * rather than copies (KeptRecord). */
+static inline gboolean
+kept_by_index (GArray *kept)
+{
+  return g_array_get_element_size (kept) == sizeof (guint64);
+}
+
+/* Copies @record (or keeps its @index) for decoding after the walk, within the caps. */
 static void
-keep (GArray *kept, gsize *bytes, const EtlRecord *record)
+keep (GArray *kept, gsize *bytes, const EtlRecord *record, guint64 index)
 {
   KeptRecord k;
 
   if (kept->len >= MAX_LIFETIME_RECORDS || *bytes + record->size > MAX_LIFETIME_BYTES
       || record->raw == NULL || record->size > record->raw_len)
     return;
+  if (kept_by_index (kept))
+    {
+      *bytes += record->size;
+      g_array_append_val (kept, index);
+      return;
+    }
   k.file = record->file;
   k.cpu = record->cpu;
   k.filetime = record->filetime;
@@ -250,12 +264,18 @@ keep (GArray *kept, gsize *bytes, const EtlRecord *record)
   g_array_append_val (kept, k);
 }
 
-/* The record a KeptRecord holds, decoded again; clear it with etl_record_clear(). */
+/* The @i-th kept record, decoded again; clear it with etl_record_clear(). */
 static gboolean
-kept_decode (const KeptRecord *k, EtlRecord *r)
+kept_decode (GArray *kept, guint i, EtlTraceFeedReader read, gpointer read_data, EtlRecord *r)
 {
+  const KeptRecord *k;
   gsize len;
-  const guint8 *data = g_bytes_get_data (k->bytes, &len);
+  const guint8 *data;
+
+  if (kept_by_index (kept))
+    return read != NULL && read (read_data, g_array_index (kept, guint64, i), r);
+  k = &g_array_index (kept, KeptRecord, i);
+  data = g_bytes_get_data (k->bytes, &len);
 
   if (!etl_record_decode (data, len, r, NULL))
     return FALSE;
@@ -269,6 +289,11 @@ kept_decode (const KeptRecord *k, EtlRecord *r)
 static void
 kept_clear (GArray *kept)
 {
+  if (kept_by_index (kept))
+    {
+      g_array_set_size (kept, 0);
+      return;
+    }
   for (guint i = 0; i < kept->len; i++)
     g_clear_pointer (&g_array_index (kept, KeptRecord, i).bytes, g_bytes_unref);
   g_array_set_size (kept, 0);
@@ -289,6 +314,73 @@ kept_clear (GArray *kept)
 void
 etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *record)
 {
+  etl_trace_feed_add_at (feed, kind, record, 0);
+}
+
+/**
+ * etl_trace_feed_keep_by_index:
+ * @feed: a feed nothing was added to yet
+ *
+ * Makes the feed keep the lifetime and file name records it is given by
+ * their position in the trace's merged index (etl_trace_feed_add_at())
+ * instead of copies of their bytes: the build functions then read them
+ * again with their #EtlTraceFeedReader.  A trace of millions of thread
+ * records keeps 8 bytes for each instead of a copy.
+ */
+void
+etl_trace_feed_keep_by_index (EtlTraceFeed *feed)
+{
+  g_return_if_fail (feed->lifetimes->len == 0 && feed->file_names->len == 0);
+  g_array_unref (feed->lifetimes);
+  g_array_unref (feed->file_names);
+  feed->lifetimes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  feed->file_names = g_array_new (FALSE, FALSE, sizeof (guint64));
+}
+
+/**
+ * etl_trace_feed_keep_indexes:
+ * @feed: a feed that keeps records by index (etl_trace_feed_keep_by_index())
+ * @kind: %ETL_FEED_LIFETIME or %ETL_FEED_FILE_NAME
+ * @indexes: (element-type guint64): index positions of records of @kind, in
+ *   merged order
+ * @bytes: the sum of their sizes (Size, bytes)
+ *
+ * Keeps @indexes as etl_trace_feed_add_at() would one by one, when the caps
+ * on kept records cannot stop any of them; otherwise keeps nothing.
+ *
+ * Returns: %TRUE when all were kept, %FALSE when the caller must add them
+ *   one by one
+ */
+gboolean
+etl_trace_feed_keep_indexes (EtlTraceFeed *feed, EtlFeedKind kind, GArray *indexes, guint64 bytes)
+{
+  GArray *kept = kind == ETL_FEED_LIFETIME ? feed->lifetimes : feed->file_names;
+  gsize *kept_bytes = kind == ETL_FEED_LIFETIME ? &feed->lifetime_bytes : &feed->file_name_bytes;
+
+  g_return_val_if_fail (kind == ETL_FEED_LIFETIME || kind == ETL_FEED_FILE_NAME, FALSE);
+  if (!kept_by_index (kept) || (guint64) kept->len + indexes->len > MAX_LIFETIME_RECORDS
+      || (guint64) *kept_bytes + bytes > MAX_LIFETIME_BYTES)
+    return FALSE;
+  g_array_append_vals (kept, indexes->data, indexes->len);
+  *kept_bytes += (gsize) bytes;
+  return TRUE;
+}
+
+/**
+ * etl_trace_feed_add_at:
+ * @feed: a feed
+ * @kind: what etl_trace_feed_classify() or etl_trace_feed_classify_hook()
+ *   said of @record
+ * @record: the fully decoded record (file, cpu and filetime set); its bytes
+ *   are only borrowed
+ * @index: @record's position in the trace's merged index (used after
+ *   etl_trace_feed_keep_by_index())
+ *
+ * etl_trace_feed_add() with the record's index position.
+ */
+void
+etl_trace_feed_add_at (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *record, guint64 index)
+{
   switch (kind)
     {
     case ETL_FEED_TDH:
@@ -301,10 +393,10 @@ etl_trace_feed_add (EtlTraceFeed *feed, EtlFeedKind kind, const EtlRecord *recor
       etl_eventsource_collector_add (feed->eventsource, record, NULL);
       break;
     case ETL_FEED_LIFETIME:
-      keep (feed->lifetimes, &feed->lifetime_bytes, record);
+      keep (feed->lifetimes, &feed->lifetime_bytes, record, index);
       break;
     case ETL_FEED_FILE_NAME:
-      keep (feed->file_names, &feed->file_name_bytes, record);
+      keep (feed->file_names, &feed->file_name_bytes, record, index);
       break;
     case ETL_FEED_NONE:
     default:
@@ -340,7 +432,7 @@ etl_trace_feed_steal_lifetimes (EtlTraceFeed *feed)
 {
   GArray *kept = feed->lifetimes;
 
-  feed->lifetimes = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
+  feed->lifetimes = g_array_new (FALSE, FALSE, g_array_get_element_size (kept));
   feed->lifetime_bytes = 0;
   return kept;
 }
@@ -349,18 +441,21 @@ etl_trace_feed_steal_lifetimes (EtlTraceFeed *feed)
  * etl_trace_feed_build_process_table:
  * @kept: (transfer full): what etl_trace_feed_steal_lifetimes() returned
  * @table: (nullable): the table to fill and finish; %NULL only frees @kept
+ * @read: (nullable): reads a record kept by index (etl_trace_feed_keep_by_index())
+ * @read_data: closure for @read
  *
  * Decodes the kept lifetime records with the table's schemas (all the
  * trace's, metadata and manifests included) and finishes the table.
  */
 void
-etl_trace_feed_build_process_table (GArray *kept, EtlProcessTable *table)
+etl_trace_feed_build_process_table (GArray *kept, EtlProcessTable *table, EtlTraceFeedReader read,
+                                    gpointer read_data)
 {
   for (guint i = 0; table != NULL && i < kept->len; i++)
     {
       EtlRecord r;
 
-      if (kept_decode (&g_array_index (kept, KeptRecord, i), &r))
+      if (kept_decode (kept, i, read, read_data, &r))
         {
           etl_process_table_add_record (table, &r);
           etl_record_clear (&r);
@@ -389,7 +484,7 @@ etl_trace_feed_steal_file_names (EtlTraceFeed *feed)
 {
   GArray *kept = feed->file_names;
 
-  feed->file_names = g_array_new (FALSE, FALSE, sizeof (KeptRecord));
+  feed->file_names = g_array_new (FALSE, FALSE, g_array_get_element_size (kept));
   feed->file_name_bytes = 0;
   return kept;
 }
@@ -399,12 +494,14 @@ etl_trace_feed_steal_file_names (EtlTraceFeed *feed)
  * @kept: (transfer full): what etl_trace_feed_steal_file_names() returned
  * @registry: (nullable): the trace's schemas; %NULL only frees @kept
  * @volumes: the trace's volume map (names are shown as DOS paths)
+ * @read: (nullable): reads a record kept by index (etl_trace_feed_keep_by_index())
+ * @read_data: closure for @read
  *
  * Returns: (transfer full) (nullable): the FileObject → file name table
  */
 EtlMofFileNames *
 etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry,
-                                 const EtlVolumeMap *volumes)
+                                 const EtlVolumeMap *volumes, EtlTraceFeedReader read, gpointer read_data)
 {
   EtlMofFileNames *names = registry != NULL ? etl_mof_file_names_new () : NULL;
 
@@ -412,7 +509,7 @@ etl_trace_feed_build_file_names (GArray *kept, EtlSchemaRegistry *registry,
     {
       EtlRecord r;
 
-      if (kept_decode (&g_array_index (kept, KeptRecord, i), &r))
+      if (kept_decode (kept, i, read, read_data, &r))
         {
           g_autoptr (EtlDecoded) decoded = etl_decode_record (registry, volumes, &r);
 

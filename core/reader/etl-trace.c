@@ -8,9 +8,11 @@
  * WMI_BUFFER_HEADER, decodes the TRACE_LOGFILE_HEADER, orders each
  * processor's buffers by SequenceNumber and merges the per-processor record
  * streams of all files by converted FILETIME (ties: file, processor,
- * position).  It keeps a compact index (#EtlIndexEntry, 24 bytes a record) and
- * re-reads records from the mapping, or from a small cache of decompressed
- * buffers, on demand.
+ * position).  It keeps a compact index (#EtlIndexEntry, 20 bytes a record,
+ * allocated at its exact size) and re-reads records from the mapping, or from
+ * a small cache of decompressed buffers, on demand.  The open reads,
+ * decompresses, indexes and merges on etl_trace_get_open_threads() threads
+ * ("Parallel open" below); the result does not depend on their number.
  *
  * Nothing read from a file is trusted: every count is capped, every access
  * bounds-checked, and a problem is recorded with the file, the byte offset and
@@ -21,6 +23,7 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include "etl-trace.h"
+#include "etl-trace-private.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -42,6 +45,8 @@
 #define MAX_BUFFER_BYTES         (16u * 1024 * 1024 + ETL_WMI_BUFFER_HEADER_SIZE) /* BufferSize ≤ 16384 KB */
 #define BUFFER_CACHE_SIZE        32
 #define NO_PID                   G_MAXUINT32
+#define CHUNK_ENTRIES            4096    /* temporary entries per chunk: 80 KiB */
+#define MAX_OPEN_THREADS         64
 #define PROVIDER_OVERFLOW        G_MAXUINT16
 
 G_DEFINE_QUARK (etl-error-quark, etl_error)
@@ -61,19 +66,84 @@ typedef struct
   guint8 compressed;
 } EtlBuffer;
 
-/* One record in the merged index: 24 bytes. */
+/*
+ * One record in the merged index: 20 bytes.  The FILETIME is split in two
+ * 32-bit halves (so the entry needs only 4-byte alignment); a record's offset
+ * in its buffer is a multiple of 8 below MAX_BUFFER_BYTES, so offset / 8 fits
+ * 22 bits, next to the header type (5 bits: an indexed record's type is one of
+ * the known ones, all below ETL_N_HEADER_TYPES) and, while the trace is
+ * opened, the record's EtlFeedKind (3 bits).  The process id is an index into the
+ * trace's PID table (trace->pids), with two sentinels: PID16_NONE (the header
+ * has none) and PID16_REREAD (the table was full: the accessor reads the
+ * record header again), so no answer depends on the table's cap.
+ */
 typedef struct
 {
-  gint64 filetime;
+  guint32 ft_lo;         /* FILETIME, low 32 bits */
+  guint32 ft_hi;         /* FILETIME, high 32 bits */
   guint32 buffer;        /* index into trace->buffers */
-  guint32 offset;        /* record offset within the (uncompressed) buffer */
-  guint32 pid;           /* NO_PID when the header has none */
-  guint16 provider;      /* index into trace->providers */
-  guint8 header_type;
-  guint8 reserved;
+  guint32 packed;        /* bits 0..21: record offset / 8; 22..26: header type; 27..29: EtlFeedKind (for the open; ignored after) */
+  guint16 pid;           /* index into trace->pids, PID16_NONE or PID16_REREAD */
+  guint16 provider;      /* index into trace->providers, PROVIDER_OVERFLOW past 65535 */
 } EtlIndexEntry;
 
-G_STATIC_ASSERT (sizeof (EtlIndexEntry) == 24);
+G_STATIC_ASSERT (sizeof (EtlIndexEntry) == 20);
+
+#define ENTRY_OFFSET_BITS 22
+#define ENTRY_TYPE_SHIFT  22
+#define ENTRY_FEED_SHIFT  27
+#define ENTRY_FEED_MASK   (7u << ENTRY_FEED_SHIFT)
+#define PID16_NONE        0xFFFFu
+#define PID16_REREAD      0xFFFEu
+#define MAX_PIDS          0xFFFEu      /* table indexes 0..0xFFFD */
+
+G_STATIC_ASSERT ((MAX_BUFFER_BYTES / 8) < (1u << ENTRY_OFFSET_BITS));
+G_STATIC_ASSERT (ETL_N_HEADER_TYPES == 32);
+
+static inline gint64
+entry_filetime (const EtlIndexEntry *e)
+{
+  return (gint64) ((guint64) e->ft_hi << 32 | e->ft_lo);
+}
+
+static inline guint32
+entry_offset (const EtlIndexEntry *e)
+{
+  return (e->packed & ((1u << ENTRY_OFFSET_BITS) - 1)) * 8;
+}
+
+static inline guint8
+entry_header_type (const EtlIndexEntry *e)
+{
+  return (guint8) ((e->packed >> ENTRY_TYPE_SHIFT) & (ETL_N_HEADER_TYPES - 1));
+}
+
+/* The merge key of an entry: (FILETIME, buffer << 32 | offset). */
+static inline guint64
+entry_pos (const EtlIndexEntry *e)
+{
+  return (guint64) e->buffer << 32 | entry_offset (e);
+}
+
+static inline guint
+entry_feed (const EtlIndexEntry *e)
+{
+  return (e->packed & ENTRY_FEED_MASK) >> ENTRY_FEED_SHIFT;
+}
+
+static inline void
+entry_set (EtlIndexEntry *e, gint64 filetime, guint32 buffer, guint32 offset, guint8 header_type, guint feed,
+           guint16 pid, guint16 provider)
+{
+  g_assert (offset % 8 == 0 && offset / 8 < (1u << ENTRY_OFFSET_BITS));
+  g_assert (header_type < ETL_N_HEADER_TYPES && feed < 8);
+  e->ft_lo = (guint32) (guint64) filetime;
+  e->ft_hi = (guint32) ((guint64) filetime >> 32);
+  e->buffer = buffer;
+  e->packed = offset / 8 | (guint32) header_type << ENTRY_TYPE_SHIFT | (guint32) feed << ENTRY_FEED_SHIFT;
+  e->pid = pid;
+  e->provider = provider;
+}
 
 typedef struct
 {
@@ -94,8 +164,10 @@ struct _EtlTrace
   gatomicrefcount ref_count;
   GPtrArray *files;               /* EtlFile */
   GArray *buffers;                /* EtlBuffer, sorted by (file, cpu, sequence, offset) */
-  EtlIndexEntry *index;
+  EtlIndexEntry *index;           /* exactly n_index entries */
   guint64 n_index;
+  guint32 *pids;                  /* PID table: EtlIndexEntry.pid -> process id */
+  guint n_pids;
   GArray *providers;              /* EtlGuid */
   GHashTable *provider_ids;       /* EtlGuid* (in a separate chunk) -> id + 1 */
   GArray *losses;                 /* EtlLoss, sorted by filetime */
@@ -645,6 +717,97 @@ file_read_header (EtlTrace *trace, EtlFile *f, guint first_buffer, GError **erro
 }
 
 /* ------------------------------------------------------------------------ */
+/* PID tables                                                               */
+
+/*
+ * An open-addressing set of process ids, each with its index in insertion
+ * order (at most MAX_PIDS; past that pid_set_intern() says PID16_REREAD).
+ * Own code instead of GHashTable: it is probed once per record, and a slot
+ * is one 64-bit word (pid << 32 | index + 1; 0 = empty).
+ */
+typedef struct
+{
+  guint64 *slots;
+  guint32 mask;
+  guint32 n;
+  guint32 *pids;        /* index -> pid */
+  guint32 last_pid;     /* one-entry cache: records of a stream repeat PIDs */
+  guint16 last_index;
+  gboolean has_last;
+} PidSet;
+
+static void
+pid_set_init (PidSet *set)
+{
+  memset (set, 0, sizeof *set);
+  set->mask = 63;
+  set->slots = g_new0 (guint64, set->mask + 1);
+  set->pids = g_new (guint32, (set->mask + 1) / 2);
+}
+
+static void
+pid_set_clear (PidSet *set)
+{
+  g_clear_pointer (&set->slots, g_free);
+  g_clear_pointer (&set->pids, g_free);
+}
+
+static inline guint32
+pid_hash (guint32 pid)
+{
+  return (pid * 0x9E3779B1u) ^ (pid >> 16);
+}
+
+/* The index of @pid, added when new; PID16_REREAD when the set is full. */
+static guint16
+pid_set_intern (PidSet *set, guint32 pid)
+{
+  guint32 i;
+
+  if (set->has_last && set->last_pid == pid)
+    return set->last_index;
+  for (i = pid_hash (pid) & set->mask; set->slots[i] != 0; i = (i + 1) & set->mask)
+    if ((guint32) (set->slots[i] >> 32) == pid)
+      {
+        set->last_pid = pid;
+        set->last_index = (guint16) ((set->slots[i] & 0xFFFFFFFFu) - 1);
+        set->has_last = TRUE;
+        return set->last_index;
+      }
+  if (set->n >= MAX_PIDS)
+    return PID16_REREAD;
+  /* At most half full; the pids array has room for half the slots. */
+  if (2 * (set->n + 1) > set->mask + 1)
+    {
+      guint32 old_size = set->mask + 1;
+      guint64 *old = set->slots;
+
+      set->mask = 2 * old_size - 1;
+      set->slots = g_new0 (guint64, set->mask + 1);
+      for (guint32 j = 0; j < old_size; j++)
+        if (old[j] != 0)
+          {
+            guint32 k;
+
+            for (k = pid_hash ((guint32) (old[j] >> 32)) & set->mask; set->slots[k] != 0; k = (k + 1) & set->mask)
+              ;
+            set->slots[k] = old[j];
+          }
+      g_free (old);
+      set->pids = g_renew (guint32, set->pids, (set->mask + 1) / 2);
+      for (i = pid_hash (pid) & set->mask; set->slots[i] != 0; i = (i + 1) & set->mask)
+        ;
+    }
+  set->slots[i] = (guint64) pid << 32 | (set->n + 1);
+  set->pids[set->n] = pid;
+  set->last_pid = pid;
+  set->last_index = (guint16) set->n;
+  set->has_last = TRUE;
+  set->n++;
+  return set->last_index;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Merge                                                                    */
 
 typedef struct
@@ -670,21 +833,27 @@ typedef struct
   EtlGuid last_guid;
 } Cursor;
 
+/* Loser tree over k streams (Knuth, TAOCP 5.4.1): tree[0] is the winner,
+ * tree[1..k-1] the loser of each match; k = leaves, a power of two.  The keys
+ * sit together, away from the cursors: (FILETIME, buffer << 32 | offset). */
+typedef struct
+{
+  guint *tree;
+  guint k;
+  gint64 *key_time;     /* G_MAXINT64 for an exhausted or padding leaf */
+  guint64 *key_pos;
+} LoserTree;
+
 typedef struct
 {
   EtlTrace *trace;
   Cursor *cursors;
   guint n_cursors;
-  /* Loser tree over the cursors (Knuth, TAOCP 5.4.1): tree[0] is the winner,
-   * tree[1..k-1] the loser of each match; k = leaves, a power of two.  The keys
-   * sit together, away from the cursors: (FILETIME, buffer << 32 | offset). */
-  guint *tree;
-  guint k;
-  gint64 *key_time;     /* G_MAXINT64 for an exhausted or padding leaf */
-  guint64 *key_pos;
+  LoserTree lt;
   EtlIndexEntry *index;
   guint64 n_index;
   guint64 cap_index;
+  PidSet pids;
   guint64 bytes_total;
   guint64 bytes_done;
   EtlProgressFunc progress;
@@ -919,7 +1088,7 @@ index_advise (void *p, gsize len)
 
 /* Whether leaf a's record comes before leaf b's: FILETIME, then file, processor, position. */
 static inline gboolean
-leaf_less (const Merge *m, guint a, guint b)
+leaf_less (const LoserTree *m, guint a, guint b)
 {
   gint64 ta = m->key_time[a], tb = m->key_time[b];
 
@@ -934,19 +1103,19 @@ leaf_set_key (Merge *m, guint leaf, gboolean live)
 
   if (live)
     {
-      m->key_time[leaf] = c->filetime;
-      m->key_pos[leaf] = (guint64) c->buf << 32 | c->rec_offset;
+      m->lt.key_time[leaf] = c->filetime;
+      m->lt.key_pos[leaf] = (guint64) c->buf << 32 | c->rec_offset;
     }
   else
     {
-      m->key_time[leaf] = G_MAXINT64;
-      m->key_pos[leaf] = G_MAXUINT64;
+      m->lt.key_time[leaf] = G_MAXINT64;
+      m->lt.key_pos[leaf] = G_MAXUINT64;
     }
 }
 
 /* Plays the matches of the subtree at @node; returns its winner. */
 static guint
-tree_build (Merge *m, guint node)
+tree_build (LoserTree *m, guint node)
 {
   guint l, r;
 
@@ -965,7 +1134,7 @@ tree_build (Merge *m, guint node)
 
 /* Leaf @w's key changed: replays its path to the root. */
 static inline void
-tree_replay (Merge *m, guint w)
+tree_replay (LoserTree *m, guint w)
 {
   for (guint node = (w + m->k) >> 1; node >= 1; node >>= 1)
     {
@@ -982,12 +1151,12 @@ static gint
 compare_index_entries (gconstpointer a, gconstpointer b, gpointer user_data)
 {
   const EtlIndexEntry *x = a, *y = b;
+  gint64 tx = entry_filetime (x), ty = entry_filetime (y);
+  guint64 px = entry_pos (x), py = entry_pos (y);
 
-  if (x->filetime != y->filetime)
-    return x->filetime < y->filetime ? -1 : 1;
-  if (x->buffer != y->buffer)
-    return x->buffer < y->buffer ? -1 : 1;
-  return x->offset < y->offset ? -1 : (x->offset > y->offset);
+  if (tx != ty)
+    return tx < ty ? -1 : 1;
+  return px < py ? -1 : (px > py);
 }
 
 static gint
@@ -1087,9 +1256,16 @@ merge_feed (Merge *m, Cursor *c)
   etl_trace_feed_add (trace->feed, (EtlFeedKind) c->feed, &r);
 }
 
+/*
+ * The serial merge: one cursor per (file, processor) stream, a loser tree,
+ * every record decoded as the tree asks for it.  The parallel open
+ * (merge_parallel()) falls back to it when a stream is out of time order, whose
+ * feed, provider and problem order only this walk defines; @n_hint is the number
+ * of records the parallel pass counted (the index is allocated at that size).
+ */
 static gboolean
-merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GCancellable *cancellable,
-           GError **error)
+merge_serial (EtlTrace *trace, guint64 n_hint, EtlProgressFunc progress, gpointer progress_data,
+              GCancellable *cancellable, GError **error)
 {
   Merge m = { 0 };
   guint n_streams = 0;
@@ -1114,12 +1290,12 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
         n_streams++;
     }
 
-  for (m.k = 1; m.k < n_streams; m.k *= 2)
+  for (m.lt.k = 1; m.lt.k < n_streams; m.lt.k *= 2)
     ;
-  m.cursors = g_new0 (Cursor, m.k);
-  m.tree = g_new0 (guint, m.k);
-  m.key_time = g_new (gint64, m.k);
-  m.key_pos = g_new (guint64, m.k);
+  m.cursors = g_new0 (Cursor, m.lt.k);
+  m.lt.tree = g_new0 (guint, m.lt.k);
+  m.lt.key_time = g_new (gint64, m.lt.k);
+  m.lt.key_pos = g_new (guint64, m.lt.k);
   for (guint i = 0; i < trace->buffers->len; i++)
     {
       const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, i);
@@ -1135,23 +1311,24 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
   if (m.n_cursors)
     m.cursors[m.n_cursors - 1].end_buf = trace->buffers->len;
 
-  m.cap_index = 4096;
+  m.cap_index = MAX (n_hint, 1);
   m.index = g_new (EtlIndexEntry, m.cap_index);
+  pid_set_init (&m.pids);
   m.hook_cache = g_new0 (guint32, 65536);
   first_time = g_new0 (gint64, trace->files->len);
   last_time = g_new0 (gint64, trace->files->len);
 
-  for (guint i = 0; i < m.k; i++)
+  for (guint i = 0; i < m.lt.k; i++)
     leaf_set_key (&m, i, i < m.n_cursors && cursor_advance (&m, &m.cursors[i]));
-  m.tree[0] = tree_build (&m, 1);
+  m.lt.tree[0] = tree_build (&m.lt, 1);
 
   while (!m.cancelled)
     {
-      guint w = m.tree[0];
+      guint w = m.lt.tree[0];
       Cursor *c = &m.cursors[w];
       EtlIndexEntry *e;
 
-      if (m.key_time[w] == G_MAXINT64)
+      if (m.lt.key_time[w] == G_MAXINT64)
         break; /* the smallest key is the end: every stream is done */
       if (G_UNLIKELY (m.n_index == m.cap_index))
         {
@@ -1161,18 +1338,13 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
             index_advise (m.index, m.cap_index * sizeof (EtlIndexEntry));
         }
       e = &m.index[m.n_index];
-      e->filetime = c->filetime;
-      e->buffer = c->buf;
-      e->offset = c->rec_offset;
-      e->pid = c->pid;
-      e->provider = c->provider;
-      e->header_type = c->header_type;
-      e->reserved = 0;
-      if (m.n_index > 0 && e[-1].filetime > e->filetime)
+      entry_set (e, c->filetime, c->buf, c->rec_offset, c->header_type, ETL_FEED_NONE,
+                 c->pid == NO_PID ? PID16_NONE : pid_set_intern (&m.pids, c->pid), c->provider);
+      if (m.n_index > 0 && entry_filetime (&e[-1]) > c->filetime)
         sorted = FALSE;
       if (first_time[c->file] == 0)
-        first_time[c->file] = e->filetime;
-      last_time[c->file] = e->filetime;
+        first_time[c->file] = c->filetime;
+      last_time[c->file] = c->filetime;
       m.n_index++;
 
       /* The record is still in the cursor's buffer: hand what decoding
@@ -1181,17 +1353,20 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
         merge_feed (&m, c);
 
       leaf_set_key (&m, w, cursor_advance (&m, c));
-      tree_replay (&m, w);
+      tree_replay (&m.lt, w);
     }
 
   for (guint i = 0; i < m.n_cursors; i++)
     g_clear_pointer (&m.cursors[i].hold, g_bytes_unref);
   g_free (m.cursors);
-  g_free (m.tree);
-  g_free (m.key_time);
-  g_free (m.key_pos);
+  g_free (m.lt.tree);
+  g_free (m.lt.key_time);
+  g_free (m.lt.key_pos);
   g_free (m.hook_cache);
 
+  trace->n_pids = m.pids.n;
+  trace->pids = g_steal_pointer (&m.pids.pids);
+  pid_set_clear (&m.pids);
   if (m.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       g_free (m.index);
@@ -1239,8 +1414,8 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
           EtlFile *f = g_ptr_array_index (trace->files, g_array_index (trace->buffers, EtlBuffer, e->buffer).file);
 
           if (f->info.first_filetime == 0)
-            f->info.first_filetime = e->filetime;
-          f->info.last_filetime = e->filetime;
+            f->info.first_filetime = entry_filetime (e);
+          f->info.last_filetime = entry_filetime (e);
         }
     }
 
@@ -1249,6 +1424,1266 @@ merge_all (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GC
   if (progress)
     progress (1.0, progress_data);
   return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parallel open                                                            */
+
+/*
+ * The open runs in two parallel passes (GThread workers, the calling thread
+ * one of them):
+ *
+ * 1. scan: each (file, processor) stream is cut into segments of adjacent
+ *    buffers; a worker takes one segment at a time, loads (decompresses) its
+ *    buffers and writes one temporary #EtlIndexEntry per record into chunks of
+ *    CHUNK_ENTRIES, with segment-local PID and provider ids.  What the serial
+ *    walk did in merge order is recorded with where it happened instead: feed
+ *    records (a copy of their bytes, keyed by the record), provider first
+ *    uses, real-time loss records and problems (keyed by the record the
+ *    serial walk had merged last from that stream: a #OrderRef).
+ * 2. merge: the calling thread turns the local ids into the trace's ids (in
+ *    the serial walk's order), feeds the decode feed in merged order, then the
+ *    merged sequence is cut at splitter keys sampled from all streams; each
+ *    worker merges its key range of every stream into its slice of the final,
+ *    exactly sized index with a loser tree, and releases each temporary chunk
+ *    as soon as every range that reads it is past it.
+ *
+ * When a stream is out of time order the merged order of the serial walk
+ * (feed order, provider ids, problem order) is not the key order; the open
+ * then drops what the scan found and runs merge_serial().
+ */
+
+static gint open_threads = 0;   /* atomic; 0 = automatic */
+static gint serial_open = 0;    /* atomic; tests only */
+
+void
+etl_trace_set_serial_open_for_testing (gboolean serial)
+{
+  g_atomic_int_set (&serial_open, serial ? 1 : 0);
+}
+
+/**
+ * etl_trace_set_open_threads:
+ * @n_threads: worker threads for etl_trace_open_full(), 1 to 64; 0 = automatic
+ *
+ * Sets, for the whole process, how many threads read, decompress, index and
+ * merge a trace while it is opened.  Automatic (0, the default) means the
+ * environment variable `ETLSCOPE_THREADS` when it holds a number from 1 to 64,
+ * else g_get_num_processors().  Values above 64 are taken as 64.  The result
+ * of an open does not depend on the number of threads.  Thread-safe; affects
+ * the opens started afterwards.
+ */
+void
+etl_trace_set_open_threads (guint n_threads)
+{
+  g_atomic_int_set (&open_threads, (gint) MIN (n_threads, MAX_OPEN_THREADS));
+}
+
+/**
+ * etl_trace_get_open_threads:
+ *
+ * The number of threads the next etl_trace_open_full() uses: what
+ * etl_trace_set_open_threads() set, or else `ETLSCOPE_THREADS`, or else
+ * g_get_num_processors().
+ *
+ * Returns: 1 to 64
+ */
+guint
+etl_trace_get_open_threads (void)
+{
+  guint n = (guint) g_atomic_int_get (&open_threads);
+
+  if (n == 0)
+    {
+      const char *env = g_getenv ("ETLSCOPE_THREADS");
+      guint64 v;
+
+      if (env != NULL && g_ascii_string_to_unsigned (env, 10, 1, MAX_OPEN_THREADS, &v, NULL))
+        n = (guint) v;
+    }
+  if (n == 0)
+    n = g_get_num_processors ();
+  return CLAMP (n, 1, MAX_OPEN_THREADS);
+}
+
+typedef struct
+{
+  gint64 ft;            /* FILETIME */
+  guint64 pos;          /* buffer << 32 | record offset */
+} MergeKey;
+
+/* Where something happened in the serial walk's order (see merge_serial():
+ * a stream advances right after its previous record was merged). */
+enum
+{
+  ORDER_START,          /* before the stream's first record: key.pos = stream */
+  ORDER_AFTER,          /* after the record with this key was merged */
+  ORDER_SEGMENT,        /* before the segment's first record; resolved after the scan */
+};
+
+typedef struct
+{
+  guint8 cls;
+  MergeKey key;
+} OrderRef;
+
+typedef struct
+{
+  EtlLoss loss;
+  OrderRef ref;
+} LossItem;
+
+typedef struct
+{
+  GError *error;
+  OrderRef ref;
+} ProblemItem;
+
+/* A run of adjacent buffers of one stream, scanned by one worker. */
+typedef struct
+{
+  guint stream;
+  guint file;
+  guint first_buf;
+  guint end_buf;
+  /* what the scan found */
+  GPtrArray *chunks;            /* EtlIndexEntry[CHUNK_ENTRIES], the last one partly filled */
+  guint64 n;                    /* entries */
+  MergeKey first_key;
+  MergeKey last_key;
+  gint64 first_nonzero;         /* first FILETIME that is not 0, or 0 */
+  gboolean sorted;              /* FILETIMEs never decrease */
+  guint64 n_records;
+  guint64 n_skipped;
+  guint64 by_type[ETL_N_HEADER_TYPES];
+  gboolean tables;              /* the tables below exist */
+  PidSet pids;
+  GArray *providers;            /* EtlGuid by local id */
+  GArray *provider_refs;        /* OrderRef of each local id's first record */
+  GByteArray *provider_class;   /* EtlFeedClass by local id */
+  GHashTable *provider_ids;     /* EtlGuid* -> local id + 1 */
+  gboolean has_last_guid;
+  guint16 last_provider;
+  EtlGuid last_guid;
+  GArray *losses;               /* LossItem */
+  GArray *problems;             /* ProblemItem */
+  guint64 n_problems_dropped;
+  guint64 keep_bytes[2];        /* Size sum of its ETL_FEED_LIFETIME, ETL_FEED_FILE_NAME records */
+  /* filled after the scan */
+  OrderRef start_ref;
+  guint16 *pid_map;             /* local PID index -> trace PID index */
+  guint16 *provider_map;        /* local provider id -> trace provider id */
+} Segment;
+
+/* One chunk of a stream's temporary entries, as the merge reads it. */
+typedef struct
+{
+  EtlIndexEntry *data;          /* NULL once released */
+  guint32 n;
+  guint32 seg;
+  gint remaining;               /* atomic: entries no range has read yet */
+} StreamChunk;
+
+typedef struct
+{
+  StreamChunk *chunks;
+  guint64 *base;                /* stream index of each chunk's first entry */
+  guint n_chunks;
+  guint64 n;
+} Stream;
+
+/* The hook cache of one scan worker: HookId -> local provider id + 1 | flags,
+ * valid when its generation is the segment's. */
+typedef struct
+{
+  guint32 *val;
+  guint32 *gen;
+  guint32 cur;
+} HookCache;
+
+typedef struct
+{
+  EtlTrace *trace;
+  guint n_threads;
+  Segment *segs;
+  guint n_segs;
+  Stream *streams;
+  guint n_streams;
+  gint next;                    /* atomic: the next segment or range to take */
+  gint cancelled;               /* atomic */
+  GCancellable *cancellable;
+  /* progress, in units of 16 bytes (a gsize counts them atomically) */
+  gsize units_total;
+  gsize units_done;             /* atomic */
+  EtlProgressFunc progress;
+  gpointer progress_data;
+  double last_fraction;
+  /* merge */
+  EtlIndexEntry *index;
+  guint n_ranges;
+  guint64 *bounds;              /* (n_ranges + 1) × n_streams stream indexes */
+  guint64 *range_out;           /* n_ranges + 1 output positions */
+  GArray **range_feed;          /* per range and list (FEED_LISTS): index positions (guint64) of feed records */
+} Open;
+
+#define CHUNK_BYTES (CHUNK_ENTRIES * sizeof (EtlIndexEntry))
+
+/* The merge's feed lists: decoded records, kept lifetime records, kept file name records. */
+#define FEED_LISTS 3
+
+static inline guint
+feed_list (guint kind)
+{
+  return kind == ETL_FEED_LIFETIME ? 1 : kind == ETL_FEED_FILE_NAME ? 2 : 0;
+}
+
+/*
+ * Temporary chunks come straight from mmap() where there is one, so that a
+ * released chunk leaves the resident set at once (malloc() may keep blocks of
+ * this size in its heap once its mmap threshold has grown).  Elsewhere
+ * g_malloc().
+ */
+static EtlIndexEntry *
+chunk_alloc (void)
+{
+#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+  void *p = mmap (NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  if (p == MAP_FAILED)
+    g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, (gsize) CHUNK_BYTES);
+  return p;
+#else
+  return g_malloc (CHUNK_BYTES);
+#endif
+}
+
+static void
+chunk_free (EtlIndexEntry *chunk)
+{
+#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+  munmap (chunk, CHUNK_BYTES);
+#else
+  g_free (chunk);
+#endif
+}
+
+static void
+open_report_progress (Open *o)
+{
+  double fraction;
+
+  if (o->progress == NULL || o->units_total == 0)
+    return;
+  fraction = (double) (gsize) g_atomic_pointer_get (&o->units_done) / (double) o->units_total;
+  if (fraction - o->last_fraction >= 0.005 || fraction >= 1.0)
+    {
+      o->last_fraction = fraction;
+      o->progress (MIN (fraction, 1.0), o->progress_data);
+    }
+}
+
+static void
+segment_tables_init (Segment *sg)
+{
+  sg->tables = TRUE;
+  pid_set_init (&sg->pids);
+  sg->providers = g_array_new (FALSE, FALSE, sizeof (EtlGuid));
+  sg->provider_refs = g_array_new (FALSE, FALSE, sizeof (OrderRef));
+  sg->provider_class = g_byte_array_new ();
+  sg->provider_ids = g_hash_table_new_full (etl_guid_hash, etl_guid_equal_func, g_free, NULL);
+  sg->losses = g_array_new (FALSE, FALSE, sizeof (LossItem));
+  sg->problems = g_array_new (FALSE, FALSE, sizeof (ProblemItem));
+}
+
+static void
+segment_free_chunks (Segment *sg)
+{
+  for (guint i = 0; sg->chunks != NULL && i < sg->chunks->len; i++)
+    chunk_free (g_ptr_array_index (sg->chunks, i));
+  g_clear_pointer (&sg->chunks, g_ptr_array_unref);
+}
+
+static void
+segment_clear (Segment *sg)
+{
+  segment_free_chunks (sg);
+  if (!sg->tables)
+    return;
+  pid_set_clear (&sg->pids);
+  g_array_unref (sg->providers);
+  g_array_unref (sg->provider_refs);
+  g_byte_array_unref (sg->provider_class);
+  g_hash_table_unref (sg->provider_ids);
+  g_array_unref (sg->losses);
+  for (guint i = 0; i < sg->problems->len; i++)
+    g_clear_error (&g_array_index (sg->problems, ProblemItem, i).error);
+  g_array_unref (sg->problems);
+  g_free (sg->pid_map);
+  g_free (sg->provider_map);
+  sg->tables = FALSE;
+}
+
+/* Where the serial walk would be now: right after this segment's last record. */
+static inline OrderRef
+segment_ref (const Segment *sg)
+{
+  OrderRef r = { ORDER_SEGMENT, { 0, 0 } };
+
+  if (sg->n > 0)
+    {
+      r.cls = ORDER_AFTER;
+      r.key = sg->last_key;
+    }
+  return r;
+}
+
+static void
+segment_add_problem_error (Segment *sg, GError *error)
+{
+  ProblemItem p;
+
+  /* A segment's problems beyond MAX_PROBLEMS_PER_FILE come after that many
+   * of its file's, so they could never be kept. */
+  if (sg->problems->len >= MAX_PROBLEMS_PER_FILE)
+    {
+      sg->n_problems_dropped++;
+      g_error_free (error);
+      return;
+    }
+  p.error = error;
+  p.ref = segment_ref (sg);
+  g_array_append_val (sg->problems, p);
+}
+
+static void
+segment_add_problem (Segment *sg, const EtlFile *f, gint code, guint64 offset, const char *format, ...)
+  G_GNUC_PRINTF (5, 6);
+
+/* file_add_problem()'s message, kept with its place in the serial order. */
+static void
+segment_add_problem (Segment *sg, const EtlFile *f, gint code, guint64 offset, const char *format, ...)
+{
+  g_autofree char *reason = NULL;
+  va_list args;
+
+  if (sg->problems->len >= MAX_PROBLEMS_PER_FILE)
+    {
+      sg->n_problems_dropped++;
+      return;
+    }
+  va_start (args, format);
+  reason = g_strdup_vprintf (format, args);
+  va_end (args);
+  segment_add_problem_error (sg, g_error_new (ETL_ERROR, code, "%s: offset %" G_GUINT64_FORMAT " (0x%"
+                                              G_GINT64_MODIFIER "x): %s", f->info.path, offset, offset, reason));
+}
+
+/* intern_provider() for one segment: local ids, with the place of first use. */
+static guint16
+segment_intern_provider (Segment *sg, const EtlGuid *guid)
+{
+  gpointer value;
+  guint id;
+  guint8 cls;
+  OrderRef ref;
+
+  if (g_hash_table_lookup_extended (sg->provider_ids, guid, NULL, &value))
+    return (guint16) (GPOINTER_TO_UINT (value) - 1);
+  if (sg->providers->len >= PROVIDER_OVERFLOW)
+    return PROVIDER_OVERFLOW;
+  id = sg->providers->len;
+  g_array_append_val (sg->providers, *guid);
+  ref = segment_ref (sg);
+  g_array_append_val (sg->provider_refs, ref);
+  cls = (guint8) etl_trace_feed_classify_provider (guid);
+  g_byte_array_append (sg->provider_class, &cls, 1);
+  g_hash_table_insert (sg->provider_ids, g_memdup2 (guid, sizeof *guid), GUINT_TO_POINTER (id + 1));
+  return (guint16) id;
+}
+
+static void
+segment_add_rt_loss (Segment *sg, gint64 filetime, const EtlBuffer *b, guint opcode)
+{
+  LossItem l;
+
+  l.loss.filetime = filetime;
+  l.loss.file = b->file;
+  l.loss.cpu = b->cpu;
+  l.loss.kind = ETL_LOSS_RT_LOST_EVENT + (opcode - ETL_RT_LOST_EVENT_OPCODE);
+  l.loss.count = 1;
+  l.loss.sequence = b->sequence;
+  l.ref = segment_ref (sg);
+  g_array_append_val (sg->losses, l);
+}
+
+/* The scan of one segment: cursor_advance() over its buffers, every record kept. */
+static void
+segment_scan (Open *o, Segment *sg, HookCache *hc, gboolean caller)
+{
+  EtlTrace *trace = o->trace;
+  EtlIndexEntry *chunk = NULL;
+  guint32 in_chunk = CHUNK_ENTRIES;
+
+  segment_tables_init (sg);
+  sg->chunks = g_ptr_array_new ();
+  sg->sorted = TRUE;
+  hc->cur++;
+  for (guint bi = sg->first_buf; bi < sg->end_buf; bi++)
+    {
+      const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, bi);
+      EtlFile *f = g_ptr_array_index (trace->files, b->file);
+      const guint8 *data;
+      gsize len, pos;
+      GBytes *hold = NULL;
+      GError *error = NULL;
+
+      if (((bi - sg->first_buf) & 7) == 0
+          && (g_atomic_int_get (&o->cancelled) || g_cancellable_is_cancelled (o->cancellable)))
+        {
+          g_atomic_int_set (&o->cancelled, 1);
+          return;
+        }
+      g_atomic_pointer_add (&o->units_done, b->disk_size / 16);
+      if (caller)
+        open_report_progress (o);
+      if (!buffer_load (trace, b, &data, &len, &hold, &error))
+        {
+          segment_add_problem_error (sg, error);
+          continue;
+        }
+      for (pos = ETL_WMI_BUFFER_HEADER_SIZE; pos < len && !etl_record_is_end_marker (data + pos, len - pos);)
+        {
+          EtlRecordPeek pk;
+          EtlRecord r;
+          guint32 rec_offset;
+          gint64 ft;
+          guint16 pid16, provider;
+          guint8 feed = ETL_FEED_NONE;
+
+          if (etl_record_peek (data + pos, len - pos, &pk) != ETL_PEEK_OK)
+            {
+              if (!etl_record_decode (data + pos, len - pos, &r, &error))
+                {
+                  segment_add_problem (sg, f, ETL_ERROR_CORRUPT, b->offset + pos,
+                                       "%s; the rest of this buffer (processor %u, SequenceNumber %" G_GINT64_FORMAT
+                                       ") was skipped", error->message, b->cpu, b->sequence);
+                  g_clear_error (&error);
+                  break;
+                }
+              peek_from_record (&pk, &r);
+            }
+          sg->n_records++;
+          sg->by_type[pk.header_type % ETL_N_HEADER_TYPES]++;
+          rec_offset = (guint32) pos;
+          pos += etl_align8 (pk.size);
+          if (pk.kind == ETL_RECORD_KIND_OTHER)
+            {
+              sg->n_skipped++;
+              continue;
+            }
+          ft = file_filetime_fast (f, pk.ts_raw);
+          pid16 = pk.has_pid && pk.pid != NO_PID ? pid_set_intern (&sg->pids, pk.pid) : PID16_NONE;
+          if (pk.by_hook)
+            {
+              guint32 v = hc->val[pk.hook_id];
+
+              if (G_UNLIKELY (hc->gen[pk.hook_id] != hc->cur))
+                {
+                  EtlKernelEventInfo info;
+                  EtlGuid guid = { 0 };
+
+                  if (etl_names_kernel_event (pk.hook_id, &info) && info.provider != NULL)
+                    guid = *info.provider;
+                  v = (guint32) segment_intern_provider (sg, &guid) + 1;
+                  if (etl_is_rt_lost (&guid, pk.opcode))
+                    v |= HOOK_RT_LOST;
+                  v |= (guint32) etl_trace_feed_classify_hook (pk.hook_id) << HOOK_FEED_SHIFT;
+                  hc->val[pk.hook_id] = v;
+                  hc->gen[pk.hook_id] = hc->cur;
+                }
+              provider = (guint16) ((v & ~(HOOK_RT_LOST | HOOK_FEED_MASK)) - 1);
+              feed = (guint8) ((v & HOOK_FEED_MASK) >> HOOK_FEED_SHIFT);
+              if (G_UNLIKELY (v & HOOK_RT_LOST))
+                segment_add_rt_loss (sg, ft, b, pk.opcode);
+            }
+          else
+            {
+              if (!sg->has_last_guid || memcmp (&sg->last_guid, &pk.provider, sizeof pk.provider) != 0)
+                {
+                  sg->last_guid = pk.provider;
+                  sg->last_provider = segment_intern_provider (sg, &pk.provider);
+                  sg->has_last_guid = TRUE;
+                }
+              provider = sg->last_provider;
+              /* An overflowed provider has no class, as in the serial walk. */
+              if (G_UNLIKELY (provider < sg->provider_class->len && sg->provider_class->data[provider] != 0))
+                feed = (guint8) etl_trace_feed_classify (sg->provider_class->data[provider], pk.header_type,
+                                                         pk.opcode, data + rec_offset, pk.size);
+              else if (G_UNLIKELY (pk.opcode == ETL_EVENTSOURCE_MANIFEST_OPCODE
+                                   && pk.kind == ETL_RECORD_KIND_MANIFEST))
+                feed = (guint8) etl_trace_feed_classify (ETL_FEED_CLASS_NONE, pk.header_type, pk.opcode,
+                                                         data + rec_offset, pk.size);
+              if (G_UNLIKELY (etl_is_rt_lost (&pk.provider, pk.opcode)))
+                segment_add_rt_loss (sg, ft, b, pk.opcode);
+            }
+
+          if (G_UNLIKELY (in_chunk == CHUNK_ENTRIES))
+            {
+              chunk = chunk_alloc ();
+              g_ptr_array_add (sg->chunks, chunk);
+              in_chunk = 0;
+            }
+          entry_set (&chunk[in_chunk++], ft, bi, rec_offset, pk.header_type, feed, pid16, provider);
+          if (G_UNLIKELY (feed == ETL_FEED_LIFETIME || feed == ETL_FEED_FILE_NAME))
+            sg->keep_bytes[feed == ETL_FEED_FILE_NAME] += pk.size;
+          if (sg->n == 0)
+            {
+              sg->first_key.ft = ft;
+              sg->first_key.pos = (guint64) bi << 32 | rec_offset;
+            }
+          else if (ft < sg->last_key.ft)
+            sg->sorted = FALSE;
+          if (sg->first_nonzero == 0)
+            sg->first_nonzero = ft;
+          sg->last_key.ft = ft;
+          sg->last_key.pos = (guint64) bi << 32 | rec_offset;
+          sg->n++;
+        }
+      g_clear_pointer (&hold, g_bytes_unref);
+    }
+}
+
+typedef void (*OpenJob) (Open *o, gboolean caller);
+
+typedef struct
+{
+  Open *o;
+  OpenJob job;
+} OpenThread;
+
+static gpointer
+open_thread_main (gpointer data)
+{
+  OpenThread *t = data;
+
+  t->job (t->o, FALSE);
+  return NULL;
+}
+
+/* Runs @job on up to @n_threads threads, the calling thread one of them
+ * (caller = TRUE: only it reports progress); the jobs take their work items
+ * from o->next.  A thread that cannot be created leaves its share to the others. */
+static void
+open_run (Open *o, OpenJob job, guint n_threads)
+{
+  GThread *threads[MAX_OPEN_THREADS];
+  OpenThread t = { o, job };
+  guint n = 0;
+
+  g_atomic_int_set (&o->next, 0);
+  for (guint i = 1; i < MIN (n_threads, MAX_OPEN_THREADS); i++)
+    {
+      GThread *th = g_thread_try_new ("etl-open", open_thread_main, &t, NULL);
+
+      if (th != NULL)
+        threads[n++] = th;
+    }
+  job (o, TRUE);
+  for (guint i = 0; i < n; i++)
+    g_thread_join (threads[i]);
+}
+
+static void
+scan_job (Open *o, gboolean caller)
+{
+  HookCache hc;
+  gint i;
+
+  hc.val = g_new0 (guint32, 65536);
+  hc.gen = g_new0 (guint32, 65536);
+  hc.cur = 0;
+  while (!g_atomic_int_get (&o->cancelled) && (i = g_atomic_int_add (&o->next, 1)) < (gint) o->n_segs)
+    segment_scan (o, &o->segs[i], &hc, caller);
+  g_free (hc.val);
+  g_free (hc.gen);
+}
+
+/* The serial walk's order of what segment @seg recorded as its @seq-th item. */
+typedef struct
+{
+  OrderRef ref;
+  guint seg;
+  guint seq;
+  gpointer item;
+} Ordered;
+
+static inline gint
+compare_merge_keys (const MergeKey *x, const MergeKey *y)
+{
+  if (x->ft != y->ft)
+    return x->ft < y->ft ? -1 : 1;
+  return x->pos < y->pos ? -1 : (x->pos > y->pos);
+}
+
+static gint
+compare_merge_keys_func (gconstpointer a, gconstpointer b)
+{
+  return compare_merge_keys (a, b);
+}
+
+static gint
+compare_ordered (gconstpointer a, gconstpointer b)
+{
+  const Ordered *x = a, *y = b;
+  gint c;
+
+  if (x->ref.cls != y->ref.cls)
+    return x->ref.cls < y->ref.cls ? -1 : 1;
+  c = compare_merge_keys (&x->ref.key, &y->ref.key);
+  if (c != 0)
+    return c;
+  if (x->seg != y->seg)
+    return x->seg < y->seg ? -1 : 1;
+  return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+static void
+ordered_add (GArray *ordered, const Open *o, guint seg, guint seq, OrderRef ref, gpointer item)
+{
+  Ordered x;
+
+  x.ref = ref.cls == ORDER_SEGMENT ? o->segs[seg].start_ref : ref;
+  x.seg = seg;
+  x.seq = seq;
+  x.item = item;
+  g_array_append_val (ordered, x);
+}
+
+static const guint8 *cached_buffer (EtlTrace *trace, guint buffer, GBytes **hold, gsize *len, GError **error);
+
+/* The provider of a record whose segment had more than 65535: from its header. */
+static guint16
+provider_reread (Open *o, const EtlIndexEntry *e)
+{
+  EtlTrace *trace = o->trace;
+  GBytes *hold = NULL;
+  const guint8 *data;
+  gsize len;
+  EtlRecord r;
+  gpointer value;
+  guint16 id = PROVIDER_OVERFLOW;
+
+  data = cached_buffer (trace, e->buffer, &hold, &len, NULL);
+  if (data != NULL && entry_offset (e) < len
+      && etl_record_decode (data + entry_offset (e), len - entry_offset (e), &r, NULL)
+      && g_hash_table_lookup_extended (trace->provider_ids, &r.provider, NULL, &value))
+    id = (guint16) (GPOINTER_TO_UINT (value) - 1);
+  g_clear_pointer (&hold, g_bytes_unref);
+  return id;
+}
+
+/* The entry at stream index @q. */
+static const EtlIndexEntry *
+stream_entry (const Stream *st, guint64 q, guint *chunk)
+{
+  guint lo = 0, hi = st->n_chunks;
+
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (st->base[mid] <= q)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  if (chunk != NULL)
+    *chunk = lo;
+  return &st->chunks[lo].data[q - st->base[lo]];
+}
+
+/* How many entries of @st come before @key. */
+static guint64
+stream_lower_bound (const Stream *st, const MergeKey *key)
+{
+  guint64 lo = 0, hi = st->n;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      const EtlIndexEntry *e = stream_entry (st, mid, NULL);
+      MergeKey k = { entry_filetime (e), entry_pos (e) };
+
+      if (compare_merge_keys (&k, key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+typedef struct
+{
+  StreamChunk *chunks;
+  guint ci;
+  const EtlIndexEntry *p;
+  const EtlIndexEntry *start;   /* where this range began reading chunk ci */
+  const EtlIndexEntry *end;
+  guint64 left;
+  const guint16 *pid_map;
+  const guint16 *provider_map;
+} RangeCursor;
+
+static void
+range_cursor_set_chunk (Open *o, RangeCursor *c, guint64 offset)
+{
+  StreamChunk *ch = &c->chunks[c->ci];
+  const Segment *sg = &o->segs[ch->seg];
+
+  c->start = c->p = ch->data + offset;
+  c->end = ch->data + ch->n;
+  c->pid_map = sg->pid_map;
+  c->provider_map = sg->provider_map;
+}
+
+/* Moves on; a chunk every range is done with is released. */
+static inline void
+range_cursor_next (Open *o, RangeCursor *c)
+{
+  c->p++;
+  c->left--;
+  if (G_UNLIKELY (c->left == 0 || c->p == c->end))
+    {
+      StreamChunk *ch = &c->chunks[c->ci];
+      gint used = (gint) (c->p - c->start);
+
+      if (g_atomic_int_add (&ch->remaining, -used) == used)
+        {
+          chunk_free (ch->data);
+          ch->data = NULL;
+        }
+      if (c->left > 0)
+        {
+          c->ci++;
+          range_cursor_set_chunk (o, c, 0);
+        }
+    }
+}
+
+/* Merges key ranges into their slices of the index. */
+static void
+merge_job (Open *o, gboolean caller)
+{
+  guint ns = o->n_streams;
+  LoserTree lt;
+  RangeCursor *cur;
+  gint r;
+
+  for (lt.k = 1; lt.k < ns; lt.k *= 2)
+    ;
+  lt.tree = g_new0 (guint, lt.k);
+  lt.key_time = g_new (gint64, lt.k);
+  lt.key_pos = g_new (guint64, lt.k);
+  cur = g_new0 (RangeCursor, lt.k);
+
+  while (!g_atomic_int_get (&o->cancelled) && (r = g_atomic_int_add (&o->next, 1)) < (gint) o->n_ranges)
+    {
+      EtlIndexEntry *out = o->index + o->range_out[r];
+      guint64 n_out = o->range_out[r + 1] - o->range_out[r];
+      guint64 out_pos = o->range_out[r];
+
+      for (guint s = 0; s < lt.k; s++)
+        {
+          RangeCursor *c = &cur[s];
+
+          memset (c, 0, sizeof *c);
+          if (s < ns && o->bounds[(r + 1) * ns + s] > o->bounds[r * ns + s])
+            {
+              const Stream *st = &o->streams[s];
+              guint64 lo = o->bounds[r * ns + s];
+
+              c->chunks = st->chunks;
+              c->left = o->bounds[(r + 1) * ns + s] - lo;
+              stream_entry (st, lo, &c->ci);
+              range_cursor_set_chunk (o, c, lo - st->base[c->ci]);
+              lt.key_time[s] = entry_filetime (c->p);
+              lt.key_pos[s] = entry_pos (c->p);
+            }
+          else
+            {
+              lt.key_time[s] = G_MAXINT64;
+              lt.key_pos[s] = G_MAXUINT64;
+            }
+        }
+      lt.tree[0] = tree_build (&lt, 1);
+
+      for (guint64 i = 0; i < n_out; i++)
+        {
+          guint w = lt.tree[0];
+          RangeCursor *c = &cur[w];
+          EtlIndexEntry e = *c->p;
+
+          if (G_UNLIKELY (e.packed & ENTRY_FEED_MASK))
+            g_array_append_val (o->range_feed[r * FEED_LISTS + feed_list (entry_feed (&e))], out_pos);
+          out_pos++;
+          if (e.pid < PID16_REREAD)
+            e.pid = c->pid_map[e.pid];
+          if (G_LIKELY (e.provider != PROVIDER_OVERFLOW))
+            e.provider = c->provider_map[e.provider];
+          else
+            e.provider = provider_reread (o, &e);
+          out[i] = e;
+          range_cursor_next (o, c);
+          if (c->left > 0)
+            {
+              lt.key_time[w] = entry_filetime (c->p);
+              lt.key_pos[w] = entry_pos (c->p);
+            }
+          else
+            {
+              lt.key_time[w] = G_MAXINT64;
+              lt.key_pos[w] = G_MAXUINT64;
+            }
+          tree_replay (&lt, w);
+          if (G_UNLIKELY ((i & 0xFFFF) == 0xFFFF)
+              && (g_atomic_int_get (&o->cancelled) || g_cancellable_is_cancelled (o->cancellable)))
+            {
+              g_atomic_int_set (&o->cancelled, 1);
+              break;
+            }
+        }
+    }
+  (void) caller;
+  g_free (lt.tree);
+  g_free (lt.key_time);
+  g_free (lt.key_pos);
+  g_free (cur);
+}
+
+/* Splits the merged sequence into o->n_ranges key ranges of about equal size. */
+static void
+open_split (Open *o)
+{
+  guint ns = o->n_streams, nr = o->n_ranges;
+  g_autoptr (GArray) samples = g_array_new (FALSE, FALSE, sizeof (MergeKey));
+
+  o->bounds = g_new0 (guint64, (gsize) (nr + 1) * ns);
+  o->range_out = g_new0 (guint64, nr + 1);
+  o->range_feed = g_new0 (GArray *, nr * FEED_LISTS);
+  for (guint r = 0; r < nr * FEED_LISTS; r++)
+    o->range_feed[r] = g_array_new (FALSE, FALSE, sizeof (guint64));
+  for (guint s = 0; s < ns; s++)
+    o->bounds[(gsize) nr * ns + s] = o->streams[s].n;
+  if (nr > 1)
+    {
+      /* At most about 65,536 samples in all (a hostile file may have that many streams). */
+      guint per_stream = CLAMP (65536 / MAX (ns, 1), 1, 16 * nr);
+
+      for (guint s = 0; s < ns; s++)
+        for (guint i = 0; o->streams[s].n > 0 && i < per_stream; i++)
+          {
+            const EtlIndexEntry *e = stream_entry (&o->streams[s], o->streams[s].n * i / per_stream, NULL);
+            MergeKey k = { entry_filetime (e), entry_pos (e) };
+
+            g_array_append_val (samples, k);
+          }
+      g_array_sort (samples, compare_merge_keys_func);
+      for (guint r = 1; r < nr; r++)
+        {
+          const MergeKey *split = &g_array_index (samples, MergeKey, (gsize) samples->len * r / nr);
+
+          for (guint s = 0; s < ns; s++)
+            o->bounds[(gsize) r * ns + s] = stream_lower_bound (&o->streams[s], split);
+        }
+    }
+  for (guint r = 0; r <= nr; r++)
+    for (guint s = 0; s < ns; s++)
+      o->range_out[r] += o->bounds[(gsize) r * ns + s];
+}
+
+static void
+open_clear (Open *o)
+{
+  for (guint s = 0; o->streams != NULL && s < o->n_streams; s++)
+    {
+      for (guint c = 0; c < o->streams[s].n_chunks; c++)
+        if (o->streams[s].chunks[c].data != NULL)
+          chunk_free (o->streams[s].chunks[c].data);
+      g_free (o->streams[s].chunks);
+      g_free (o->streams[s].base);
+    }
+  g_clear_pointer (&o->streams, g_free);
+  for (guint i = 0; o->segs != NULL && i < o->n_segs; i++)
+    segment_clear (&o->segs[i]);
+  g_clear_pointer (&o->segs, g_free);
+  g_clear_pointer (&o->bounds, g_free);
+  g_clear_pointer (&o->range_out, g_free);
+  for (guint r = 0; o->range_feed != NULL && r < o->n_ranges * FEED_LISTS; r++)
+    g_array_unref (o->range_feed[r]);
+  g_clear_pointer (&o->range_feed, g_free);
+}
+
+/* After the scan: per-file counts, the trace's PID table and provider ids,
+ * losses, problems and the decode feed, all in the serial walk's order. */
+static void
+open_gather (Open *o)
+{
+  EtlTrace *trace = o->trace;
+  guint n_files = trace->files->len;
+  g_autofree MergeKey *last_key = g_new0 (MergeKey, n_files);
+  g_autofree gboolean *has_last = g_new0 (gboolean, n_files);
+  g_autoptr (GArray) ordered = g_array_new (FALSE, FALSE, sizeof (Ordered));
+  PidSet pids;
+
+  for (guint i = 0; i < o->n_segs; i++)
+    {
+      Segment *sg = &o->segs[i];
+      EtlFile *f = g_ptr_array_index (trace->files, sg->file);
+
+      f->info.n_records += sg->n_records;
+      f->info.n_skipped += sg->n_skipped;
+      for (guint t = 0; t < ETL_N_HEADER_TYPES; t++)
+        f->info.records_by_header_type[t] += sg->by_type[t];
+      if (sg->n == 0)
+        continue;
+      /* The merged order is the key order: the file's first non-zero
+       * FILETIME (merge_serial()'s rule) and the FILETIME of its last key. */
+      if (sg->first_nonzero != 0 && (f->info.first_filetime == 0 || sg->first_nonzero < f->info.first_filetime))
+        f->info.first_filetime = sg->first_nonzero;
+      if (!has_last[sg->file] || compare_merge_keys (&sg->last_key, &last_key[sg->file]) > 0)
+        {
+          last_key[sg->file] = sg->last_key;
+          has_last[sg->file] = TRUE;
+          f->info.last_filetime = sg->last_key.ft;
+        }
+    }
+
+  /* PIDs: any order gives the same answers; segment order. */
+  pid_set_init (&pids);
+  for (guint i = 0; i < o->n_segs; i++)
+    {
+      Segment *sg = &o->segs[i];
+
+      sg->pid_map = g_new (guint16, MAX (sg->pids.n, 1));
+      for (guint j = 0; j < sg->pids.n; j++)
+        sg->pid_map[j] = pid_set_intern (&pids, sg->pids.pids[j]);
+    }
+  trace->n_pids = pids.n;
+  trace->pids = g_steal_pointer (&pids.pids);
+  pid_set_clear (&pids);
+
+  /* Providers: ids in the order the serial walk first met them. */
+  for (guint i = 0; i < o->n_segs; i++)
+    {
+      Segment *sg = &o->segs[i];
+
+      sg->provider_map = g_new (guint16, MAX (sg->providers->len, 1));
+      for (guint j = 0; j < sg->providers->len; j++)
+        ordered_add (ordered, o, i, j, g_array_index (sg->provider_refs, OrderRef, j), NULL);
+    }
+  g_array_sort (ordered, compare_ordered);
+  for (guint i = 0; i < ordered->len; i++)
+    {
+      const Ordered *x = &g_array_index (ordered, Ordered, i);
+      Segment *sg = &o->segs[x->seg];
+
+      sg->provider_map[x->seq] = intern_provider (trace, &g_array_index (sg->providers, EtlGuid, x->seq));
+    }
+
+  /* Real-time loss records. */
+  g_array_set_size (ordered, 0);
+  for (guint i = 0; i < o->n_segs; i++)
+    for (guint j = 0; j < o->segs[i].losses->len; j++)
+      {
+        LossItem *l = &g_array_index (o->segs[i].losses, LossItem, j);
+
+        ordered_add (ordered, o, i, j, l->ref, l);
+      }
+  g_array_sort (ordered, compare_ordered);
+  for (guint i = 0; i < ordered->len; i++)
+    g_array_append_val (trace->losses, ((LossItem *) g_array_index (ordered, Ordered, i).item)->loss);
+
+  /* Problems, within each file's cap. */
+  g_array_set_size (ordered, 0);
+  for (guint i = 0; i < o->n_segs; i++)
+    {
+      EtlFile *f = g_ptr_array_index (trace->files, o->segs[i].file);
+
+      f->info.n_problems_dropped += o->segs[i].n_problems_dropped;
+      for (guint j = 0; j < o->segs[i].problems->len; j++)
+        ordered_add (ordered, o, i, j, g_array_index (o->segs[i].problems, ProblemItem, j).ref,
+                     &g_array_index (o->segs[i].problems, ProblemItem, j));
+    }
+  g_array_sort (ordered, compare_ordered);
+  for (guint i = 0; i < ordered->len; i++)
+    {
+      const Ordered *x = &g_array_index (ordered, Ordered, i);
+      ProblemItem *p = x->item;
+      EtlFile *f = g_ptr_array_index (trace->files, o->segs[x->seg].file);
+
+      if (f->info.problems->len < MAX_PROBLEMS_PER_FILE)
+        g_ptr_array_add (f->info.problems, g_steal_pointer (&p->error));
+      else
+        {
+          f->info.n_problems_dropped++;
+          g_clear_error (&p->error);
+        }
+    }
+}
+
+/*
+ * The decode feed, in merged order: the records the merge found flagged, read
+ * again (merge_feed() does the same from the cursor).  Compressed buffers are
+ * decompressed again, through a small cache: each stream's feed records come
+ * in its own order, so a buffer is rarely decompressed twice here.
+ */
+static void
+open_feed (Open *o)
+{
+  EtlTrace *trace = o->trace;
+  struct
+  {
+    guint buffer;
+    GBytes *hold;
+  } cache[64];
+
+  memset (cache, 0, sizeof cache);
+  if (trace->feed == NULL)
+    return;
+  etl_trace_feed_keep_by_index (trace->feed);
+  /* Kept records (lists 1 and 2) in one piece when the feed's caps cannot
+   * stop any: no need to read them.  Each list keeps its own order; the
+   * lists do not depend on one another. */
+  for (guint list = 1; list < FEED_LISTS; list++)
+    {
+      g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (guint64));
+      guint64 bytes = 0;
+
+      for (guint i = 0; i < o->n_segs; i++)
+        bytes += o->segs[i].keep_bytes[list - 1];
+      for (guint r = 0; r < o->n_ranges; r++)
+        g_array_append_vals (all, o->range_feed[r * FEED_LISTS + list]->data,
+                             o->range_feed[r * FEED_LISTS + list]->len);
+      if (etl_trace_feed_keep_indexes (trace->feed, list == 1 ? ETL_FEED_LIFETIME : ETL_FEED_FILE_NAME, all, bytes))
+        for (guint r = 0; r < o->n_ranges; r++)
+          g_array_set_size (o->range_feed[r * FEED_LISTS + list], 0);
+    }
+  for (guint q = 0; q < o->n_ranges * FEED_LISTS; q++)
+    for (guint i = 0; i < o->range_feed[q]->len; i++)
+      {
+        EtlIndexEntry *e = &o->index[g_array_index (o->range_feed[q], guint64, i)];
+        const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, e->buffer);
+        EtlFile *f = g_ptr_array_index (trace->files, b->file);
+        guint kind = entry_feed (e);
+        guint32 off = entry_offset (e);
+        const guint8 *data;
+        gsize len;
+        EtlRecord rec;
+
+        if (!b->compressed)
+          {
+            data = f->data + b->offset;
+            len = b->used;
+          }
+        else
+          {
+            guint slot = ((guint) b->file * 131u + b->cpu) % G_N_ELEMENTS (cache);
+
+            if (cache[slot].hold == NULL || cache[slot].buffer != e->buffer)
+              {
+                g_clear_pointer (&cache[slot].hold, g_bytes_unref);
+                if (!buffer_load (trace, b, &data, &len, &cache[slot].hold, NULL))
+                  continue;
+                cache[slot].buffer = e->buffer;
+              }
+            data = g_bytes_get_data (cache[slot].hold, &len);
+          }
+        if (trace->feed == NULL || off >= len)
+          continue;
+        if (kind == ETL_FEED_LIFETIME || kind == ETL_FEED_FILE_NAME)
+          {
+            EtlRecordPeek pk;
+
+            /* Kept by index: the feed needs only the record's size (a record
+             * that peeks decodes, etl_record_peek()). */
+            if (etl_record_peek (data + off, len - off, &pk) == ETL_PEEK_OK)
+              {
+                memset (&rec, 0, sizeof rec);
+                rec.raw = data + off;
+                rec.raw_len = len - off;
+                rec.size = pk.size;
+                etl_trace_feed_add_at (trace->feed, (EtlFeedKind) kind, &rec, (guint64) (e - o->index));
+                continue;
+              }
+          }
+        if (!etl_record_decode (data + off, len - off, &rec, NULL))
+          continue;
+        rec.file = b->file;
+        rec.cpu = b->cpu;
+        rec.filetime = entry_filetime (e);
+        rec.file_offset = b->offset + off;
+        etl_trace_feed_add_at (trace->feed, (EtlFeedKind) kind, &rec, (guint64) (e - o->index));
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (cache); i++)
+    g_clear_pointer (&cache[i].hold, g_bytes_unref);
+}
+
+/* Moves the segments' chunks into per-stream lists for the merge. */
+static void
+open_build_streams (Open *o)
+{
+  o->streams = g_new0 (Stream, o->n_streams);
+  for (guint i = 0; i < o->n_segs; i++)
+    o->streams[o->segs[i].stream].n_chunks += o->segs[i].chunks->len;
+  for (guint s = 0; s < o->n_streams; s++)
+    {
+      o->streams[s].chunks = g_new0 (StreamChunk, MAX (o->streams[s].n_chunks, 1));
+      o->streams[s].base = g_new0 (guint64, MAX (o->streams[s].n_chunks, 1));
+      o->streams[s].n_chunks = 0;
+    }
+  for (guint i = 0; i < o->n_segs; i++)
+    {
+      Segment *sg = &o->segs[i];
+      Stream *st = &o->streams[sg->stream];
+
+      for (guint c = 0; c < sg->chunks->len; c++)
+        {
+          StreamChunk *ch = &st->chunks[st->n_chunks];
+
+          ch->data = g_ptr_array_index (sg->chunks, c);
+          ch->n = (guint32) MIN ((guint64) CHUNK_ENTRIES, sg->n - (guint64) c * CHUNK_ENTRIES);
+          ch->seg = i;
+          ch->remaining = (gint) ch->n;
+          st->base[st->n_chunks++] = st->n;
+          st->n += ch->n;
+        }
+      g_ptr_array_set_size (sg->chunks, 0);
+    }
+}
+
+/*
+ * The open's read, index and merge, on etl_trace_get_open_threads() threads
+ * (see "Parallel open" above).  Same results as merge_serial() whatever the
+ * number of threads.
+ */
+static gboolean
+merge_parallel (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data, GCancellable *cancellable,
+                GError **error)
+{
+  Open o = { 0 };
+  guint n_threads = etl_trace_get_open_threads ();
+  guint64 total = 0, seg_bytes = 0, target, n_total = 0;
+  gboolean sorted = TRUE;
+  const Segment *prev = NULL;
+
+  if (g_atomic_int_get (&serial_open))
+    return merge_serial (trace, 0, progress, progress_data, cancellable, error);
+  o.trace = trace;
+  o.cancellable = cancellable;
+  o.progress = progress;
+  o.progress_data = progress_data;
+  o.last_fraction = -1.0;
+
+  /* Segments: each stream cut every `target` bytes, ~4 per thread in all. */
+  for (guint i = 0; i < trace->buffers->len; i++)
+    {
+      total += g_array_index (trace->buffers, EtlBuffer, i).disk_size;
+      o.units_total += g_array_index (trace->buffers, EtlBuffer, i).disk_size / 16;
+    }
+  target = MAX (total / (4 * n_threads), (guint64) 1024 * 1024);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      o.n_segs = o.n_streams = 0;
+      for (guint i = 0; i < trace->buffers->len; i++)
+        {
+          const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, i);
+          const EtlBuffer *p = i ? b - 1 : NULL;
+          gboolean new_stream = p == NULL || p->file != b->file || p->cpu != b->cpu;
+
+          if (new_stream || seg_bytes >= target)
+            {
+              if (pass == 1)
+                {
+                  o.segs[o.n_segs].stream = new_stream ? o.n_streams : o.n_streams - 1;
+                  o.segs[o.n_segs].file = b->file;
+                  o.segs[o.n_segs].first_buf = i;
+                }
+              o.n_segs++;
+              o.n_streams += new_stream;
+              seg_bytes = 0;
+            }
+          if (pass == 1)
+            o.segs[o.n_segs - 1].end_buf = i + 1;
+          seg_bytes += b->disk_size;
+        }
+      if (pass == 0)
+        o.segs = g_new0 (Segment, MAX (o.n_segs, 1));
+    }
+
+  open_run (&o, scan_job, MIN (n_threads, MAX (o.n_segs, 1)));
+  if (g_atomic_int_get (&o.cancelled) || g_cancellable_is_cancelled (cancellable))
+    goto cancelled;
+
+  /* Where each segment starts in the serial order; whether every stream is in time order. */
+  for (guint i = 0; i < o.n_segs; i++)
+    {
+      Segment *sg = &o.segs[i];
+
+      /* prev: the last segment of this stream with records */
+      if (i == 0 || o.segs[i - 1].stream != sg->stream)
+        prev = NULL;
+      if (prev != NULL)
+        {
+          sg->start_ref.cls = ORDER_AFTER;
+          sg->start_ref.key = prev->last_key;
+          if (sg->n > 0 && sg->first_key.ft < prev->last_key.ft)
+            sorted = FALSE;
+        }
+      else
+        {
+          sg->start_ref.cls = ORDER_START;
+          sg->start_ref.key.ft = 0;
+          sg->start_ref.key.pos = sg->stream;
+        }
+      if (!sg->sorted)
+        sorted = FALSE;
+      if (sg->n > 0)
+        prev = sg;
+      n_total += sg->n;
+    }
+  if (!sorted)
+    {
+      open_clear (&o);
+      return merge_serial (trace, n_total, progress, progress_data, cancellable, error);
+    }
+
+  open_gather (&o);
+  open_build_streams (&o);
+  o.n_ranges = n_total >= 65536 ? n_threads : 1;
+  open_split (&o);
+  o.index = g_new (EtlIndexEntry, MAX (n_total, 1));
+  if (n_total * sizeof (EtlIndexEntry) >= 8 * 1024 * 1024)
+    index_advise (o.index, n_total * sizeof (EtlIndexEntry));
+  open_run (&o, merge_job, o.n_ranges);
+  if (g_atomic_int_get (&o.cancelled) || g_cancellable_is_cancelled (cancellable))
+    goto cancelled;
+
+  open_feed (&o);
+  trace->index = g_steal_pointer (&o.index);
+  trace->n_index = n_total;
+  open_clear (&o);
+  collect_buffer_losses (trace);
+  g_array_sort (trace->losses, compare_losses);
+  if (progress)
+    progress (1.0, progress_data);
+  return TRUE;
+
+cancelled:
+  g_free (o.index);
+  open_clear (&o);
+  if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+  return FALSE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1362,6 +2797,13 @@ trace_register_schemas (EtlTrace *trace)
  * Opens the files read-only, walks every buffer, decompresses compressed ones,
  * decodes each TRACE_LOGFILE_HEADER, and merges the per-processor streams of
  * all files into one sequence ordered by FILETIME.  Files are never written.
+ * The reading, decompression, indexing and merging run on
+ * etl_trace_get_open_threads() threads (etl_trace_set_open_threads(),
+ * `ETLSCOPE_THREADS`); @progress is still called from the calling thread only,
+ * and the result is the same with any number of threads.  When a processor's
+ * records are out of time order (clock skew, a hostile file) the files are
+ * read a second time by a serial walk, whose order defines the result, and
+ * @progress starts again from 0.
  *
  * A file that cannot be read at all (missing, empty, not an .etl file) fails
  * the whole open with %ETL_ERROR_OPEN, %ETL_ERROR_EMPTY or %ETL_ERROR_NOT_ETL.
@@ -1445,7 +2887,7 @@ etl_trace_open_full (const char *const *paths, const char *const *manifests, Etl
     }
 
   g_array_sort (trace->buffers, compare_buffers);
-  if (!merge_all (trace, progress, progress_data, cancellable, error))
+  if (!merge_parallel (trace, progress, progress_data, cancellable, error))
     return NULL;
   etl_trace_feed_finish (trace->feed);
   trace->lifetime_records = etl_trace_feed_steal_lifetimes (trace->feed);
@@ -1503,6 +2945,7 @@ etl_trace_unref (EtlTrace *trace)
   g_ptr_array_unref (trace->files);
   g_array_unref (trace->buffers);
   g_free (trace->index);
+  g_free (trace->pids);
   g_array_unref (trace->providers);
   g_hash_table_unref (trace->provider_ids);
   g_array_unref (trace->losses);
@@ -1512,12 +2955,12 @@ etl_trace_unref (EtlTrace *trace)
   g_clear_pointer (&trace->feed, etl_trace_feed_free);
   g_clear_pointer (&trace->provider_feed, g_byte_array_unref);
   if (trace->lifetime_records != NULL)
-    etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), NULL);
+    etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), NULL, NULL, NULL);
   g_clear_pointer (&trace->processes, etl_process_table_unref);
   g_clear_pointer (&trace->file_names, etl_mof_file_names_free);
   if (trace->file_name_records != NULL)
     etl_mof_file_names_free (etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records),
-                                                              NULL, NULL));
+                                                              NULL, NULL, NULL, NULL));
   g_clear_pointer (&trace->volumes, etl_volume_map_free);
   g_clear_pointer (&trace->registry, etl_schema_registry_unref);
   g_free (trace);
@@ -1660,7 +3103,7 @@ etl_trace_get_record (EtlTrace *trace, guint64 index, EtlRecord *record, GError 
       memset (record, 0, sizeof *record);
       return FALSE;
     }
-  if (!etl_record_decode (data + e->offset, len - e->offset, record, error))
+  if (!etl_record_decode (data + entry_offset (e), len - entry_offset (e), record, error))
     {
       g_clear_pointer (&hold, g_bytes_unref);
       return FALSE;
@@ -1668,8 +3111,8 @@ etl_trace_get_record (EtlTrace *trace, guint64 index, EtlRecord *record, GError 
   record->hold = hold;
   record->file = b->file;
   record->cpu = b->cpu;
-  record->filetime = e->filetime;
-  record->file_offset = b->offset + e->offset;
+  record->filetime = entry_filetime (e);
+  record->file_offset = b->offset + entry_offset (e);
   return TRUE;
 }
 
@@ -1684,7 +3127,7 @@ gint64
 etl_trace_get_filetime (EtlTrace *trace, guint64 index)
 {
   g_return_val_if_fail (index < trace->n_index, 0);
-  return trace->index[index].filetime;
+  return entry_filetime (&trace->index[index]);
 }
 
 /**
@@ -1726,10 +3169,36 @@ etl_trace_get_file (EtlTrace *trace, guint64 index)
 gboolean
 etl_trace_get_pid (EtlTrace *trace, guint64 index, guint32 *pid)
 {
+  guint16 p;
+  EtlRecord r;
+  gboolean has_pid;
+
   g_return_val_if_fail (index < trace->n_index, FALSE);
+  p = trace->index[index].pid;
+  if (G_LIKELY (p < PID16_REREAD))
+    {
+      if (pid)
+        *pid = trace->pids[p];
+      return TRUE;
+    }
+  if (p == PID16_NONE)
+    {
+      if (pid)
+        *pid = NO_PID;
+      return FALSE;
+    }
+  /* The PID table was full: the record's header says it. */
+  if (!etl_trace_get_record (trace, index, &r, NULL))
+    {
+      if (pid)
+        *pid = NO_PID;
+      return FALSE;
+    }
+  has_pid = r.has_pid && r.pid != NO_PID;
   if (pid)
-    *pid = trace->index[index].pid;
-  return trace->index[index].pid != NO_PID;
+    *pid = has_pid ? r.pid : NO_PID;
+  etl_record_clear (&r);
+  return has_pid;
 }
 
 /**
@@ -1785,7 +3254,7 @@ guint8
 etl_trace_get_header_type (EtlTrace *trace, guint64 index)
 {
   g_return_val_if_fail (index < trace->n_index, 0);
-  return trace->index[index].header_type;
+  return entry_header_type (&trace->index[index]);
 }
 
 /**
@@ -1806,7 +3275,7 @@ etl_trace_lower_bound (EtlTrace *trace, gint64 filetime)
     {
       guint64 mid = lo + (hi - lo) / 2;
 
-      if (trace->index[mid].filetime < filetime)
+      if (entry_filetime (&trace->index[mid]) < filetime)
         lo = mid + 1;
       else
         hi = mid;
@@ -1848,7 +3317,7 @@ etl_trace_get_origin (EtlTrace *trace)
 gint64
 etl_trace_get_first_filetime (EtlTrace *trace)
 {
-  return trace->n_index ? trace->index[0].filetime : trace->origin;
+  return trace->n_index ? entry_filetime (&trace->index[0]) : trace->origin;
 }
 
 /**
@@ -1860,7 +3329,7 @@ etl_trace_get_first_filetime (EtlTrace *trace)
 gint64
 etl_trace_get_last_filetime (EtlTrace *trace)
 {
-  return trace->n_index ? trace->index[trace->n_index - 1].filetime : trace->origin;
+  return trace->n_index ? entry_filetime (&trace->index[trace->n_index - 1]) : trace->origin;
 }
 
 /**
@@ -1929,13 +3398,23 @@ etl_trace_get_volume_map (EtlTrace *trace)
   return trace->volumes;
 }
 
+/* EtlTraceFeedReader: the kept records of a parallel open are index positions. */
+static gboolean
+feed_read_record (gpointer data, guint64 index, EtlRecord *record)
+{
+  EtlTrace *trace = data;
+
+  return index < trace->n_index && etl_trace_get_record (trace, index, record, NULL);
+}
+
 /* The process table from the Process/Thread records the walk kept, on first use. */
 static gpointer
 build_processes (gpointer data)
 {
   EtlTrace *trace = data;
 
-  etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), trace->processes);
+  etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), trace->processes,
+                                      feed_read_record, trace);
   return trace->processes;
 }
 
@@ -2038,7 +3517,7 @@ build_file_names (gpointer data)
   EtlTrace *trace = data;
 
   trace->file_names = etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records), trace->registry,
-                                                       trace->volumes);
+                                                       trace->volumes, feed_read_record, trace);
   return trace->file_names;
 }
 

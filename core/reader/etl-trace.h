@@ -174,6 +174,8 @@ EtlTrace *etl_trace_open_full (const char *const *paths,
                                gpointer progress_data,
                                GCancellable *cancellable,
                                GError **error);
+void etl_trace_set_open_threads (guint n_threads);
+guint etl_trace_get_open_threads (void);
 EtlTrace *etl_trace_ref (EtlTrace *trace);
 void etl_trace_unref (EtlTrace *trace);
 

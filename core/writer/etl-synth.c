@@ -23,7 +23,9 @@
  * an exact expected answer: Process/Thread Start and End records, the
  * CSwitch and ReadyThread records of a fixed round-robin schedule with idle
  * gaps, and SampledProfile records whose ThreadId is the thread that runs at
- * the sample's time (see etl_synth_write()).
+ * the sample's time, each followed by the StackWalk record of its call
+ * stack, whose frames lie at fixed offsets in the images the trace loads
+ * (see etl_synth_write()).
  */
 #include "config.h"
 
@@ -53,6 +55,8 @@
 #define HOOK_CSWITCH          0x0524
 #define HOOK_READY_THREAD     0x0532
 #define HOOK_COLLECTION_START 0x0F49 /* PerfInfo SampledProfileInterval, type 73 */
+#define HOOK_IMAGE_DC_START   0x1403 /* Image group 0x14, type 3 */
+#define HOOK_STACK_WALK       0x1820 /* StackWalk group 0x18, type 32 */
 
 /* TraceLogging: the channel its events use, and EVENT_HEADER_EXT_TYPE_* */
 #define TL_CHANNEL 11
@@ -456,6 +460,40 @@ static const SchedThread sched_threads[] = {
   { 1004, 1 }, { 1008, 1 }, { 2004, 2 }, { 3004, 3 }, { 3008, 3 }, { 4004, SCHED_DELTA },
 };
 
+/* The images of the schedule: each process loads its .exe and ntdll.dll
+ * (Image/Load v3 right after its Process/Start); the kernel's images are
+ * Image/DCStart records of process 0 at 0 ms. */
+#define SCHED_EXE_BASE        G_GUINT64_CONSTANT (0x00007FF600000000)
+#define SCHED_EXE_SIZE        0x20000
+#define SCHED_NTDLL_BASE      G_GUINT64_CONSTANT (0x00007FFA3C8C0000)
+#define SCHED_NTDLL_SIZE      0x1F5000
+#define SCHED_NTOSKRNL_BASE   G_GUINT64_CONSTANT (0xFFFFF80000000000)
+#define SCHED_NTOSKRNL_SIZE   0xC00000
+#define SCHED_HAL_BASE        G_GUINT64_CONSTANT (0xFFFFF80000C00000)
+#define SCHED_HAL_SIZE        0x80000
+#define SCHED_KERNEL_THREAD   3008 /* its samples hit the kernel, inside a system call */
+
+/* Frame offsets (see etl_synth_write()). */
+#define SCHED_OFF_EXE_LEAF    0x1000 /* + tid × 0x10 */
+#define SCHED_OFF_EXE_MAIN    0x1800
+#define SCHED_OFF_NTDLL_START 0x5E3C0
+#define SCHED_OFF_KRNL_LEAF   0x1A2B30
+#define SCHED_OFF_KRNL_SYSCALL 0x40C8E0
+#define SCHED_OFF_KRNL_IDLE   0x201000
+#define SCHED_OFF_HAL_IDLE    0x2F10
+
+typedef struct
+{
+  guint process;    /* index in sched_processes */
+  const char *path; /* FileName, an NT path */
+  guint64 base, size;
+} SchedImage;
+
+static const SchedImage sched_kernel_images[] = {
+  { 0, "\\SystemRoot\\system32\\ntoskrnl.exe", SCHED_NTOSKRNL_BASE, SCHED_NTOSKRNL_SIZE },
+  { 0, "\\SystemRoot\\system32\\hal.dll", SCHED_HAL_BASE, SCHED_HAL_SIZE },
+};
+
 /* Slot j of processor c runs entry (j + c) % 10: the thread (-1 = idle) from
  * the slot's start for @run ticks, then idle until the slot's end. */
 static const struct
@@ -475,6 +513,8 @@ typedef enum
   SEV_READY,
   SEV_CSWITCH,
   SEV_SAMPLE,
+  SEV_STACK,
+  SEV_IMAGE,
 } SchedEventKind;
 
 typedef struct
@@ -484,8 +524,8 @@ typedef struct
   guint cpu;
   SchedEventKind kind;
   guint16 hook;
-  guint32 a;  /* process/thread index, or the new thread id */
-  guint32 b;  /* the old thread id */
+  guint32 a;  /* process/thread index, the new thread id, the sampled thread id */
+  guint32 b;  /* the old thread id; for an image, 0 the .exe, 1 ntdll.dll, 2 + k kernel image k */
 } SchedEvent;
 
 typedef struct
@@ -599,6 +639,77 @@ sched_thread_record (guint8 *p, guint16 hook, guint32 pid, guint32 tid, gint64 t
   return ETL_SYSTEM_HEADER_SIZE + 72;
 }
 
+/* The call stack of a sample of thread @tid (0 = idle), innermost first,
+ * into @frames (5 entries); returns the count. */
+static guint
+sched_stack (guint32 tid, guint64 *frames)
+{
+  guint n = 0;
+
+  if (tid == 0)
+    {
+      frames[n++] = SCHED_NTOSKRNL_BASE + SCHED_OFF_KRNL_IDLE;
+      frames[n++] = SCHED_HAL_BASE + SCHED_OFF_HAL_IDLE;
+      return n;
+    }
+  if (tid == SCHED_KERNEL_THREAD)
+    {
+      frames[n++] = SCHED_NTOSKRNL_BASE + SCHED_OFF_KRNL_LEAF;
+      frames[n++] = SCHED_NTOSKRNL_BASE + SCHED_OFF_KRNL_SYSCALL;
+    }
+  frames[n++] = SCHED_EXE_BASE + SCHED_OFF_EXE_LEAF + (guint64) tid * 0x10;
+  frames[n++] = SCHED_EXE_BASE + SCHED_OFF_EXE_MAIN;
+  frames[n++] = SCHED_NTDLL_BASE + SCHED_OFF_NTDLL_START;
+  return n;
+}
+
+/* Image Load/DCStart, version 3 (Image_Load): ImageBase, ImageSize,
+ * ProcessId, ImageCheckSum, TimeDateStamp, Reserved0, DefaultBase,
+ * Reserved1…4, FileName.  @which: 0 the process's .exe, 1 its ntdll.dll,
+ * 2 + k sched_kernel_images[k]. */
+static gsize
+sched_image_record (guint8 *p, guint16 hook, guint process, guint which, gint64 ts, Rng *rng)
+{
+  guint8 *d = p + ETL_SYSTEM_HEADER_SIZE;
+  const SchedProcess *proc = &sched_processes[process];
+  char file[128];
+  guint64 base, size;
+  gsize n;
+
+  if (which == 0)
+    {
+      g_snprintf (file, sizeof file, "\\Device\\HarddiskVolume3\\Synth\\%s", proc->image);
+      base = SCHED_EXE_BASE;
+      size = SCHED_EXE_SIZE;
+    }
+  else if (which == 1)
+    {
+      g_strlcpy (file, "\\Device\\HarddiskVolume3\\Windows\\System32\\ntdll.dll", sizeof file);
+      base = SCHED_NTDLL_BASE;
+      size = SCHED_NTDLL_SIZE;
+    }
+  else
+    {
+      const SchedImage *k = &sched_kernel_images[which - 2];
+
+      g_strlcpy (file, k->path, sizeof file);
+      base = k->base;
+      size = k->size;
+    }
+  system_header (p, 3, hook, 0, proc->pid, ts, rng);
+  put_u64 (d, base);
+  put_u64 (d + 8, size);
+  put_u32 (d + 16, proc->pid);
+  put_u32 (d + 20, (guint32) (size >> 4) ^ 0x5A5A);  /* ImageCheckSum */
+  put_u32 (d + 24, 0x5E000000 + proc->pid + which); /* TimeDateStamp */
+  put_u32 (d + 28, 0);
+  put_u64 (d + 32, base);
+  memset (d + 40, 0, 16);
+  n = ETL_SYSTEM_HEADER_SIZE + 56 + put_utf16_ascii (d + 56, file);
+  put_u16 (p + 4, (guint16) n);
+  return n;
+}
+
 /* Builds the record of @ev at raw time @ts into @p; returns its size. */
 static gsize
 sched_record (const Sched *s, const SchedEvent *ev, gint64 ts, guint8 *p, Rng *rng)
@@ -655,6 +766,29 @@ sched_record (const Sched *s, const SchedEvent *ev, gint64 ts, guint8 *p, Rng *r
       put_u32 (d + 20, 0);
       put_u16 (p + 4, ETL_SYSTEM_HEADER_SIZE + 24);
       return ETL_SYSTEM_HEADER_SIZE + 24;
+    case SEV_IMAGE:
+      return sched_image_record (p, ev->hook, ev->a, ev->b, ts, rng);
+    case SEV_STACK:
+      /* PERFINFO StackWalk_Event v2: EventTimeStamp (the sample's raw
+       * timestamp), StackProcess, StackThread, Stack[0] (innermost) … */
+      {
+        guint64 frames[8];
+        guint n = sched_stack (ev->a, frames);
+        gsize size = ETL_PERFINFO_HEADER_SIZE + 16 + 8 * (gsize) n;
+
+        put_u16 (p, 2);
+        p[2] = ETL_HEADER_TYPE_PERFINFO64;
+        p[3] = ETL_MARKER_TRACE_HEADER_FLAG | ETL_MARKER_EVENT_TRACE_FLAG;
+        put_u16 (p + 4, (guint16) size);
+        put_u16 (p + 6, HOOK_STACK_WALK);
+        put_u64 (p + 8, (guint64) ts);
+        put_u64 (p + 16, (guint64) ts);
+        put_u32 (p + 24, sched_pid_of (ev->a));
+        put_u32 (p + 28, ev->a);
+        for (guint i = 0; i < n; i++)
+          put_u64 (p + 32 + 8 * i, frames[i]);
+        return size;
+      }
     case SEV_SAMPLE:
     default:
       /* PERFINFO SampledProfile: InstructionPointer, ThreadId, Count, Reserved. */
@@ -664,8 +798,12 @@ sched_record (const Sched *s, const SchedEvent *ev, gint64 ts, guint8 *p, Rng *r
       put_u16 (p + 4, ETL_PERFINFO_HEADER_SIZE + 16);
       put_u16 (p + 6, HOOK_SAMPLED_PROFILE);
       put_u64 (p + 8, (guint64) ts);
-      put_u64 (p + 16, ev->a ? G_GUINT64_CONSTANT (0x00007FF600001000) + ev->a * 0x10
-                             : G_GUINT64_CONSTANT (0xFFFFF80000201000));
+      {
+        guint64 frames[8];
+
+        sched_stack (ev->a, frames);
+        put_u64 (p + 16, frames[0]); /* InstructionPointer: the stack's leaf */
+      }
       put_u32 (p + 24, ev->a);
       put_u16 (p + 28, 1);
       put_u16 (p + 30, ev->a ? 0x40 : 0);
@@ -683,6 +821,8 @@ sched_slot_events (const Sched *s, guint n_cpus, guint64 slot, guint32 *running,
     {
       sched_add (events, 0, 0, SEV_PROCESS, HOOK_PROCESS_DC_START, 0, 0);
       sched_add (events, 0, 0, SEV_THREAD, HOOK_THREAD_DC_START, G_MAXUINT32, 0);
+      for (guint k = 0; k < G_N_ELEMENTS (sched_kernel_images); k++)
+        sched_add (events, 0, 0, SEV_IMAGE, HOOK_IMAGE_DC_START, sched_kernel_images[k].process, 2 + k);
       for (guint i = 0; i < G_N_ELEMENTS (sched_threads); i++)
         {
           guint pi = sched_threads[i].process;
@@ -690,7 +830,11 @@ sched_slot_events (const Sched *s, guint n_cpus, guint64 slot, guint32 *running,
           if (pi == SCHED_DELTA)
             continue;
           if (i == 0 || sched_threads[i - 1].process != pi)
-            sched_add (events, 0, 0, SEV_PROCESS, HOOK_PROCESS_START, pi, 0);
+            {
+              sched_add (events, 0, 0, SEV_PROCESS, HOOK_PROCESS_START, pi, 0);
+              sched_add (events, 0, 0, SEV_IMAGE, HOOK_IMAGE_LOAD, pi, 0);
+              sched_add (events, 0, 0, SEV_IMAGE, HOOK_IMAGE_LOAD, pi, 1);
+            }
           sched_add (events, 0, 0, SEV_THREAD, HOOK_THREAD_START, i, 0);
         }
       if (s->interval != DEFAULT_INTERVAL)
@@ -699,6 +843,8 @@ sched_slot_events (const Sched *s, guint n_cpus, guint64 slot, guint32 *running,
   if (slot == s->delta_from && s->delta_from < s->delta_to)
     {
       sched_add (events, t0, 0, SEV_PROCESS, HOOK_PROCESS_START, SCHED_DELTA, 0);
+      sched_add (events, t0, 0, SEV_IMAGE, HOOK_IMAGE_LOAD, SCHED_DELTA, 0);
+      sched_add (events, t0, 0, SEV_IMAGE, HOOK_IMAGE_LOAD, SCHED_DELTA, 1);
       sched_add (events, t0, 0, SEV_THREAD, HOOK_THREAD_START, G_N_ELEMENTS (sched_threads) - 1, 0);
     }
 
@@ -731,7 +877,12 @@ sched_slot_events (const Sched *s, guint n_cpus, guint64 slot, guint32 *running,
                                           : SAMPLE_PHASE + (t0 - SAMPLE_PHASE + s->interval - 1) / s->interval * s->interval;
 
         for (gint64 t = first; t < t0 + SLOT_TICKS; t += s->interval)
-          sched_add (events, t, c, SEV_SAMPLE, HOOK_SAMPLED_PROFILE, sched_thread_at (s, c, t), 0);
+          {
+            guint32 sampled = sched_thread_at (s, c, t);
+
+            sched_add (events, t, c, SEV_SAMPLE, HOOK_SAMPLED_PROFILE, sampled, 0);
+            sched_add (events, t, c, SEV_STACK, HOOK_STACK_WALK, sampled, 0);
+          }
       }
     }
 
@@ -878,7 +1029,19 @@ sift_down (const SynthCpu *cpus, guint *heap, guint len, guint i)
  * OldThreadId; no record when the thread already runs) and out to the idle
  * thread (tid 0) after its run time.  SampledProfile records (PERFINFO
  * header, ThreadId of the running thread, 0 when idle) come on every
- * processor at 0.15 ms + k × interval (1 ms by default).  With 4
+ * processor at 0.15 ms + k × interval (1 ms by default), each followed on
+ * the same processor by a StackWalk record (PERFINFO, v2: EventTimeStamp =
+ * the sample's raw timestamp, StackProcess, StackThread, then the frames).
+ * The images: Image/DCStart (v3) of ntoskrnl.exe (0xFFFFF80000000000, size
+ * 0xC00000) and hal.dll (0xFFFFF80000C00000, 0x80000) in process 0 at 0 ms,
+ * and after each Process/Start an Image/Load (v3) of the process's .exe
+ * (0x7FF600000000, 0x20000) and of ntdll.dll (0x7FFA3C8C0000, 0x1F5000).
+ * Stacks, innermost first: a sample of thread T runs exe+0x1000+T×0x10,
+ * called from exe+0x1800, called from ntdll.dll+0x5E3C0; thread 3008's
+ * samples hit the kernel: ntoskrnl.exe+0x1A2B30, ntoskrnl.exe+0x40C8E0, then
+ * the same three user frames; idle samples are ntoskrnl.exe+0x201000,
+ * hal.dll+0x2F10.  The sample's InstructionPointer is its first frame.
+ * With 4
  * processors and 100 slots, for example, the precise CPU time is alpha.exe
  * 84 ms, beta.exe 64 ms, gamma.exe 88 ms, delta.exe 18 ms and idle 146 ms.
  *

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/**
+ * SECTION:etl-stack-tree
+ * @title: EtlStackTree
+ * @short_description: the call tree of the sample stacks in a time range
+ *
+ * The PerfInfo SampledProfile records of a range that have a stack
+ * (etl_stacks_compute()), merged into one tree from the outermost frame
+ * (the thread's start) to the innermost (where the sample hit), as a flame
+ * graph draws it.  Without symbol files a frame is named by its group, as
+ * etl_stacks_summarize() counts them: the module it lies in (the offset
+ * dropped, so that the return addresses of one module merge), the .NET JIT
+ * method, or "?"; consecutive frames of one group are one node (a module
+ * calling itself).  Each node counts the samples that pass through it
+ * (total) and those that end in it (self).
+ *
+ * Memory: one node per distinct path, names interned once.
+ */
+
+#include "config.h"
+
+#define G_LOG_DOMAIN "etlscope"
+
+#include <string.h>
+
+#include "etl-stack-tree.h"
+
+#define HOOK_SAMPLED_PROFILE 0x0F2E
+#define CANCEL_STEP 4096
+
+struct _EtlStackTree
+{
+  GArray *nodes; /* EtlStackTreeNode; 0 is the root */
+  GStringChunk *names;
+  guint max_depth;
+};
+
+typedef struct
+{
+  guint parent;
+  const char *name; /* interned: compared by pointer */
+} ChildKey;
+
+static guint
+child_key_hash (gconstpointer p)
+{
+  const ChildKey *k = p;
+
+  return k->parent * 2654435761u ^ g_direct_hash (k->name);
+}
+
+static gboolean
+child_key_equal (gconstpointer a, gconstpointer b)
+{
+  const ChildKey *x = a, *y = b;
+
+  return x->parent == y->parent && x->name == y->name;
+}
+
+/* The group of a symbolized frame: "ntdll.dll+0x455b" → "ntdll.dll"; a JIT
+ * method as it is; an address no image or method holds → "?". */
+static char *
+frame_group (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 address)
+{
+  gboolean resolved = FALSE;
+  char *name = etl_stacks_symbolize (stacks, pid, filetime, address, &resolved);
+  char *plus;
+
+  if (!resolved)
+    {
+      g_free (name);
+      return g_strdup ("?");
+    }
+  plus = strstr (name, "+0x");
+  if (plus != NULL && plus != name)
+    *plus = '\0';
+  return name;
+}
+
+static guint
+add_child (EtlStackTree *tree, GHashTable *children, guint parent, const char *name)
+{
+  ChildKey key = { parent, name };
+  gpointer found = g_hash_table_lookup (children, &key);
+  EtlStackTreeNode node = { 0 };
+  ChildKey *stored;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  node.name = name;
+  node.parent = parent;
+  node.first_child = ETL_STACK_TREE_NONE;
+  node.next_sibling = ETL_STACK_TREE_NONE;
+  node.depth = g_array_index (tree->nodes, EtlStackTreeNode, parent).depth + 1;
+  tree->max_depth = MAX (tree->max_depth, node.depth);
+  g_array_append_val (tree->nodes, node);
+  stored = g_new (ChildKey, 1);
+  *stored = key;
+  g_hash_table_insert (children, stored, GUINT_TO_POINTER (tree->nodes->len));
+  return tree->nodes->len - 1;
+}
+
+static int
+cmp_by_parent_name (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const EtlStackTreeNode *nodes = user_data;
+  const EtlStackTreeNode *x = &nodes[*(const guint *) a], *y = &nodes[*(const guint *) b];
+  int c;
+
+  if (x->parent != y->parent)
+    return x->parent < y->parent ? -1 : 1;
+  c = strcmp (x->name, y->name);
+  if (c != 0)
+    return c;
+  return *(const guint *) a < *(const guint *) b ? -1 : 1;
+}
+
+/* Links each node's children, ordered by name. */
+static void
+link_children (EtlStackTree *tree)
+{
+  EtlStackTreeNode *nodes = (EtlStackTreeNode *) tree->nodes->data;
+  guint n = tree->nodes->len;
+  g_autofree guint *order = g_new (guint, MAX (n, 1));
+
+  for (guint i = 1; i < n; i++)
+    order[i - 1] = i;
+  g_qsort_with_data (order, (gint) (n - 1), sizeof (guint), cmp_by_parent_name, nodes);
+  for (guint k = n - 1; k > 0; k--)
+    {
+      EtlStackTreeNode *child = &nodes[order[k - 1]];
+      EtlStackTreeNode *parent = &nodes[child->parent];
+
+      child->next_sibling = parent->first_child;
+      parent->first_child = order[k - 1];
+    }
+}
+
+/**
+ * etl_stack_tree_new:
+ * @stacks: the trace's stacks
+ * @from_filetime: start of the range, FILETIME, inclusive
+ * @to_filetime: end of the range, FILETIME, exclusive
+ * @cancellable: (nullable): checked every 4096 records
+ * @error: return location for %G_IO_ERROR_CANCELLED
+ *
+ * Builds the call tree of the SampledProfile stacks in the range (see the
+ * section description), reading each sample and its stack records once, in
+ * the calling thread (meant for a worker).  Frames are named with
+ * etl_stacks_symbolize() (Image_Load records and the CLR method records),
+ * innermost first in the StackWalk_Event record, so the tree is built from
+ * the last frame to the first.
+ *
+ * Returns: (transfer full) (nullable): the tree, %NULL when cancelled
+ */
+EtlStackTree *
+etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime, GCancellable *cancellable,
+                    GError **error)
+{
+  g_autoptr (EtlStackTree) tree = g_new0 (EtlStackTree, 1);
+  g_autoptr (GHashTable) children = g_hash_table_new_full (child_key_hash, child_key_equal, g_free, NULL);
+  g_autoptr (GPtrArray) path = g_ptr_array_new ();
+  EtlTrace *trace;
+  EtlStackTreeNode root = { "", 0, 0, ETL_STACK_TREE_NONE, ETL_STACK_TREE_NONE, ETL_STACK_TREE_NONE, 0 };
+  guint64 first, last;
+
+  g_return_val_if_fail (stacks != NULL, NULL);
+
+  trace = etl_stacks_get_trace (stacks);
+  tree->nodes = g_array_new (FALSE, FALSE, sizeof (EtlStackTreeNode));
+  tree->names = g_string_chunk_new (4096);
+  g_array_append_val (tree->nodes, root);
+  first = etl_trace_lower_bound (trace, from_filetime);
+  last = etl_trace_lower_bound (trace, to_filetime);
+
+  for (guint64 i = first; i < last; i++)
+    {
+      g_auto (EtlRecord) rec = { 0 };
+      g_autoptr (GArray) frames = NULL;
+      guint32 pid = 0;
+      guint node = 0;
+
+      if ((i - first) % CANCEL_STEP == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      if (!etl_stacks_has_stack (stacks, i))
+        continue;
+      if (!etl_trace_get_record (trace, i, &rec, NULL) || rec.hook_id != HOOK_SAMPLED_PROFILE
+          || (rec.header_type != ETL_HEADER_TYPE_PERFINFO64 && rec.header_type != ETL_HEADER_TYPE_PERFINFO32))
+        continue;
+      frames = etl_stacks_get_frames (stacks, i, &pid);
+      if (frames == NULL || frames->len == 0)
+        continue;
+
+      /* Outermost first, one node per run of frames of one group. */
+      g_ptr_array_set_size (path, 0);
+      for (guint f = MIN (frames->len, ETL_STACKS_MAX_FRAMES); f > 0; f--)
+        {
+          g_autofree char *group = frame_group (stacks, pid, rec.filetime, g_array_index (frames, guint64, f - 1));
+          const char *name = g_string_chunk_insert_const (tree->names, group);
+
+          if (path->len == 0 || g_ptr_array_index (path, path->len - 1) != name)
+            g_ptr_array_add (path, (gpointer) name);
+        }
+      g_array_index (tree->nodes, EtlStackTreeNode, 0).total++;
+      for (guint k = 0; k < path->len; k++)
+        {
+          node = add_child (tree, children, node, g_ptr_array_index (path, k));
+          g_array_index (tree->nodes, EtlStackTreeNode, node).total++;
+        }
+      g_array_index (tree->nodes, EtlStackTreeNode, node).self++;
+    }
+  link_children (tree);
+  return g_steal_pointer (&tree);
+}
+
+/**
+ * etl_stack_tree_free:
+ * @tree: (transfer full) (nullable): a tree
+ *
+ * Frees @tree and its names.
+ */
+void
+etl_stack_tree_free (EtlStackTree *tree)
+{
+  if (tree == NULL)
+    return;
+  if (tree->nodes != NULL)
+    g_array_unref (tree->nodes);
+  if (tree->names != NULL)
+    g_string_chunk_free (tree->names);
+  g_free (tree);
+}
+
+/**
+ * etl_stack_tree_get_nodes:
+ * @tree: a tree
+ * @n_nodes: (out): the number of nodes, at least 1 (the root)
+ *
+ * Returns: (transfer none) (array length=n_nodes): the nodes; node 0 is the
+ *   root
+ */
+const EtlStackTreeNode *
+etl_stack_tree_get_nodes (EtlStackTree *tree, guint *n_nodes)
+{
+  g_return_val_if_fail (tree != NULL && n_nodes != NULL, NULL);
+  *n_nodes = tree->nodes->len;
+  return (const EtlStackTreeNode *) tree->nodes->data;
+}
+
+/**
+ * etl_stack_tree_get_max_depth:
+ * @tree: a tree
+ *
+ * Returns: the depth of the deepest node (0 when no sample had a stack)
+ */
+guint
+etl_stack_tree_get_max_depth (EtlStackTree *tree)
+{
+  g_return_val_if_fail (tree != NULL, 0);
+  return tree->max_depth;
+}
+
+/**
+ * etl_stack_tree_find_child:
+ * @tree: a tree
+ * @node: a node index
+ * @name: a frame group
+ *
+ * Returns: the child of @node named @name, or %ETL_STACK_TREE_NONE
+ */
+guint
+etl_stack_tree_find_child (EtlStackTree *tree, guint node, const char *name)
+{
+  const EtlStackTreeNode *nodes;
+
+  g_return_val_if_fail (tree != NULL && name != NULL, ETL_STACK_TREE_NONE);
+  if (node >= tree->nodes->len)
+    return ETL_STACK_TREE_NONE;
+  nodes = (const EtlStackTreeNode *) tree->nodes->data;
+  for (guint c = nodes[node].first_child; c != ETL_STACK_TREE_NONE; c = nodes[c].next_sibling)
+    if (strcmp (nodes[c].name, name) == 0)
+      return c;
+  return ETL_STACK_TREE_NONE;
+}

@@ -19,7 +19,8 @@
  *   clear    Ctrl+A, BackSpace in the entry, wait for every row again
  *   lanes    lane mode CPU → Process → Provider → CPU, each shown
  *   sort     click the Provider column header, then the Time header
- *   select   a row of the list (its cursor), then an event in the timeline
+ *   select   a row of the list (the cursor on its sixth row on screen), then
+ *            an event in the timeline
  *            (a click in the first lane)
  *   cancel   open the file again, click Cancel half-way through the load:
  *            the window stops loading at once, keeps the first trace, and
@@ -651,16 +652,31 @@ main (int argc, char **argv)
     EtlEventList *list = etl_window_get_event_list (bench.window);
     EtlTimelineView *timeline = etl_window_get_timeline (bench.window);
     GtkWidget *widget = GTK_WIDGET (timeline);
-    g_autoptr (GtkTreePath) tree_path = gtk_tree_path_new_from_indices (500, -1);
+    GtkTreeView *tree_view = etl_event_list_get_tree_view (list);
+    g_autoptr (GtkTreePath) tree_path = NULL;
+    g_autoptr (GtkTreePath) last_path = NULL;
     guint64 before;
     gint64 t0;
     int lane_h;
 
     begin_phase (PHASE_SELECT);
     t0 = g_get_monotonic_time ();
-    gtk_tree_view_set_cursor (etl_event_list_get_tree_view (list), tree_path, NULL, FALSE);
+    /* The sixth row on screen, as a click would pick it. */
+    if (!gtk_tree_view_get_visible_range (tree_view, &tree_path, &last_path))
+      {
+        fprintf (stderr, "bench-gui: the event list shows no rows\n");
+        return 1;
+      }
+    for (int i = 0; i < 5 && gtk_tree_path_compare (tree_path, last_path) < 0; i++)
+      gtk_tree_path_next (tree_path);
+    gtk_tree_view_set_cursor (tree_view, tree_path, NULL, FALSE);
     wait_quiet (t0);
     printf ("  list row: %" G_GUINT64_FORMAT "\n", etl_event_list_get_selected_row (list));
+    if (etl_event_list_get_selected_row (list) == ETL_EVENT_LIST_NO_ROW)
+      {
+        fprintf (stderr, "bench-gui: the cursor selected no row of the list\n");
+        return 1;
+      }
     before = etl_timeline_view_get_selected_row (timeline);
     lane_h = etl_timeline_view_get_lane_height (timeline, gtk_widget_get_allocated_height (widget));
     click (widget, ETL_LABEL_COLUMN_WIDTH + (gtk_widget_get_allocated_width (widget) - ETL_LABEL_COLUMN_WIDTH) / 3.0,

@@ -78,6 +78,7 @@
 #include "etl-timeline-view.h"
 #include "etl-window.h"
 #include "etl-writer.h"
+#include "etl-worker.h"
 
 #define MAX_MESSAGES_SHOWN 6
 #define PROGRESS_POLL_MS 50
@@ -913,6 +914,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       ld->stacks = etl_stacks_compute (ld->trace, NULL, NULL, cancellable, NULL);
       ld->legend = build_legend (ld->trace, cancellable);
     }
+  /* The merge and the summaries freed much in this thread's heap arena. */
+  etl_worker_release_memory ();
 
   g_task_return_boolean (task, TRUE);
 }
@@ -1127,7 +1130,7 @@ etl_window_open_files (EtlWindow *self, GFile **files, guint n_files)
   task = g_task_new (self, self->load_cancellable, on_load_done, NULL);
   g_task_set_source_tag (task, etl_window_open_files);
   g_task_set_task_data (task, ld, load_data_free);
-  g_task_run_in_thread (task, load_thread);
+  etl_worker_run (task, load_thread);
 }
 
 /**
@@ -1280,7 +1283,7 @@ etl_window_open_demo (EtlWindow *self)
   task = g_task_new (self, self->load_cancellable, on_demo_done, NULL);
   g_task_set_source_tag (task, etl_window_open_demo);
   g_task_set_task_data (task, g_steal_pointer (&path), g_free);
-  g_task_run_in_thread (task, demo_thread);
+  etl_worker_run (task, demo_thread);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1465,7 +1468,7 @@ apply_filter (EtlWindow *self)
   task = g_task_new (NULL, self->filter_cancellable, on_filter_done, g_object_ref (self));
   g_task_set_source_tag (task, apply_filter);
   g_task_set_task_data (task, fd, filter_data_free);
-  g_task_run_in_thread (task, filter_thread);
+  etl_worker_run (task, filter_thread);
 }
 
 /**
@@ -2042,7 +2045,7 @@ etl_window_find_same_event (EtlWindow *self, gboolean forward)
   task = g_task_new (NULL, self->find_cancellable, on_find_done, g_object_ref (self));
   g_task_set_source_tag (task, etl_window_find_same_event);
   g_task_set_task_data (task, fd, find_data_free);
-  g_task_run_in_thread (task, find_thread);
+  etl_worker_run (task, find_thread);
 }
 
 static void
@@ -2564,7 +2567,7 @@ etl_window_export_selection (EtlWindow *self, const char *path)
   task = g_task_new (self, self->export_cancellable, on_export_done, NULL);
   g_task_set_source_tag (task, etl_window_export_selection);
   g_task_set_task_data (task, ed, export_data_free);
-  g_task_run_in_thread (task, export_thread);
+  etl_worker_run (task, export_thread);
 }
 
 typedef struct
@@ -2864,7 +2867,7 @@ etl_window_load_manifest (EtlWindow *self, const char *path)
   task = g_task_new (NULL, self->manifest_cancellable, on_manifest_done, g_object_ref (self));
   g_task_set_source_tag (task, etl_window_load_manifest);
   g_task_set_task_data (task, md, manifest_data_free);
-  g_task_run_in_thread (task, manifest_thread);
+  etl_worker_run (task, manifest_thread);
 }
 
 static void

@@ -32,6 +32,7 @@
 #include <math.h>
 
 #include "etl-cpu-graph.h"
+#include "etl-worker.h"
 
 #define PX_PER_BUCKET 3
 #define LEGEND_ROW 18
@@ -203,8 +204,7 @@ on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
   if (generation != self->generation)
     {
       /* A later request replaced this one. */
-      if (r != NULL)
-        result_free (r);
+      etl_worker_free (r, result_free);
       return;
     }
   self->running = FALSE;
@@ -221,7 +221,8 @@ on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
       self->n_cswitches = r->n_cswitches;
     }
   self->mode = r->mode;
-  g_clear_pointer (&self->usage, etl_cpu_usage_unref);
+  /* One block a process: freed in a worker, the main loop would wait. */
+  etl_worker_free (g_steal_pointer (&self->usage), (GDestroyNotify) etl_cpu_usage_unref);
   g_clear_pointer (&self->series, etl_cpu_usage_series_free);
   self->usage = g_steal_pointer (&r->usage);
   if (self->usage != NULL && self->mode == ETL_CPU_USAGE_SAMPLED)
@@ -301,7 +302,7 @@ start_job (EtlCpuGraph *self, gboolean mode_chosen)
   task = g_task_new (self, self->cancellable, on_computed, GUINT_TO_POINTER (self->generation));
   g_task_set_source_tag (task, start_job);
   g_task_set_task_data (task, job, job_free);
-  g_task_run_in_thread (task, compute_thread);
+  etl_worker_run (task, compute_thread);
 }
 
 static gboolean
@@ -957,7 +958,7 @@ etl_cpu_graph_set_trace (EtlCpuGraph *self, EtlTrace *trace)
   g_clear_object (&self->cancellable);
   self->generation++;
   self->running = FALSE;
-  g_clear_pointer (&self->usage, etl_cpu_usage_unref);
+  etl_worker_free (g_steal_pointer (&self->usage), (GDestroyNotify) etl_cpu_usage_unref);
   g_clear_pointer (&self->series, etl_cpu_usage_series_free);
   g_clear_pointer (&self->trace, etl_trace_unref);
   self->probed = FALSE;

@@ -59,6 +59,7 @@
 
 #include "etl-event-page.h"
 #include "etl-event-sort.h"
+#include "etl-worker.h"
 
 /* Seconds the overlay scrollbar stays after the list last scrolled. */
 #define INDICATOR_SECONDS 1
@@ -1031,7 +1032,7 @@ etl_event_list_copy (EtlEventList *self)
   task = g_task_new (self, NULL, on_copy_done, NULL);
   g_task_set_source_tag (task, etl_event_list_copy);
   g_task_set_task_data (task, job, (GDestroyNotify) copy_job_free);
-  g_task_run_in_thread (task, copy_thread);
+  etl_worker_run (task, copy_thread);
 }
 
 /* Actions and the context menu -------------------------------------------- */

@@ -31,6 +31,7 @@
 
 #include "etl-event-model.h"
 #include "etl-names.h"
+#include "etl-worker.h"
 
 #define CANCEL_CHECK_MASK 0xFFFF
 
@@ -431,7 +432,7 @@ etl_event_sort_async (EtlTrace *trace, EtlRowSet *rows, EtlSortKey key, int mode
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, etl_event_sort_async);
   g_task_set_task_data (task, sd, sort_data_free);
-  g_task_run_in_thread (task, sort_thread);
+  etl_worker_run (task, sort_thread);
 }
 
 /**

@@ -28,6 +28,7 @@
 
 #include "etl-group-view.h"
 #include "etl-time-ruler.h"
+#include "etl-worker.h"
 
 struct _EtlGroupView
 {
@@ -249,7 +250,7 @@ start_compute (gpointer user_data)
   task = g_task_new (NULL, self->cancellable, on_computed, g_object_ref (self));
   g_task_set_source_tag (task, start_compute);
   g_task_set_task_data (task, job, job_free);
-  g_task_run_in_thread (task, compute_thread);
+  etl_worker_run (task, compute_thread);
   return G_SOURCE_REMOVE;
 }
 

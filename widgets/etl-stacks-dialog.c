@@ -20,6 +20,7 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include "etl-stacks-dialog.h"
+#include "etl-worker.h"
 
 #include "etl-flame-graph.h"
 
@@ -256,7 +257,7 @@ etl_stacks_dialog_new (GtkWindow *parent, EtlStacks *stacks, gint64 from_filetim
   self->busy = TRUE;
   task = g_task_new (self, self->cancellable, on_summary, NULL);
   g_task_set_task_data (task, job, job_free);
-  g_task_run_in_thread (task, summarize_thread);
+  etl_worker_run (task, summarize_thread);
   return GTK_WIDGET (self);
 }
 

@@ -63,6 +63,7 @@
 #include "etl-names.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
+#include "etl-worker.h"
 
 #include "etl-cpu-segments.h"
 
@@ -1153,7 +1154,7 @@ start_segments (EtlTimelineView *self)
   self->segments_cancellable = g_cancellable_new ();
   task = g_task_new (NULL, self->segments_cancellable, on_segments_ready, g_object_ref (self));
   g_task_set_task_data (task, etl_trace_ref (self->trace), (GDestroyNotify) etl_trace_unref);
-  g_task_run_in_thread (task, segments_thread);
+  etl_worker_run (task, segments_thread);
 }
 
 /* The lane under @y and the time under @x; FALSE outside the lanes. */

@@ -74,9 +74,14 @@ typedef struct
   guint64 key;
   EtlCpuUsageEntry entry;
   guint64 samples_pre; /* samples before the first interval record */
-  gint64 *bucket_time; /* n_buckets, 100-ns units */
-  guint64 *bucket_samples;
-  guint64 *bucket_pre;
+  /* The buckets this entry touched, [b_lo, b_lo + b_n): a process that
+   * lived for a moment holds one or two buckets, not the whole span (a
+   * trace can hold 100,000 processes, the graph asks for 400 buckets). */
+  guint b_lo;
+  guint b_n;
+  gint64 *bucket_time;     /* b_n, 100-ns units */
+  guint64 *bucket_samples; /* b_n (sampled) */
+  guint64 *bucket_pre;     /* b_n, or NULL */
   guint64 first_row; /* the record that created it: its entry's fields are that record's */
 } Acc;
 
@@ -107,6 +112,62 @@ acc_free (gpointer data)
   g_free (a->bucket_samples);
   g_free (a->bucket_pre);
   g_free (a);
+}
+
+/* @a's bucket arrays widened to hold bucket @k (of @n_buckets), zero-filled:
+ * doubling at the end, where time order adds buckets. */
+static void
+acc_reserve (Acc *a, guint k, guint n_buckets, gboolean sampled)
+{
+  guint lo, n;
+
+  if (a->b_n > 0 && k >= a->b_lo && k < a->b_lo + a->b_n)
+    return;
+  if (a->b_n == 0)
+    {
+      lo = k;
+      n = MIN (2u, n_buckets - k);
+    }
+  else if (k >= a->b_lo + a->b_n)
+    {
+      lo = a->b_lo;
+      n = MAX (k - lo + 1, MIN (a->b_n * 2, n_buckets - lo));
+    }
+  else
+    {
+      lo = k;
+      n = a->b_lo + a->b_n - k;
+    }
+  {
+    guint shift = a->b_lo - lo; /* 0 unless widened downwards (or new) */
+    gint64 *time = g_new0 (gint64, n);
+    guint64 *samples = sampled || a->bucket_samples != NULL ? g_new0 (guint64, n) : NULL;
+    guint64 *pre = a->bucket_pre != NULL ? g_new0 (guint64, n) : NULL;
+
+    if (a->b_n > 0)
+      {
+        memcpy (time + shift, a->bucket_time, a->b_n * sizeof *time);
+        if (samples != NULL && a->bucket_samples != NULL)
+          memcpy (samples + shift, a->bucket_samples, a->b_n * sizeof *samples);
+        if (pre != NULL)
+          memcpy (pre + shift, a->bucket_pre, a->b_n * sizeof *pre);
+      }
+    g_free (a->bucket_time);
+    g_free (a->bucket_samples);
+    g_free (a->bucket_pre);
+    a->bucket_time = time;
+    a->bucket_samples = samples;
+    a->bucket_pre = pre;
+    a->b_lo = lo;
+    a->b_n = n;
+  }
+}
+
+/* @a's CPU time in bucket @k (0 outside the buckets it touched). */
+static inline gint64
+acc_time (const Acc *a, guint k)
+{
+  return k >= a->b_lo && k - a->b_lo < a->b_n ? a->bucket_time[k - a->b_lo] : 0;
 }
 
 static inline guint32
@@ -156,9 +217,7 @@ acc_new (EtlCpuUsage *u, GPtrArray *accs, guint64 key)
   a->key = key;
   a->entry.pid = NO_ID;
   a->entry.tid = NO_ID;
-  a->bucket_time = g_new0 (gint64, u->n_buckets);
-  if (u->mode == ETL_CPU_USAGE_SAMPLED)
-    a->bucket_samples = g_new0 (guint64, u->n_buckets);
+  (void)u;
   if (accs != NULL)
     g_ptr_array_add (accs, a);
   return a;
@@ -250,7 +309,8 @@ add_interval (EtlCpuUsage *u, Acc *a, gint64 from, gint64 to)
 
       if (b0 >= to)
         break;
-      a->bucket_time[k] += MIN (to, b1) - MAX (from, b0);
+      acc_reserve (a, k, u->n_buckets, FALSE);
+      a->bucket_time[k - a->b_lo] += MIN (to, b1) - MAX (from, b0);
     }
 }
 
@@ -299,25 +359,34 @@ acc_merge (EtlCpuUsage *u, Acc *dst, const Acc *src, gint64 incoming)
 {
   dst->entry.cpu_time += src->entry.cpu_time;
   dst->entry.samples += src->entry.samples;
-  for (guint k = 0; k < u->n_buckets; k++)
-    dst->bucket_time[k] += src->bucket_time[k];
+  if (src->b_n == 0)
+    return;
+  {
+    gboolean sampled = src->bucket_samples != NULL;
+
+    /* Widening to both ends of @src's buckets covers every one between. */
+    acc_reserve (dst, src->b_lo, u->n_buckets, sampled);
+    acc_reserve (dst, src->b_lo + src->b_n - 1, u->n_buckets, sampled);
+  }
+  for (guint j = 0; j < src->b_n; j++)
+    dst->bucket_time[src->b_lo + j - dst->b_lo] += src->bucket_time[j];
   if (src->bucket_samples != NULL && dst->bucket_samples != NULL)
-    for (guint k = 0; k < u->n_buckets; k++)
-      dst->bucket_samples[k] += src->bucket_samples[k];
+    for (guint j = 0; j < src->b_n; j++)
+      dst->bucket_samples[src->b_lo + j - dst->b_lo] += src->bucket_samples[j];
   if (src->bucket_pre == NULL)
     return;
   if (incoming > 0)
     {
       dst->entry.cpu_time += (gint64)src->samples_pre * incoming;
-      for (guint k = 0; k < u->n_buckets; k++)
-        dst->bucket_time[k] += (gint64)src->bucket_pre[k] * incoming;
+      for (guint j = 0; j < src->b_n; j++)
+        dst->bucket_time[src->b_lo + j - dst->b_lo] += (gint64)src->bucket_pre[j] * incoming;
       return;
     }
   if (dst->bucket_pre == NULL)
-    dst->bucket_pre = g_new0 (guint64, u->n_buckets);
+    dst->bucket_pre = g_new0 (guint64, dst->b_n);
   dst->samples_pre += src->samples_pre;
-  for (guint k = 0; k < u->n_buckets; k++)
-    dst->bucket_pre[k] += src->bucket_pre[k];
+  for (guint j = 0; j < src->b_n; j++)
+    dst->bucket_pre[src->b_lo + j - dst->b_lo] += src->bucket_pre[j];
 }
 
 /* Whether record @i is to be read: a kernel header of a wanted provider. */
@@ -376,18 +445,19 @@ sampled_range (guint worker, guint64 first, guint64 last, gpointer data)
               guint k = bucket_of (u, rec.filetime);
 
               a->entry.samples++;
-              a->bucket_samples[k]++;
+              acc_reserve (a, k, u->n_buckets, TRUE);
+              a->bucket_samples[k - a->b_lo]++;
               if (w->interval > 0)
                 {
                   a->entry.cpu_time += w->interval;
-                  a->bucket_time[k] += w->interval;
+                  a->bucket_time[k - a->b_lo] += w->interval;
                 }
               else
                 {
                   if (a->bucket_pre == NULL)
-                    a->bucket_pre = g_new0 (guint64, u->n_buckets);
+                    a->bucket_pre = g_new0 (guint64, a->b_n);
                   a->samples_pre++;
-                  a->bucket_pre[k]++;
+                  a->bucket_pre[k - a->b_lo]++;
                 }
               w->n_records++;
             }
@@ -766,7 +836,7 @@ etl_cpu_usage_compute_with_workers (EtlTrace *trace, EtlCpuUsageMode mode, EtlCp
           if (a->bucket_pre == NULL)
             continue;
           a->entry.cpu_time += (gint64)a->samples_pre * pre;
-          for (guint k = 0; k < u->n_buckets; k++)
+          for (guint k = 0; k < a->b_n; k++)
             a->bucket_time[k] += (gint64)a->bucket_pre[k] * pre;
         }
     }
@@ -1015,7 +1085,7 @@ etl_cpu_usage_get_bucket_time (EtlCpuUsage *usage, const EtlCpuUsageEntry *entry
 
   g_return_val_if_fail (usage != NULL && entry != NULL && bucket < usage->n_buckets, 0);
   a = acc_of (usage, entry);
-  return a != NULL ? a->bucket_time[bucket] : 0;
+  return a != NULL ? acc_time (a, bucket) : 0;
 }
 
 /**
@@ -1034,7 +1104,9 @@ etl_cpu_usage_get_bucket_samples (EtlCpuUsage *usage, const EtlCpuUsageEntry *en
 
   g_return_val_if_fail (usage != NULL && entry != NULL && bucket < usage->n_buckets, 0);
   a = acc_of (usage, entry);
-  return a != NULL && a->bucket_samples != NULL ? a->bucket_samples[bucket] : 0;
+  return a != NULL && a->bucket_samples != NULL && bucket >= a->b_lo && bucket - a->b_lo < a->b_n
+             ? a->bucket_samples[bucket - a->b_lo]
+             : 0;
 }
 
 /**
@@ -1079,6 +1151,7 @@ EtlCpuUsageSeries *
 etl_cpu_usage_dup_series (EtlCpuUsage *usage, guint top_n)
 {
   EtlCpuUsageSeries *s;
+  g_autofree gint64 *other = NULL;
   guint n_top;
 
   g_return_val_if_fail (usage != NULL, NULL);
@@ -1089,25 +1162,34 @@ etl_cpu_usage_dup_series (EtlCpuUsage *usage, guint top_n)
   s->names = g_new0 (char *, s->n_rows + 1);
   s->entries = g_new0 (const EtlCpuUsageEntry *, MAX (s->n_rows, 1));
   s->percent = g_new0 (double, MAX ((gsize)s->n_rows * s->n_buckets, 1));
-  for (guint k = 0; k < usage->n_buckets; k++)
+  other = g_new0 (gint64, MAX (usage->n_buckets, 1));
+  /* Each entry's own buckets only: the rest are zero. */
+  for (guint i = 0; i < usage->n_entries; i++)
     {
-      gint64 cap = etl_cpu_usage_get_bucket_capacity (usage, k);
-      gint64 other = 0;
+      const Acc *a = g_ptr_array_index (usage->accs, i);
 
-      for (guint i = 0; i < usage->n_entries; i++)
+      for (guint j = 0; j < a->b_n; j++)
         {
-          const Acc *a = g_ptr_array_index (usage->accs, i);
+          guint k = a->b_lo + j;
 
           if (i < n_top)
-            s->percent[(gsize)i * s->n_buckets + k]
-                = cap > 0 ? 100.0 * (double)a->bucket_time[k] / (double)cap : 0.0;
+            {
+              gint64 cap = etl_cpu_usage_get_bucket_capacity (usage, k);
+
+              s->percent[(gsize)i * s->n_buckets + k]
+                  = cap > 0 ? 100.0 * (double)a->bucket_time[j] / (double)cap : 0.0;
+            }
           else
-            other += a->bucket_time[k];
+            other[k] += a->bucket_time[j];
         }
-      if (s->n_rows > n_top)
-        s->percent[(gsize)n_top * s->n_buckets + k]
-            = cap > 0 ? 100.0 * (double)other / (double)cap : 0.0;
     }
+  if (s->n_rows > n_top)
+    for (guint k = 0; k < usage->n_buckets; k++)
+      {
+        gint64 cap = etl_cpu_usage_get_bucket_capacity (usage, k);
+
+        s->percent[(gsize)n_top * s->n_buckets + k] = cap > 0 ? 100.0 * (double)other[k] / (double)cap : 0.0;
+      }
   for (guint i = 0; i < n_top; i++)
     {
       s->names[i] = g_strdup (usage->entries[i].name);

@@ -36,6 +36,7 @@
 
 #include "etl-filter.h"
 #include "etl-names.h"
+#include "etl-worker.h"
 
 #define CANCEL_CHECK_MASK 0x3FFF
 
@@ -429,7 +430,7 @@ etl_filter_apply_async (EtlTrace *trace,
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, etl_filter_apply_async);
   g_task_set_task_data (task, ad, apply_data_free);
-  g_task_run_in_thread (task, apply_thread);
+  etl_worker_run (task, apply_thread);
 }
 
 /**

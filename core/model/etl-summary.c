@@ -33,6 +33,7 @@
 
 #include "etl-names.h"
 #include "etl-summary.h"
+#include "etl-worker.h"
 
 /* The kernel records whose header has no process id but whose payload names
  * the thread (MOF classes PerfInfo_SampledProfile: ThreadId after the
@@ -870,7 +871,7 @@ etl_summary_new_expanded_async (EtlTrace *trace,
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, etl_summary_new_async);
   g_task_set_task_data (task, bd, build_data_free);
-  g_task_run_in_thread (task, summary_build_thread);
+  etl_worker_run (task, summary_build_thread);
 }
 
 /**

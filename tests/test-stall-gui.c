@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* Issue 11 (main-loop stalls): Cancel during a load — at once, or after the
+ * load worker has run a while — stops the load and leaves the window usable:
+ * no trace, the start page, no error; the same file then opens; and the CPU
+ * graph, whose old results are now freed in a worker, still shows the new
+ * trace's usage after a reload.  Run under Xvfb; skipped without a display. */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "etl-application.h"
+#include "etl-cpu-graph.h"
+#include "etl-synth.h"
+#include "etl-trace.h"
+#include "etl-window.h"
+
+#define N_RECORDS 600000
+
+static gboolean have_display;
+
+typedef struct
+{
+  EtlWindow *window;
+  char *dir;
+  char *path;
+} Fixture;
+
+static void
+fixture_setup (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  EtlSynthParams params;
+
+  if (!have_display)
+    return;
+  fixture->dir = g_dir_make_tmp ("etlscope-stall-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->path = g_build_filename (fixture->dir, "big.etl", NULL);
+  etl_synth_params_init (&params);
+  params.n_cpus = 4;
+  params.n_records = N_RECORDS;
+  params.seed = 11;
+  g_assert_true (etl_synth_write (&params, fixture->path, &error));
+  g_assert_no_error (error);
+  fixture->window = g_object_ref_sink (etl_window_new (NULL));
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
+  gtk_widget_show (GTK_WIDGET (fixture->window));
+}
+
+static void
+fixture_teardown (Fixture *fixture, gconstpointer data)
+{
+  if (fixture->window != NULL)
+    {
+      gtk_widget_destroy (GTK_WIDGET (fixture->window));
+      g_clear_object (&fixture->window);
+    }
+  if (fixture->path != NULL)
+    g_unlink (fixture->path);
+  if (fixture->dir != NULL)
+    g_rmdir (fixture->dir);
+  g_free (fixture->path);
+  g_free (fixture->dir);
+}
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until the window, its lanes and its CPU graph are idle. */
+static void
+wait_idle (EtlWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (120, on_timeout, &timed_out);
+
+  while ((etl_window_get_busy (window) || etl_cpu_graph_is_busy (etl_window_get_cpu_graph (window))) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+open_path (EtlWindow *window, const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  etl_window_open_files (window, &file, 1);
+  g_assert_true (etl_window_get_loading (window));
+}
+
+/* Cancelled, the window shows the start page without a trace or an error. */
+static void
+assert_cancelled (EtlWindow *window)
+{
+  g_assert_false (etl_window_get_loading (window));
+  g_assert_null (etl_window_get_trace (window));
+  g_assert_cmpstr (etl_window_get_page (window), ==, "start");
+  g_assert_false (etl_window_get_info_bar_visible (window));
+  g_assert_cmpstr (etl_window_get_status (window), ==, "No trace loaded");
+}
+
+static void
+assert_loaded (EtlWindow *window)
+{
+  EtlTrace *trace = etl_window_get_trace (window);
+
+  g_assert_nonnull (trace);
+  g_assert_cmpuint (etl_trace_get_n_records (trace), ==, N_RECORDS + 1);
+  g_assert_cmpstr (etl_window_get_page (window), ==, "trace");
+}
+
+static void
+test_cancel_at_once (Fixture *fixture, gconstpointer data)
+{
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return;
+    }
+  open_path (fixture->window, fixture->path);
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "cancel", NULL);
+  assert_cancelled (fixture->window);
+  /* The cancelled worker's result arrives later and changes nothing. */
+  for (int i = 0; i < 200; i++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+  assert_cancelled (fixture->window);
+
+  /* Usable: the same file opens. */
+  open_path (fixture->window, fixture->path);
+  wait_idle (fixture->window);
+  assert_loaded (fixture->window);
+}
+
+/* Cancel once the worker has run a while (its progress shows), while a
+ * trace is shown: that trace stays, and a later load replaces it. */
+static void
+test_cancel_later (Fixture *fixture, gconstpointer data)
+{
+  EtlTrace *shown;
+  gint64 start;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return;
+    }
+  open_path (fixture->window, fixture->path);
+  wait_idle (fixture->window);
+  assert_loaded (fixture->window);
+  shown = etl_window_get_trace (fixture->window);
+
+  open_path (fixture->window, fixture->path);
+  start = g_get_monotonic_time ();
+  while (etl_window_get_loading (fixture->window) && g_get_monotonic_time () - start < 50 * 1000)
+    g_main_context_iteration (NULL, FALSE);
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "cancel", NULL);
+  g_assert_false (etl_window_get_loading (fixture->window));
+  g_assert_true (etl_window_get_trace (fixture->window) == shown);
+  wait_idle (fixture->window);
+  g_assert_true (etl_window_get_trace (fixture->window) == shown);
+  g_assert_false (etl_window_get_info_bar_visible (fixture->window));
+
+  /* The CPU graph of the trace shown has its usage (the old one was freed
+   * in a worker when the new one came). */
+  g_assert_nonnull (etl_cpu_graph_get_usage (etl_window_get_cpu_graph (fixture->window)));
+
+  open_path (fixture->window, fixture->path);
+  wait_idle (fixture->window);
+  assert_loaded (fixture->window);
+  g_assert_true (etl_window_get_trace (fixture->window) != shown);
+  g_assert_nonnull (etl_cpu_graph_get_usage (etl_window_get_cpu_graph (fixture->window)));
+}
+
+static void
+rm_rf (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+
+  if (dir != NULL)
+    {
+      const char *name;
+
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          rm_rf (child);
+        }
+      g_dir_close (dir);
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autofree char *xdg = g_dir_make_tmp ("etlscope-stall-xdg-XXXXXX", NULL);
+  g_autofree char *config = g_build_filename (xdg, "config", NULL);
+  g_autofree char *xdg_data = g_build_filename (xdg, "data", NULL);
+  int status;
+
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_setenv ("XDG_DATA_HOME", xdg_data, TRUE);
+  have_display = gtk_init_check (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/etl/gui/stall/cancel-at-once", Fixture, NULL, fixture_setup, test_cancel_at_once, fixture_teardown);
+  g_test_add ("/etl/gui/stall/cancel-later", Fixture, NULL, fixture_setup, test_cancel_later, fixture_teardown);
+  status = g_test_run ();
+  if (xdg != NULL)
+    rm_rf (xdg);
+  return status;
+}

@@ -312,6 +312,8 @@ test_synth_merge (void)
   assert_cli_same ("info", NULL, (const char *const *) paths, 4);
   assert_cli_same ("losses", NULL, (const char *const *) paths, 4);
   assert_cli_same ("processes", NULL, (const char *const *) paths, 4);
+  /* Windows keeps a mapped file until it is unmapped: close it first. */
+  g_clear_pointer (&trace, etl_trace_unref);
   for (guint i = 0; i < 3; i++)
     {
       g_assert_cmpint (g_remove (paths[i]), ==, 0);

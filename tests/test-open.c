@@ -363,6 +363,7 @@ test_many_pids (void)
       n_checked++;
     }
   g_assert_cmpuint (n_checked, ==, n);
+  g_clear_pointer (&trace, etl_trace_unref); /* Windows keeps a mapped file */
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
@@ -410,6 +411,7 @@ test_large_buffers (void)
   /* the last record of a full buffer starts 4096 bytes before its end, or less */
   g_assert_cmpuint (max_offset, >=, buffer_size - 2 * size);
   g_assert_cmpuint (max_offset, <, buffer_size);
+  g_clear_pointer (&trace, etl_trace_unref); /* Windows keeps a mapped file */
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
@@ -443,6 +445,7 @@ test_out_of_order (void)
   for (guint64 i = 1; i < etl_trace_get_n_records (trace); i++)
     g_assert_cmpint (etl_trace_get_filetime (trace, i - 1), <=, etl_trace_get_filetime (trace, i));
   assert_cli_same ("dump", "--format=jsonl", paths, 3);
+  g_clear_pointer (&trace, etl_trace_unref); /* Windows keeps a mapped file */
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }

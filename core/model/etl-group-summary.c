@@ -382,6 +382,7 @@ struct _Node
   guint n_direct;
   guint64 value;
   guint64 first_row; /* the row that created it: its fields are that row's */
+  Node *last;        /* the child found last: consecutive rows often share it */
 };
 
 /* Children of provider and CPU levels are found by index, not hashed: the
@@ -784,6 +785,8 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
 
           if (rk[i].value < n->n_direct)
             child = n->direct[rk[i].value];
+          else if (n->last != NULL && n->last->value == rk[i].value)
+            child = n->last;
           else
             child = g_hash_table_lookup (n->children, &rk[i].value);
           if (child == NULL)
@@ -795,6 +798,7 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
               if (rk[i].value < n->n_direct)
                 n->direct[rk[i].value] = child;
             }
+          n->last = child;
           n = child;
           count_row (n, t);
         }

@@ -13,7 +13,9 @@
  * etl_group_summary_compute() visits every row once and is meant to run in a
  * worker (it takes a #GCancellable and reports progress).  Provider and
  * processor come from the trace's in-memory index; the event, process and
- * thread need the record's header, read with etl_trace_get_record() (no
+ * thread need the record's header, read with etl_trace_get_record() when
+ * an event key needs the whole #EtlRecord, else with the cheaper
+ * etl_trace_peek_record() and etl_process_resolver_resolve_brief() (no
  * payload is decoded: the event name is looked up once per provider, kind,
  * HookId, event id, opcode, version and task in a small cache; only
  * TraceLogging names, which live in each record's schema item, are read per

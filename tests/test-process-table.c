@@ -265,6 +265,7 @@ check_resolver_equal (const char *path)
   g_autoptr (GError) error = NULL;
   g_autoptr (EtlTrace) trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
   g_autoptr (EtlProcessResolver) resolver = NULL;
+  g_autoptr (EtlProcessResolver) brief_resolver = NULL;
   EtlProcessTable *table;
   guint64 n, n_found = 0, n_payload = 0;
 
@@ -272,13 +273,15 @@ check_resolver_equal (const char *path)
   g_assert_nonnull (trace);
   table = etl_trace_get_process_table (trace);
   resolver = etl_process_resolver_new (table);
+  brief_resolver = etl_process_resolver_new (table);
   n = etl_trace_get_n_records (trace);
   g_assert_cmpuint (n, >, 0);
   for (guint64 i = 0; i < n; i++)
     {
       g_auto (EtlRecord) r = { 0 };
-      guint32 pid_a = 1, tid_a = 1, pid_b = 2, tid_b = 2;
-      gboolean a, b;
+      guint32 pid_a = 1, tid_a = 1, pid_b = 2, tid_b = 2, pid_c = 3, tid_c = 3;
+      gboolean a, b, c;
+      EtlRecordBrief brief;
 
       if (!etl_trace_get_record (trace, i, &r, NULL))
         continue;
@@ -287,6 +290,13 @@ check_resolver_equal (const char *path)
       g_assert_cmpint (a, ==, b);
       g_assert_cmpuint (pid_a, ==, pid_b);
       g_assert_cmpuint (tid_a, ==, tid_b);
+      /* The same from the brief, by a resolver that never saw an EtlRecord. */
+      g_assert_true (etl_trace_peek_record (trace, i, &brief));
+      c = etl_process_resolver_resolve_brief (brief_resolver, trace, i, &brief, &pid_c, &tid_c);
+      etl_record_brief_clear (&brief);
+      g_assert_cmpint (a, ==, c);
+      g_assert_cmpuint (pid_a, ==, pid_c);
+      g_assert_cmpuint (tid_a, ==, tid_c);
       n_found += a;
       if (a)
         g_assert_true (etl_process_resolver_lookup (resolver, pid_b, r.filetime)

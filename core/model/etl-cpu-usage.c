@@ -421,14 +421,14 @@ sampled_range (guint worker, guint64 first, guint64 last, gpointer data)
 
   for (guint64 i = first; i < last; i++)
     {
-      EtlRecord rec;
+      EtlRecordBrief rec;
       guint8 header_type;
 
       if ((i - first) % PROGRESS_STEP == 0 && !walk_check (job, w, worker, i - first, last - first))
         return;
       if (!wanted_row (job, i))
         continue;
-      if (!etl_trace_get_record (job->trace, i, &rec, NULL))
+      if (!etl_trace_peek_record (job->trace, i, &rec))
         continue;
       header_type = rec.header_type;
       w->row = i;
@@ -476,7 +476,7 @@ sampled_range (guint worker, guint64 first, guint64 last, gpointer data)
                 }
             }
         }
-      etl_record_clear (&rec);
+      etl_record_brief_clear (&rec);
     }
 }
 

@@ -13,7 +13,9 @@
  * etl_group_summary_compute() visits every row once and is meant to run in a
  * worker (it takes a #GCancellable and reports progress).  Provider and
  * processor come from the trace's in-memory index; the event, process and
- * thread need the record's header, read with etl_trace_get_record() (no
+ * thread need the record's header, read with etl_trace_get_record() when
+ * an event key needs the whole #EtlRecord, else with the cheaper
+ * etl_trace_peek_record() and etl_process_resolver_resolve_brief() (no
  * payload is decoded: the event name is looked up once per provider, kind,
  * HookId, event id, opcode, version and task in a small cache; only
  * TraceLogging names, which live in each record's schema item, are read per
@@ -382,6 +384,7 @@ struct _Node
   guint n_direct;
   guint64 value;
   guint64 first_row; /* the row that created it: its fields are that row's */
+  Node *last;        /* the child found last: consecutive rows often share it */
 };
 
 /* Children of provider and CPU levels are found by index, not hashed: the
@@ -630,6 +633,7 @@ typedef struct
   guint n_processes;
   const guint *direct;
   gboolean need_record;
+  gboolean need_full;    /* an event key: the whole EtlRecord, else its brief */
   EtlSchemaRegistry *registry;
   EtlProcessTable *processes;
   EtlProgressFunc progress;
@@ -700,7 +704,8 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
       gint64 t = etl_trace_get_filetime (trace, row);
       guint provider = etl_trace_get_provider_index (trace, row);
       EtlRecord r;
-      gboolean have_record = FALSE;
+      EtlRecordBrief b;
+      gboolean have_record = FALSE, have_brief = FALSE;
       Node *n = w->root;
 
       if (((pos - first) & CANCEL_CHECK_MASK) == 0)
@@ -715,8 +720,10 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
         }
       if (w->provider_first[MIN (provider, job->n_providers)] == NO_ROW)
         w->provider_first[MIN (provider, job->n_providers)] = row;
-      if (job->need_record)
+      if (job->need_full)
         have_record = etl_trace_get_record (trace, row, &r, NULL);
+      else if (job->need_record)
+        have_brief = etl_trace_peek_record (trace, row, &b);
       for (guint i = 0; i < job->n_keys; i++)
         {
           RowKey *o = &rk[i];
@@ -739,8 +746,9 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
               {
                 const EtlProcess *process = NULL;
                 guint32 pid;
-                gboolean found = have_record ? etl_process_resolver_resolve (w->resolver, &r, &pid, NULL)
-                                             : etl_trace_get_pid (trace, row, &pid);
+                gboolean found = have_record  ? etl_process_resolver_resolve (w->resolver, &r, &pid, NULL)
+                                 : have_brief ? etl_process_resolver_resolve_brief (w->resolver, trace, row, &b, &pid, NULL)
+                                              : etl_trace_get_pid (trace, row, &pid);
 
                 if (!found)
                   {
@@ -758,7 +766,7 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
               }
               break;
             case ETL_GROUP_BY_THREAD:
-              o->id = have_record && r.has_pid ? r.tid : ETL_GROUP_NONE;
+              o->id = have_record && r.has_pid ? r.tid : have_brief && b.has_pid ? b.tid : ETL_GROUP_NONE;
               o->value = o->id;
               break;
             case ETL_GROUP_BY_CPU:
@@ -770,6 +778,8 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
         }
       if (have_record)
         etl_record_clear (&r);
+      if (have_brief)
+        etl_record_brief_clear (&b);
       count_row (n, t);
       for (guint i = 0; i < job->n_keys; i++)
         {
@@ -777,6 +787,8 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
 
           if (rk[i].value < n->n_direct)
             child = n->direct[rk[i].value];
+          else if (n->last != NULL && n->last->value == rk[i].value)
+            child = n->last;
           else
             child = g_hash_table_lookup (n->children, &rk[i].value);
           if (child == NULL)
@@ -788,6 +800,7 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
               if (rk[i].value < n->n_direct)
                 n->direct[rk[i].value] = child;
             }
+          n->last = child;
           n = child;
           count_row (n, t);
         }
@@ -980,6 +993,9 @@ etl_group_summary_compute_with_workers (EtlTrace *trace, EtlRowSet *rows, gint64
   job.n_processes = k.n_processes;
   job.direct = direct;
   job.need_record = k.need_record;
+  for (guint i = 0; i < n_keys; i++)
+    if (keys[i] == ETL_GROUP_BY_EVENT)
+      job.need_full = TRUE;
   job.registry = k.registry;
   job.processes = k.processes;
   job.progress = progress;

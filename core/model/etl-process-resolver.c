@@ -52,9 +52,9 @@
 /* The decoder keeps at most this many fields; a subject past it takes the slow path. */
 #define MAX_PLAN_PROPERTIES 64
 
+/* Kernel records only: their provider follows from the HookId. */
 typedef struct
 {
-  EtlGuid provider;
   guint16 hook_id;
   guint8 version;
   guint8 header_type;
@@ -108,8 +108,7 @@ plan_key_hash (gconstpointer p)
 {
   const PlanKey *k = p;
 
-  return etl_guid_hash (&k->provider) ^ ((guint)k->hook_id << 16 | (guint)k->version << 8 | k->header_type)
-         ^ ((guint)k->kind * 2654435761u);
+  return ((guint)k->hook_id << 16 | (guint)k->version << 8 | k->header_type) ^ ((guint)k->kind * 2654435761u);
 }
 
 static gboolean
@@ -300,27 +299,39 @@ plan_build (EtlProcessResolver *r, Plan *plan, const EtlRecord *record)
     }
 }
 
+/* The plan of a kernel record's kind; @record is read only to build a new
+ * plan: when it is %NULL, the record at @index of @trace is read for that. */
 static const Plan *
-plan_for (EtlProcessResolver *r, const EtlRecord *record)
+plan_for (EtlProcessResolver *r, const EtlRecordBrief *brief, const EtlRecord *record, EtlTrace *trace,
+          guint64 index)
 {
   PlanKey key;
   Plan *plan;
 
   memset (&key, 0, sizeof key);
-  key.provider = record->provider;
-  key.hook_id = record->hook_id;
-  key.version = record->version;
-  key.header_type = record->header_type;
-  key.kind = record->kind;
+  key.hook_id = brief->hook_id;
+  key.version = brief->version;
+  key.header_type = brief->header_type;
+  key.kind = brief->kind;
   if (r->last != NULL && plan_key_equal (&r->last->key, &key))
     return r->last;
   plan = g_hash_table_lookup (r->plans, &key);
   if (plan == NULL)
     {
+      EtlRecord full;
+
+      if (record == NULL)
+        {
+          if (!etl_trace_get_record (trace, index, &full, NULL))
+            return NULL;
+          record = &full;
+        }
       plan = g_new0 (Plan, 1);
       plan->key = key;
       plan_build (r, plan, record);
       g_hash_table_insert (r->plans, &plan->key, plan);
+      if (record == &full)
+        etl_record_clear (&full);
     }
   r->last = plan;
   return plan;
@@ -329,7 +340,7 @@ plan_for (EtlProcessResolver *r, const EtlRecord *record)
 /* find_field() + field_number() of etl-process-table.c over the plan: the
  * first name whose first property the payload holds. */
 static gboolean
-plan_number (const SubjectField *fields, guint n_names, const EtlRecord *record, guint64 *value)
+plan_number (const SubjectField *fields, guint n_names, const EtlRecordBrief *record, guint64 *value)
 {
   for (guint n = 0; n < n_names; n++)
     {
@@ -412,38 +423,49 @@ etl_process_resolver_lookup (EtlProcessResolver *resolver, guint32 pid, gint64 f
   return m->result;
 }
 
-/**
- * etl_process_resolver_resolve:
- * @resolver: a resolver
- * @record: a record of the trace whose table and registry @resolver uses
- * @pid: (out): the process id the record belongs to
- * @tid: (out) (optional): its thread id, G_MAXUINT32 when unknown
- *
- * Exactly etl_process_table_resolve_record (table, @record, %NULL, @pid,
- * @tid) with the resolver's table, faster (see the section overview).
- *
- * Returns: %TRUE when a process id was found
- */
-gboolean
-etl_process_resolver_resolve (EtlProcessResolver *resolver, const EtlRecord *record, guint32 *pid,
-                              guint32 *tid)
+static void
+brief_from_record (EtlRecordBrief *b, const EtlRecord *r)
+{
+  memset (b, 0, sizeof *b);
+  b->header_type = r->header_type;
+  b->kind = r->kind;
+  b->has_pid = r->has_pid;
+  b->opcode = r->opcode;
+  b->hook_id = r->hook_id;
+  b->event_id = r->event_id;
+  b->version = r->version;
+  b->pid = r->pid;
+  b->tid = r->tid;
+  b->filetime = r->filetime;
+  b->user_data = r->user_data;
+  b->user_data_len = r->user_data_len;
+}
+
+/* Whether the record's subject may be in its payload: a kernel record with
+ * a payload, when there are schemas to read it with. */
+static inline gboolean
+wants_plan (EtlProcessResolver *resolver, const EtlRecordBrief *record)
+{
+  return (record->kind == ETL_RECORD_KIND_KERNEL || record->kind == ETL_RECORD_KIND_PERFINFO)
+         && resolver->registry != NULL && record->user_data_len > 0;
+}
+
+/* The resolution of @record given its @plan (%NULL unless wants_plan(); never
+ * one to decode). */
+static gboolean
+resolve_planned (EtlProcessResolver *resolver, const EtlRecordBrief *record, const Plan *plan, guint32 *pid,
+                 guint32 *tid)
 {
   guint32 out_tid = NO_ID;
   guint64 v;
 
-  g_return_val_if_fail (resolver != NULL && record != NULL && pid != NULL, FALSE);
-
   *pid = NO_ID;
   if (record->has_pid)
     out_tid = record->tid;
-  if ((record->kind == ETL_RECORD_KIND_KERNEL || record->kind == ETL_RECORD_KIND_PERFINFO)
-      && resolver->registry != NULL && record->user_data_len > 0)
+  if (plan != NULL)
     {
-      const Plan *plan = plan_for (resolver, record);
       gboolean no_header_pid = !record->has_pid || record->pid == NO_ID;
 
-      if (plan->decode)
-        return etl_process_table_resolve_record (resolver->table, record, NULL, pid, tid);
       if (no_header_pid && plan_number (plan->tid, resolver->n_tid_names, record, &v) && v != NO_ID)
         out_tid = (guint32)v;
       if (plan_number (plan->pid, resolver->n_pid_names, record, &v) && v != NO_ID)
@@ -485,4 +507,82 @@ etl_process_resolver_resolve (EtlProcessResolver *resolver, const EtlRecord *rec
         }
     }
   return FALSE;
+}
+
+/**
+ * etl_process_resolver_resolve:
+ * @resolver: a resolver
+ * @record: a record of the trace whose table and registry @resolver uses
+ * @pid: (out): the process id the record belongs to
+ * @tid: (out) (optional): its thread id, G_MAXUINT32 when unknown
+ *
+ * Exactly etl_process_table_resolve_record (table, @record, %NULL, @pid,
+ * @tid) with the resolver's table, faster (see the section overview).
+ *
+ * Returns: %TRUE when a process id was found
+ */
+gboolean
+etl_process_resolver_resolve (EtlProcessResolver *resolver, const EtlRecord *record, guint32 *pid,
+                              guint32 *tid)
+{
+  EtlRecordBrief brief;
+  const Plan *plan = NULL;
+
+  g_return_val_if_fail (resolver != NULL && record != NULL && pid != NULL, FALSE);
+
+  brief_from_record (&brief, record);
+  if (wants_plan (resolver, &brief))
+    {
+      plan = plan_for (resolver, &brief, record, NULL, 0);
+      if (plan->decode)
+        return etl_process_table_resolve_record (resolver->table, record, NULL, pid, tid);
+    }
+  return resolve_planned (resolver, &brief, plan, pid, tid);
+}
+
+/**
+ * etl_process_resolver_resolve_brief:
+ * @resolver: a resolver
+ * @trace: the trace whose process table @resolver was made with
+ * @index: the record's position in @trace's merged sequence
+ * @brief: that record, as etl_trace_peek_record() gives it
+ * @pid: (out): the process id the record belongs to
+ * @tid: (out) (optional): its thread id, G_MAXUINT32 when unknown
+ *
+ * Exactly etl_process_resolver_resolve() on the record etl_trace_get_record()
+ * gives at @index, reading that full record only for the first record of a
+ * kind of kernel record and for the kinds whose subject fields need the
+ * decoder.
+ *
+ * Returns: %TRUE when a process id was found
+ */
+gboolean
+etl_process_resolver_resolve_brief (EtlProcessResolver *resolver, EtlTrace *trace, guint64 index,
+                                    const EtlRecordBrief *brief, guint32 *pid, guint32 *tid)
+{
+  const Plan *plan = NULL;
+
+  g_return_val_if_fail (resolver != NULL && trace != NULL && brief != NULL && pid != NULL, FALSE);
+
+  if (wants_plan (resolver, brief))
+    {
+      plan = plan_for (resolver, brief, NULL, trace, index);
+      if (plan == NULL || plan->decode)
+        {
+          EtlRecord full;
+          gboolean found;
+
+          if (!etl_trace_get_record (trace, index, &full, NULL))
+            {
+              *pid = NO_ID;
+              if (tid)
+                *tid = NO_ID;
+              return FALSE;
+            }
+          found = etl_process_resolver_resolve (resolver, &full, pid, tid);
+          etl_record_clear (&full);
+          return found;
+        }
+    }
+  return resolve_planned (resolver, brief, plan, pid, tid);
 }

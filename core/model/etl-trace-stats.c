@@ -90,7 +90,7 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
       guint p = etl_trace_get_provider_index (trace, i);
       guint cpu = etl_trace_get_cpu (trace, i);
       guint32 pid;
-      EtlRecord r;
+      EtlRecordBrief r;
 
       w->header_types[etl_trace_get_header_type (trace, i)]++;
       if (cpu < job->n_cpus)
@@ -98,7 +98,7 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
       else
         g_hash_table_insert (w->other_cpus, GUINT_TO_POINTER (cpu),
                              GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (w->other_cpus, GUINT_TO_POINTER (cpu))) + 1));
-      if (etl_trace_get_record (trace, i, &r, NULL))
+      if (etl_trace_peek_record (trace, i, &r))
         {
           if (p < job->n_providers)
             {
@@ -109,11 +109,11 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
           else
             w->provider_counts[job->n_providers]++;
           w->kinds[MIN ((guint)r.kind, (guint)ETL_N_RECORD_KINDS)]++;
-          if (etl_process_resolver_resolve (resolver, &r, &pid, NULL))
+          if (etl_process_resolver_resolve_brief (resolver, trace, i, &r, &pid, NULL))
             worker_add_process (job, w, resolver, pid, r.filetime);
           else
             w->no_process++;
-          etl_record_clear (&r);
+          etl_record_brief_clear (&r);
         }
       else
         {

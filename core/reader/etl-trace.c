@@ -3117,6 +3117,124 @@ etl_trace_get_record (EtlTrace *trace, guint64 index, EtlRecord *record, GError 
 }
 
 /**
+ * etl_trace_peek_record:
+ * @trace: a trace
+ * @index: position in the merged sequence, below etl_trace_get_n_records()
+ * @brief: (out caller-allocates): the record's header type, kind, HookId,
+ *   opcode, event id, version, ThreadId/ProcessId, FILETIME and payload;
+ *   release with etl_record_brief_clear()
+ *
+ * The cheap read of what a per-record pass needs: for the kernel header
+ * types (SYSTEM_TRACE_HEADER, its compact form and PERFINFO_TRACE_HEADER,
+ * see etw-facts.md) it reads those fields in place without building an
+ * #EtlRecord; other header types go through etl_record_decode().  Every
+ * field equals that of the #EtlRecord etl_trace_get_record() gives, and the
+ * same records fail: the record's Size is checked against its header and
+ * the buffer's used bytes.  @brief->user_data points into the mapping or a
+ * decompressed buffer that @brief holds a reference on.  Thread-safe.
+ *
+ * Returns: %TRUE on success; %FALSE (and @brief zeroed) for a record that
+ *   cannot be read (a buffer that does not decompress, a malformed record)
+ */
+gboolean
+etl_trace_peek_record (EtlTrace *trace, guint64 index, EtlRecordBrief *brief)
+{
+  const EtlIndexEntry *e;
+  GBytes *hold = NULL;
+  const guint8 *data, *p;
+  gsize len, avail, size, hdr;
+  guint8 type;
+
+  g_return_val_if_fail (trace != NULL, FALSE);
+  g_return_val_if_fail (index < trace->n_index, FALSE);
+  g_return_val_if_fail (brief != NULL, FALSE);
+
+  memset (brief, 0, sizeof *brief);
+  e = &trace->index[index];
+  data = cached_buffer (trace, e->buffer, &hold, &len, NULL);
+  if (data == NULL || entry_offset (e) > len)
+    {
+      g_clear_pointer (&hold, g_bytes_unref);
+      return FALSE;
+    }
+  p = data + entry_offset (e);
+  avail = len - entry_offset (e);
+  type = avail >= 8 ? p[2] : 0;
+  if (avail >= 8 && (p[3] & ETL_MARKER_TRACE_HEADER_FLAG) && (p[3] & 0xD0) != 0x90
+      && type >= ETL_HEADER_TYPE_SYSTEM32 && type <= ETL_HEADER_TYPE_COMPACT64)
+    hdr = type <= ETL_HEADER_TYPE_SYSTEM64 ? ETL_SYSTEM_HEADER_SIZE : ETL_COMPACT_HEADER_SIZE;
+  else if (avail >= 8 && (p[3] & ETL_MARKER_TRACE_HEADER_FLAG) && (p[3] & 0xD0) != 0x90
+           && (type == ETL_HEADER_TYPE_PERFINFO32 || type == ETL_HEADER_TYPE_PERFINFO64))
+    hdr = ETL_PERFINFO_HEADER_SIZE;
+  else
+    {
+      /* Every other header type: the full decode, then its fields. */
+      EtlRecord r;
+
+      if (!etl_record_decode (p, avail, &r, NULL))
+        {
+          g_clear_pointer (&hold, g_bytes_unref);
+          return FALSE;
+        }
+      brief->header_type = r.header_type;
+      brief->kind = r.kind;
+      brief->has_pid = r.has_pid;
+      brief->opcode = r.opcode;
+      brief->hook_id = r.hook_id;
+      brief->event_id = r.event_id;
+      brief->version = r.version;
+      brief->pid = r.pid;
+      brief->tid = r.tid;
+      brief->user_data = r.user_data;
+      brief->user_data_len = r.user_data_len;
+      brief->filetime = entry_filetime (e);
+      brief->hold = hold;
+      return TRUE;
+    }
+
+  /* SYSTEM, COMPACT, PERFINFO: a u16 Size at byte 4, the HookId at 6. */
+  size = etl_read_u16 (p + 4);
+  if (size < hdr || size > avail)
+    {
+      g_clear_pointer (&hold, g_bytes_unref);
+      return FALSE;
+    }
+  brief->header_type = type;
+  brief->version = (guint8)etl_read_u16 (p);
+  brief->hook_id = etl_read_u16 (p + 6);
+  brief->opcode = brief->hook_id & 0xFF;
+  if (hdr == ETL_PERFINFO_HEADER_SIZE)
+    brief->kind = ETL_RECORD_KIND_PERFINFO;
+  else
+    {
+      brief->kind = ETL_RECORD_KIND_KERNEL;
+      brief->tid = etl_read_u32 (p + 8);
+      brief->pid = etl_read_u32 (p + 12);
+      brief->has_pid = TRUE;
+    }
+  brief->user_data_len = size - hdr;
+  brief->user_data = brief->user_data_len > 0 ? p + hdr : NULL;
+  brief->filetime = entry_filetime (e);
+  brief->hold = hold;
+  return TRUE;
+}
+
+/**
+ * etl_record_brief_clear:
+ * @brief: a brief filled by etl_trace_peek_record(), or zeroed
+ *
+ * Drops the reference on the buffer @brief->user_data points into.
+ */
+void
+etl_record_brief_clear (EtlRecordBrief *brief)
+{
+  g_return_if_fail (brief != NULL);
+  g_clear_pointer (&brief->hold, g_bytes_unref);
+  brief->user_data = NULL;
+  brief->user_data_len = 0;
+}
+
+/**
  * etl_trace_get_filetime:
  * @trace: a trace
  * @index: position in the merged sequence

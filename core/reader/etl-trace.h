@@ -163,6 +163,46 @@ typedef void (*EtlProgressFunc) (double fraction, gpointer user_data);
 
 typedef struct _EtlTrace EtlTrace;
 
+/**
+ * EtlRecordBrief:
+ * @header_type: the trace header type (#EtlHeaderType)
+ * @kind: the #EtlRecordKind
+ * @has_pid: whether the header carries a ThreadId and ProcessId
+ * @opcode: the opcode (event type; low byte of the HookId for kernel records)
+ * @hook_id: the HookId of a SYSTEM, COMPACT or PERFINFO header, else 0
+ * @event_id: the event id of an EVENT_HEADER record, else 0
+ * @version: the event version
+ * @pid: the header's ProcessId when @has_pid
+ * @tid: the header's ThreadId when @has_pid
+ * @filetime: the record's time, FILETIME
+ * @user_data: (nullable): the payload (UserData), valid until
+ *   etl_record_brief_clear()
+ * @user_data_len: bytes of @user_data
+ *
+ * The few header fields of a record that the aggregate passes read
+ * (etl_trace_peek_record()); each equals the field of the same name of the
+ * #EtlRecord etl_trace_get_record() gives.
+ */
+typedef struct
+{
+  guint8 header_type;
+  guint8 kind;
+  guint8 has_pid;
+  guint8 opcode;
+  guint16 hook_id;
+  guint16 event_id;
+  guint8 version;
+  guint32 pid;
+  guint32 tid;
+  gint64 filetime;
+  const guint8 *user_data;
+  gsize user_data_len;
+
+  /*< private >*/
+  GBytes *hold;
+} EtlRecordBrief;
+
+
 EtlTrace *etl_trace_open (const char *const *paths,
                           EtlProgressFunc progress,
                           gpointer progress_data,
@@ -185,6 +225,8 @@ guint etl_trace_get_n_problems (EtlTrace *trace);
 
 guint64 etl_trace_get_n_records (EtlTrace *trace);
 gboolean etl_trace_get_record (EtlTrace *trace, guint64 index, EtlRecord *record, GError **error);
+gboolean etl_trace_peek_record (EtlTrace *trace, guint64 index, EtlRecordBrief *brief);
+void etl_record_brief_clear (EtlRecordBrief *brief);
 gint64 etl_trace_get_filetime (EtlTrace *trace, guint64 index);
 guint etl_trace_get_cpu (EtlTrace *trace, guint64 index);
 guint etl_trace_get_file (EtlTrace *trace, guint64 index);

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "etl-cpu-usage.h"
+#include "bench-util.h"
 #include "etl-synth.h"
 #include "etl-trace-stats.h"
 #include "etl-trace.h"
@@ -85,26 +86,11 @@ main (int argc, char *argv[])
     path = g_strdup (argv[1]);
   else
     {
-      const char *bench_dir = g_getenv ("ETL_BENCH_DIR");
-      g_autofree char *dir = bench_dir != NULL ? g_strdup (bench_dir)
-                                               : g_build_filename (g_get_tmp_dir (), "etlscope-bench", NULL);
-      g_autofree char *name = g_strdup_printf ("synth-%dcpu-%" G_GINT64_FORMAT "rec-64k-seed1.etl", n_cpus, n_records);
-
-      path = g_build_filename (dir, name, NULL);
-      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+      path = bench_synth_trace ((guint)n_cpus, (guint64)n_records, NULL, &error);
+      if (path == NULL)
         {
-          EtlSynthParams params;
-
-          g_mkdir_with_parents (dir, 0755);
-          etl_synth_params_init (&params);
-          params.n_cpus = (guint)n_cpus;
-          params.n_records = (guint64)n_records;
-          printf ("writing %s\n", path);
-          if (!etl_synth_write (&params, path, &error))
-            {
-              fprintf (stderr, "%s\n", error->message);
-              return 1;
-            }
+          fprintf (stderr, "%s\n", error->message);
+          return 1;
         }
     }
 

@@ -28,6 +28,7 @@
 
 #include "etl-cpu-graph.h"
 #include "etl-cpu-usage.h"
+#include "bench-util.h"
 #include "etl-synth.h"
 #include "etl-trace.h"
 
@@ -163,12 +164,9 @@ main (int argc, char *argv[])
     path = g_strdup (argv[1]);
   else
     {
-      const char *bench_dir = g_getenv ("ETL_BENCH_DIR");
-      g_autofree char *dir = g_strdup (bench_dir && *bench_dir ? bench_dir
-                                                                 : g_build_filename (g_get_tmp_dir (), "etlscope-bench", NULL));
+      g_autofree char *dir = bench_dir ();
       g_autofree char *name = g_strdup_printf ("schedule-%dcpu-%dms.etl", n_cpus, schedule_ms);
 
-      g_mkdir_with_parents (dir, 0700);
       path = g_build_filename (dir, name, NULL);
       if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
         {

@@ -24,6 +24,7 @@
 #include <glib.h>
 
 #include "etl-dump.h"
+#include "bench-util.h"
 #include "etl-synth.h"
 #include "etl-trace.h"
 
@@ -76,29 +77,11 @@ main (int argc, char **argv)
     path = g_strdup (argv[1]);
   else
     {
-      const char *bench_dir = g_getenv ("ETL_BENCH_DIR");
-      g_autofree char *dir = g_strdup (bench_dir && *bench_dir ? bench_dir
-                                                                : g_build_filename (g_get_tmp_dir (), "etlscope-bench", NULL));
-
-      g_mkdir_with_parents (dir, 0755);
-      path = g_build_filename (dir, "synth-8cpu-16000000rec-64k-seed1.etl", NULL);
-      /* Written atomically, so an existing file is complete. */
-      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+      path = bench_synth_trace (8, 16000000, NULL, &error);
+      if (path == NULL)
         {
-          EtlSynthParams params;
-
-          etl_synth_params_init (&params);
-          params.n_cpus = 8;
-          params.n_records = 16000000;
-          params.buffer_kb = 64;
-          params.seed = 1;
-          printf ("generating %s ...\n", path);
-          fflush (stdout);
-          if (!etl_synth_write (&params, path, &error))
-            {
-              fprintf (stderr, "bench-dump: %s\n", error->message);
-              return 1;
-            }
+          fprintf (stderr, "bench-dump: %s\n", error->message);
+          return 1;
         }
     }
   paths[0] = path;

@@ -26,6 +26,7 @@
 #include <gtk/gtk.h>
 
 #include "etl-summary.h"
+#include "bench-util.h"
 #include "etl-synth.h"
 #include "etl-event-model.h"
 #include "etl-timeline-view.h"
@@ -85,15 +86,12 @@ main (int argc, char **argv)
   double medians[G_N_ELEMENTS (levels)], maxima[G_N_ELEMENTS (levels)], waits[G_N_ELEMENTS (levels)];
   g_autoptr (GOptionContext) context = g_option_context_new ("- timeline frame benchmark on a synthetic trace");
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *name = NULL;
   g_autofree char *path = NULL;
   g_autofree double *frame_ms = NULL;
   g_autoptr (EtlTrace) trace = NULL;
   g_autoptr (EtlSummary) summary = NULL;
   g_autoptr (EtlZoomManager) zoom = NULL;
   const char *paths[] = { NULL, NULL };
-  const char *bench_dir = g_getenv ("ETL_BENCH_DIR");
   cairo_surface_t *surface;
   GtkWidget *view;
   double synth_ms = -1.0, open_ms, summary_ms;
@@ -113,30 +111,11 @@ main (int argc, char **argv)
       return 77;
     }
 
-  dir = g_strdup (bench_dir && *bench_dir ? bench_dir : g_build_filename (g_get_tmp_dir (), "etlscope-bench", NULL));
-  g_mkdir_with_parents (dir, 0755);
-  name = g_strdup_printf ("synth-%dcpu-%" G_GINT64_FORMAT "rec-64k-seed1.etl", n_cpus, n_records);
-  path = g_build_filename (dir, name, NULL);
-
-  /* Written atomically, so an existing file is complete. */
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  path = bench_synth_trace ((guint) n_cpus, (guint64) n_records, &synth_ms, &error);
+  if (path == NULL)
     {
-      EtlSynthParams params;
-
-      etl_synth_params_init (&params);
-      params.n_cpus = (guint) n_cpus;
-      params.n_records = (guint64) n_records;
-      params.buffer_kb = 64;
-      params.seed = 1;
-      printf ("generating %s ...\n", path);
-      fflush (stdout);
-      t0 = g_get_monotonic_time ();
-      if (!etl_synth_write (&params, path, &error))
-        {
-          fprintf (stderr, "bench-frame: %s\n", error->message);
-          return 1;
-        }
-      synth_ms = ms_since (t0);
+      fprintf (stderr, "bench-frame: %s\n", error->message);
+      return 1;
     }
 
   paths[0] = path;

@@ -65,6 +65,7 @@
 #include "etl-filter-bar.h"
 #include "etl-group-view.h"
 #include "etl-row-set.h"
+#include "bench-util.h"
 #include "etl-synth.h"
 #include "etl-timeline-view.h"
 #include "etl-trace.h"
@@ -458,7 +459,6 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autofree char *path = NULL;
   g_autofree char *xdg = NULL;
-  const char *bench_dir = g_getenv ("ETL_BENCH_DIR");
   double max_run = 0.0, synth_ms = -1.0, load_ms, cancel_ui_ms = -1.0, cancel_quiet_ms = -1.0, max_stall = 0.0;
   guint64 file_size, records, rss_before, rss_after_load, anon_after_load, anon_worker_done, hwm;
   EtlTrace *trace;
@@ -499,13 +499,11 @@ main (int argc, char **argv)
     path = g_strdup (argv[1]);
   else
     {
-      g_autofree char *dir = g_strdup (bench_dir && *bench_dir ? bench_dir
-                                                                : g_build_filename (g_get_tmp_dir (), "etlscope-bench", NULL));
+      g_autofree char *dir = bench_dir ();
       g_autofree char *name = n_cpus == 8 && n_records == 16000000
                                   ? g_strdup ("synth11.etl")
                                   : g_strdup_printf ("synth11-%dcpu-%" G_GINT64_FORMAT "rec.etl", n_cpus, n_records);
 
-      g_mkdir_with_parents (dir, 0755);
       path = g_build_filename (dir, name, NULL);
       /* Written atomically, so an existing file is complete. */
       if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))

@@ -36,6 +36,7 @@
 #include <sys/resource.h>
 #endif
 
+#include "bench-util.h"
 #include "etl-synth.h"
 #include "etl-trace.h"
 
@@ -199,8 +200,6 @@ main (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("- open/memory/list benchmark on a synthetic trace");
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *name = NULL;
   g_autofree char *path = NULL;
   g_autofree char *self = NULL;
   g_autofree double *open_ms = NULL;
@@ -208,7 +207,6 @@ main (int argc, char **argv)
   g_autofree double *open_cpu = NULL;
   guint64 records = 0, file_size = 0;
   double open_med, cat_med, ratio, bytes_per_record, row_ms, page_ms, synth_ms = -1.0;
-  const char *bench_dir = g_getenv ("ETL_BENCH_DIR");
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -241,33 +239,14 @@ main (int argc, char **argv)
       }
   }
 
-  dir = g_strdup (bench_dir && *bench_dir ? bench_dir : g_build_filename (g_get_tmp_dir (), "etlscope-bench", NULL));
-  g_mkdir_with_parents (dir, 0755);
-  name = g_strdup_printf ("synth-%dcpu-%" G_GINT64_FORMAT "rec-64k-seed1.etl", n_cpus, n_records);
-  path = g_build_filename (dir, name, NULL);
   self = g_file_read_link ("/proc/self/exe", NULL);
   if (self == NULL)
     self = g_strdup (argv[0]);
-
-  /* Written atomically, so an existing file is complete. */
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  path = bench_synth_trace ((guint) n_cpus, (guint64) n_records, &synth_ms, &error);
+  if (path == NULL)
     {
-      EtlSynthParams params;
-      gint64 t0 = g_get_monotonic_time ();
-
-      etl_synth_params_init (&params);
-      params.n_cpus = (guint) n_cpus;
-      params.n_records = (guint64) n_records;
-      params.buffer_kb = 64;
-      params.seed = 1;
-      printf ("generating %s ...\n", path);
-      fflush (stdout);
-      if (!etl_synth_write (&params, path, &error))
-        {
-          fprintf (stderr, "bench-scale: %s\n", error->message);
-          return 1;
-        }
-      synth_ms = (double) (g_get_monotonic_time () - t0) / 1000.0;
+      fprintf (stderr, "bench-scale: %s\n", error->message);
+      return 1;
     }
 
   /* Warm the page cache, then alternate the two measurements, for each thread count. */

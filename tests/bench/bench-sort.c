@@ -21,6 +21,7 @@
 
 #include "etl-event-model.h"
 #include "etl-event-sort.h"
+#include "bench-util.h"
 #include "etl-synth.h"
 #include "etl-trace.h"
 
@@ -71,27 +72,11 @@ main (int argc, char *argv[])
     path = g_strdup (argv[1]);
   else
     {
-      const char *bench_dir = g_getenv ("ETL_BENCH_DIR");
-      g_autofree char *dir = g_strdup (bench_dir && *bench_dir ? bench_dir
-                                                                 : g_build_filename (g_get_tmp_dir (), "etlscope-bench", NULL));
-      g_autofree char *name = g_strdup_printf ("synth-%dcpu-%" G_GINT64_FORMAT "rec-64k-seed1.etl", n_cpus, n_records);
-
-      g_mkdir_with_parents (dir, 0700);
-      path = g_build_filename (dir, name, NULL);
-      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+      path = bench_synth_trace ((guint) n_cpus, (guint64) n_records, NULL, &error);
+      if (path == NULL)
         {
-          EtlSynthParams params;
-
-          etl_synth_params_init (&params);
-          params.n_cpus = (guint) n_cpus;
-          params.n_records = (guint64) n_records;
-          params.buffer_kb = 64;
-          params.seed = 1;
-          if (!etl_synth_write (&params, path, &error))
-            {
-              fprintf (stderr, "%s\n", error->message);
-              return 1;
-            }
+          fprintf (stderr, "%s\n", error->message);
+          return 1;
         }
     }
 

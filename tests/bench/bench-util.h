@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What the benchmarks share: the folder their generated traces live in and
+ * bench-scale's synthetic trace, written once and reused.
+ */
+#pragma once
+
+#include <stdio.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "etl-synth.h"
+
+/* $ETL_BENCH_DIR, else $TMPDIR/etlscope-bench/; created.  (transfer full) */
+static inline char *
+bench_dir (void)
+{
+  const char *env = g_getenv ("ETL_BENCH_DIR");
+  char *dir = env != NULL && *env != '\0' ? g_strdup (env)
+                                          : g_build_filename (g_get_tmp_dir (), "etlscope-bench", NULL);
+
+  g_mkdir_with_parents (dir, 0700);
+  return dir;
+}
+
+/*
+ * The path of `synth --cpus N --records N --seed 1` with 64 KiB buffers
+ * (etl_synth_write()) in bench_dir(), written first when it is not there.
+ * The file is written atomically, so an existing one is complete.
+ * @synth_ms (nullable) gets the time the writing took, -1 when reused.
+ * Returns: (transfer full): the path, or %NULL with @error set.
+ */
+static inline char *
+bench_synth_trace (guint n_cpus, guint64 n_records, double *synth_ms, GError **error)
+{
+  g_autofree char *dir = bench_dir ();
+  g_autofree char *name = g_strdup_printf ("synth-%ucpu-%" G_GUINT64_FORMAT "rec-64k-seed1.etl", n_cpus, n_records);
+  char *path = g_build_filename (dir, name, NULL);
+
+  if (synth_ms != NULL)
+    *synth_ms = -1.0;
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      EtlSynthParams params;
+      gint64 t0 = g_get_monotonic_time ();
+
+      printf ("generating %s ...\n", path);
+      fflush (stdout);
+      etl_synth_params_init (&params);
+      params.n_cpus = n_cpus;
+      params.n_records = n_records;
+      params.buffer_kb = 64;
+      params.seed = 1;
+      if (!etl_synth_write (&params, path, error))
+        {
+          g_free (path);
+          return NULL;
+        }
+      if (synth_ms != NULL)
+        *synth_ms = (double) (g_get_monotonic_time () - t0) / 1000.0;
+    }
+  return path;
+}

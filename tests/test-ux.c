@@ -392,6 +392,15 @@ clipboard_has_text (gpointer data)
   return gtk_clipboard_wait_is_text_available (data);
 }
 
+/* Whether the list's page reaches row 12. */
+static gboolean
+list_shows_row_12 (gpointer data)
+{
+  guint64 first = 0, last = 0;
+
+  return etl_event_list_get_visible_range (data, &first, &last) && last >= 12;
+}
+
 /* Ctrl+C copies the selected rows (multi-select) with a header line, over
  * the visible columns; hidden columns are remembered in the state file. */
 static void
@@ -420,6 +429,7 @@ test_copy_and_columns (Fixture *fixture, gconstpointer data)
   /* Rows 10 to 12, as GTK's own selection calls make it on the rows
    * shown (the tree view shows the page from the list's top row). */
   etl_event_list_select_row (list, 10);
+  wait_for (list_shows_row_12, list); /* the page grows with the list's allocation */
   g_assert_true (etl_event_list_get_visible_range (list, &first, &last));
   g_assert_cmpuint (last, >=, 12);
   from = gtk_tree_path_new_from_indices ((int) (10 - first), -1);

@@ -775,6 +775,12 @@ test_time_format (void)
 /* Loss plot                                                                */
 /* ------------------------------------------------------------------------ */
 
+static gboolean
+plot_is_allocated (gpointer data)
+{
+  return gtk_widget_get_allocated_height (GTK_WIDGET (data)) >= 4 + 3 * 18 + 2 * 34;
+}
+
 /* On the demo trace (buffers lost): hovering a loss point names its time,
  * kind and count; clicking it moves the timeline there; the legend's
  * tooltip explains the counters. */
@@ -806,6 +812,9 @@ test_loss_plot (Fixture *fixture, gconstpointer data)
   plot = etl_window_get_loss_plot (fixture->window);
   losses = etl_trace_get_losses (trace, &n_losses);
   g_assert_cmpuint (n_losses, >, 0);
+  /* The plot is shown once the trace has losses; it gets its size at the
+   * next frame, which a non-blocking drain may not reach. */
+  wait_for (plot_is_allocated, plot);
   width = gtk_widget_get_allocated_width (GTK_WIDGET (plot));
   height = gtk_widget_get_allocated_height (GTK_WIDGET (plot));
   g_assert_cmpint (height, >=, 4 + 3 * 18 + 2 * 34);

@@ -369,28 +369,36 @@ process_color_cb (guint32 pid, GdkRGBA *rgba, gpointer user_data)
   return etl_cpu_graph_get_process_color (ETL_CPU_GRAPH (user_data), pid, rgba);
 }
 
+/* The work area of the primary monitor (or the first), where a window opens. */
+static gboolean
+get_workarea (GdkRectangle *area)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  GdkMonitor *monitor = display != NULL ? gdk_display_get_primary_monitor (display) : NULL;
+
+  if (monitor == NULL && display != NULL && gdk_display_get_n_monitors (display) > 0)
+    monitor = gdk_display_get_monitor (display, 0);
+  if (monitor == NULL)
+    return FALSE;
+  gdk_monitor_get_workarea (monitor, area);
+  return area->width > 0 && area->height > 0;
+}
+
 static void
 load_state (EtlWindow *self)
 {
   g_autofree char *path = state_path ();
   g_autoptr (GKeyFile) kf = g_key_file_new ();
   g_autoptr (GError) error = NULL;
+  GdkRectangle area;
   int width, height;
 
   if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
     {
       /* First run: fill most of the monitor; maximised where a window
        * manager allows. */
-      GdkDisplay *display = gdk_display_get_default ();
-      GdkMonitor *monitor = display != NULL ? gdk_display_get_primary_monitor (display) : NULL;
-
-      if (monitor == NULL && display != NULL && gdk_display_get_n_monitors (display) > 0)
-        monitor = gdk_display_get_monitor (display, 0);
-      if (monitor != NULL)
+      if (get_workarea (&area))
         {
-          GdkRectangle area;
-
-          gdk_monitor_get_workarea (monitor, &area);
           gtk_window_set_default_size (GTK_WINDOW (self), MAX (area.width - 24, 800), MAX (area.height - 64, 600));
           /* The CPU usage graph only where the lanes keep room (~900 px). */
           etl_cpu_graph_set_expanded (self->cpu_graph, area.height >= 900);
@@ -401,6 +409,14 @@ load_state (EtlWindow *self)
 
   width = g_key_file_get_integer (kf, "window", "width", NULL);
   height = g_key_file_get_integer (kf, "window", "height", NULL);
+  /* A size saved on a bigger monitor (a laptop taken off its dock) would
+   * put the status bar and the list's last rows off screen: fit it to this
+   * monitor's work area. */
+  if (get_workarea (&area))
+    {
+      width = MIN (width, area.width);
+      height = MIN (height, area.height);
+    }
   if (width >= 400 && height >= 300)
     gtk_window_set_default_size (GTK_WINDOW (self), width, height);
   if (g_key_file_get_boolean (kf, "window", "maximized", NULL))
@@ -428,17 +444,7 @@ load_state (EtlWindow *self)
     gboolean expanded = g_key_file_get_boolean (kf, "cpu-graph", "expanded", &graph_error);
 
     if (graph_error != NULL)
-      {
-        GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (self));
-        GdkMonitor *monitor = display != NULL ? gdk_display_get_primary_monitor (display) : NULL;
-        GdkRectangle area = { 0, 0, 0, 1000 };
-
-        if (monitor == NULL && display != NULL)
-          monitor = gdk_display_get_monitor (display, 0);
-        if (monitor != NULL)
-          gdk_monitor_get_workarea (monitor, &area);
-        expanded = area.height >= 900;
-      }
+      expanded = !get_workarea (&area) || area.height >= 900;
     etl_cpu_graph_set_expanded (self->cpu_graph, expanded);
   }
 

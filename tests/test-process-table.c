@@ -256,8 +256,63 @@ test_corpus (void)
   g_assert_cmpstr (th->process->image_name, ==, "Test.x64.exe");
 }
 
+/* The trace's table (its Thread records read in place, in parallel) equals
+ * one built record by record with etl_process_table_add_record(), which
+ * decodes every payload. */
+static void
+check_table_equal (EtlTrace *trace)
+{
+  g_autoptr (EtlProcessTable) slow = etl_process_table_new (etl_trace_get_schema_registry (trace));
+  EtlProcessTable *table = etl_trace_get_process_table (trace);
+  const EtlProcess *pa, *pb;
+  const EtlThread *ta, *tb;
+  guint npa, npb, nta, ntb;
+  guint64 n = etl_trace_get_n_records (trace);
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      g_auto (EtlRecord) r = { 0 };
+
+      if (etl_trace_get_record (trace, i, &r, NULL) && etl_process_table_is_lifetime_record (&r))
+        etl_process_table_add_record (slow, &r);
+    }
+  etl_process_table_finish (slow);
+  pa = etl_process_table_get_processes (table, &npa);
+  pb = etl_process_table_get_processes (slow, &npb);
+  ta = etl_process_table_get_threads (table, &nta);
+  tb = etl_process_table_get_threads (slow, &ntb);
+  g_test_message ("%u processes, %u threads", npa, nta);
+  g_assert_cmpuint (npa, ==, npb);
+  g_assert_cmpuint (nta, ==, ntb);
+  for (guint i = 0; i < npa; i++)
+    {
+      g_assert_cmpuint (pa[i].pid, ==, pb[i].pid);
+      g_assert_cmpuint (pa[i].parent_pid, ==, pb[i].parent_pid);
+      g_assert_cmpuint (pa[i].session_id, ==, pb[i].session_id);
+      g_assert_cmpuint (pa[i].exit_status, ==, pb[i].exit_status);
+      g_assert_cmpint (pa[i].start_time, ==, pb[i].start_time);
+      g_assert_cmpint (pa[i].end_time, ==, pb[i].end_time);
+      g_assert_cmpint (pa[i].first_seen, ==, pb[i].first_seen);
+      g_assert_cmpint (pa[i].last_seen, ==, pb[i].last_seen);
+      g_assert_cmpuint (pa[i].unique_process_key, ==, pb[i].unique_process_key);
+      g_assert_cmpstr (pa[i].image_name, ==, pb[i].image_name);
+      g_assert_cmpstr (pa[i].command_line, ==, pb[i].command_line);
+    }
+  for (guint i = 0; i < nta; i++)
+    {
+      g_assert_cmpuint (ta[i].tid, ==, tb[i].tid);
+      g_assert_cmpuint (ta[i].pid, ==, tb[i].pid);
+      g_assert_cmpint (ta[i].start_time, ==, tb[i].start_time);
+      g_assert_cmpint (ta[i].end_time, ==, tb[i].end_time);
+      g_assert_cmpstr (ta[i].name, ==, tb[i].name);
+      g_assert_true ((ta[i].process == NULL) == (tb[i].process == NULL));
+      if (ta[i].process != NULL)
+        g_assert_cmpuint (ta[i].process->index, ==, tb[i].process->index);
+    }
+}
+
 /* The resolver gives what etl_process_table_resolve_record() gives, record
- * by record. */
+ * by record; the table is what a record-by-record build gives. */
 static void
 check_resolver_equal (const char *path)
 {
@@ -271,6 +326,7 @@ check_resolver_equal (const char *path)
 
   g_assert_no_error (error);
   g_assert_nonnull (trace);
+  check_table_equal (trace);
   table = etl_trace_get_process_table (trace);
   resolver = etl_process_resolver_new (table);
   brief_resolver = etl_process_resolver_new (table);

@@ -243,6 +243,42 @@ test_quit_saves_state (Fixture *fixture, gconstpointer data)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
+/* A size saved on a bigger monitor is fitted to this one's work area, so
+ * the status bar stays on screen. */
+static void
+test_state_fits_monitor (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = etl_window_get_state_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr (GError) error = NULL;
+  GdkRectangle area;
+  EtlWindow *window;
+  int width = 0, height = 0;
+
+  if (skip_without_display ())
+    return;
+  gdk_monitor_get_workarea (gdk_display_get_monitor (gdk_display_get_default (), 0), &area);
+  g_assert_cmpint (area.width, <, 5000);
+  g_assert_cmpint (area.height, <, 4000);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, "[window]\nwidth=5000\nheight=4000\nmaximized=false\n", -1, &error));
+  g_assert_no_error (error);
+  window = etl_window_new (NULL);
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, area.width);
+  g_assert_cmpint (height, ==, area.height);
+  gtk_widget_destroy (GTK_WIDGET (window));
+
+  /* A size that fits is kept as saved. */
+  g_assert_true (g_file_set_contents (path, "[window]\nwidth=900\nheight=700\nmaximized=false\n", -1, &error));
+  window = etl_window_new (NULL);
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 900);
+  g_assert_cmpint (height, ==, 700);
+  gtk_widget_destroy (GTK_WIDGET (window));
+  g_unlink (path);
+}
+
 /* A filter that hides the selected event clears the details pane. */
 static void
 test_details_cleared (Fixture *fixture, gconstpointer data)
@@ -966,6 +1002,7 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/ux/window-title", Fixture, NULL, fixture_setup, test_window_title, fixture_teardown);
   g_test_add ("/etl/gui/ux/quit-saves-state", Fixture, NULL, fixture_setup, test_quit_saves_state,
               fixture_teardown);
+  g_test_add ("/etl/gui/ux/state-fits-monitor", Fixture, NULL, NULL, test_state_fits_monitor, fixture_teardown);
   g_test_add ("/etl/gui/ux/details-cleared", Fixture, NULL, fixture_setup, test_details_cleared, fixture_teardown);
 
   g_test_add ("/etl/gui/ux/list/sort", Fixture, NULL, fixture_setup, test_sort, fixture_teardown);

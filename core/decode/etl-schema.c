@@ -26,6 +26,7 @@
 
 #include <string.h>
 
+#include "etl-format-private.h"
 #include "etl-names.h"
 #include "etl-schema.h"
 #include "etl-schema-private.h"
@@ -982,4 +983,209 @@ etl_schema_registry_add_all (EtlSchemaRegistry *registry, EtlSchemaRegistry *fro
     }
   for (guint i = 0; i < schemas->len; i++)
     etl_schema_registry_add (registry, g_ptr_array_index (schemas, i));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Fixed fields                                                             */
+
+/* The decoder keeps at most this many fields (etl-decode.c MAX_FIELDS); a
+ * property past it is never decoded, so it is not planned either. */
+#define MAX_PLAN_PROPERTIES 64
+
+/* The size of one element of a fixed-size in-type for @pointer_size, as the
+ * decoder walks it; 0 for the variable ones. */
+static guint
+fixed_size (guint in_type, guint pointer_size)
+{
+  switch (in_type)
+    {
+    case ETL_IN_INT8:
+    case ETL_IN_UINT8:
+    case ETL_IN_ANSICHAR:
+      return 1;
+    case ETL_IN_INT16:
+    case ETL_IN_UINT16:
+    case ETL_IN_UNICODECHAR:
+      return 2;
+    case ETL_IN_INT32:
+    case ETL_IN_UINT32:
+    case ETL_IN_FLOAT:
+    case ETL_IN_BOOLEAN:
+    case ETL_IN_HEXINT32:
+      return 4;
+    case ETL_IN_INT64:
+    case ETL_IN_UINT64:
+    case ETL_IN_DOUBLE:
+    case ETL_IN_FILETIME:
+    case ETL_IN_HEXINT64:
+      return 8;
+    case ETL_IN_GUID:
+    case ETL_IN_SYSTEMTIME:
+      return 16;
+    case ETL_IN_POINTER:
+    case ETL_IN_SIZET:
+      return pointer_size;
+    default:
+      return 0;
+    }
+}
+
+/* Whether the decoder gives @in_type a raw number (EtlField.has_number), and
+ * whether it sign-extends it. */
+static gboolean
+integer_type (guint in_type, guint out_type, gboolean *is_signed)
+{
+  switch (in_type)
+    {
+    case ETL_IN_INT8:
+    case ETL_IN_INT16:
+    case ETL_IN_INT32:
+    case ETL_IN_INT64:
+      *is_signed = TRUE;
+      return TRUE;
+    case ETL_IN_UINT64:
+      *is_signed = out_type == ETL_OUT_NULL || out_type == ETL_OUT_LONG;
+      return TRUE;
+    case ETL_IN_UINT8:
+    case ETL_IN_UINT16:
+    case ETL_IN_UINT32:
+    case ETL_IN_HEXINT32:
+    case ETL_IN_HEXINT64:
+    case ETL_IN_BOOLEAN:
+    case ETL_IN_POINTER:
+    case ETL_IN_SIZET:
+    case ETL_IN_FILETIME:
+      *is_signed = FALSE;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/**
+ * etl_schema_plan_fixed_fields:
+ * @schema: a schema
+ * @pointer_size: the pointer size of the records it decodes, bytes (4 for
+ *   the 32-bit header types, else 8)
+ * @name_lists: %NULL-terminated array of %NULL-terminated lists of
+ *   property names (matched without regard to case)
+ * @fields: one array per list of @name_lists, each with one #EtlFixedField
+ *   per name of its list (caller-allocated; filled)
+ *
+ * Finds where the first top-level property of each name lies in every
+ * payload of @schema, so a pass over millions of records can read a few
+ * integers in place instead of decoding the payload (etl_decode_record()).
+ * A property's offset is fixed when every property before it has a fixed
+ * size: integers, FILETIME, GUID, SYSTEMTIME, pointers and SIZE_T of
+ * @pointer_size (the sizes the decoder walks, TDH's in-types).  Read the
+ * value with etl_fixed_field_read(): a field is present exactly when the
+ * payload holds its last byte, as the decoder stops at the first property
+ * the data cannot hold.
+ *
+ * Returns: %TRUE when every named property of @schema is an integer at a
+ *   fixed offset (absent names get offset -1); %FALSE when one is not — a
+ *   string, an array, a struct, past a variable-size property or past the
+ *   decoder's 64-field cap — and the caller must decode
+ */
+gboolean
+etl_schema_plan_fixed_fields (const EtlSchema *schema, guint pointer_size, const char *const *const *name_lists,
+                              EtlFixedField *const *fields)
+{
+  gsize offset = 0;
+  gboolean fixed = TRUE;
+  guint n;
+
+  g_return_val_if_fail (schema != NULL && name_lists != NULL && fields != NULL, FALSE);
+
+  for (guint l = 0; name_lists[l] != NULL; l++)
+    for (guint k = 0; name_lists[l][k] != NULL; k++)
+      fields[l][k].offset = -1;
+  n = MIN (schema->n_top_level, schema->n_properties);
+  for (guint i = 0; i < n; i++)
+    {
+      const EtlProperty *prop = &schema->properties[i];
+      gboolean plain = prop->count == 1
+                       && (prop->flags
+                           & (ETL_PROPERTY_STRUCT | ETL_PROPERTY_PARAM_LENGTH | ETL_PROPERTY_PARAM_COUNT
+                              | ETL_PROPERTY_PARAM_FIXED_COUNT | ETL_PROPERTY_TO_END | ETL_PROPERTY_INLINE_COUNT))
+                              == 0;
+      guint size = plain ? fixed_size (prop->in_type, pointer_size) : 0;
+
+      for (guint l = 0; prop->name != NULL && name_lists[l] != NULL; l++)
+        for (guint k = 0; name_lists[l][k] != NULL; k++)
+          {
+            EtlFixedField *f = &fields[l][k];
+            gboolean is_signed = FALSE;
+
+            if (g_ascii_strcasecmp (prop->name, name_lists[l][k]) != 0)
+              continue;
+            if (!fixed || size == 0 || i >= MAX_PLAN_PROPERTIES
+                || !integer_type (prop->in_type, prop->out_type, &is_signed))
+              return FALSE;
+            if (f->offset < 0)
+              {
+                f->offset = (gint32)offset;
+                f->size = (guint8)size;
+                f->is_signed = (guint8)is_signed;
+              }
+          }
+      if (size == 0)
+        fixed = FALSE;
+      offset += size;
+      if (offset > G_MAXINT32 / 2)
+        fixed = FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * etl_fixed_field_read:
+ * @fields: (array length=n_fields): one list's fields, as
+ *   etl_schema_plan_fixed_fields() filled them
+ * @n_fields: how many
+ * @payload: (array length=payload_len) (nullable): the record's user data
+ * @payload_len: its length, bytes
+ * @value: (out): the value, sign-extended as the decoder does
+ *
+ * Reads the first field of @fields that @payload holds (bounds-checked), as
+ * looking the names up in order among the decoded fields would.
+ *
+ * Returns: %TRUE when one was present
+ */
+gboolean
+etl_fixed_field_read (const EtlFixedField *fields, guint n_fields, const guint8 *payload, gsize payload_len,
+                      guint64 *value)
+{
+  for (guint n = 0; n < n_fields; n++)
+    {
+      const EtlFixedField *f = &fields[n];
+      const guint8 *p;
+      guint64 v;
+
+      if (f->offset < 0 || payload == NULL || payload_len < (gsize)f->offset + f->size)
+        continue;
+      p = payload + f->offset;
+      switch (f->size)
+        {
+        case 1:
+          v = f->is_signed ? (guint64)(gint64)(gint8)p[0] : p[0];
+          break;
+        case 2:
+          v = etl_read_u16 (p);
+          if (f->is_signed)
+            v = (guint64)(gint64)(gint16)v;
+          break;
+        case 4:
+          v = etl_read_u32 (p);
+          if (f->is_signed)
+            v = (guint64)(gint64)(gint32)v;
+          break;
+        default:
+          v = etl_read_u64 (p);
+          break;
+        }
+      *value = v;
+      return TRUE;
+    }
+  return FALSE;
 }

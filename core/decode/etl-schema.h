@@ -293,6 +293,28 @@ guint etl_schema_add_property (EtlSchema *schema, const char *name, guint16 in_t
                                guint16 out_type);
 char *etl_schema_dup_display_name (const EtlSchema *schema);
 
+/**
+ * EtlFixedField:
+ * @offset: byte offset in the payload (user data); -1 when the schema has
+ *   no property of that name
+ * @size: bytes: 1, 2, 4 or 8
+ * @is_signed: whether the decoder sign-extends it
+ *
+ * Where an integer property lies in every payload of a schema, as
+ * etl_schema_plan_fixed_fields() finds it.
+ */
+typedef struct
+{
+  gint32 offset;
+  guint8 size;
+  guint8 is_signed;
+} EtlFixedField;
+
+gboolean etl_schema_plan_fixed_fields (const EtlSchema *schema, guint pointer_size,
+                                       const char *const *const *name_lists, EtlFixedField *const *fields);
+gboolean etl_fixed_field_read (const EtlFixedField *fields, guint n_fields, const guint8 *payload,
+                               gsize payload_len, guint64 *value);
+
 void etl_schema_key_init_event_id (EtlSchemaKey *key, const EtlGuid *provider, guint16 id,
                                    guint8 version);
 void etl_schema_key_init_opcode (EtlSchemaKey *key, const EtlGuid *event_class, guint8 opcode,

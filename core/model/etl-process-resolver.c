@@ -21,7 +21,7 @@
  * does for kernel records) and, when every property before the subject
  * fields has a fixed size (integers, pointers of the header's pointer size,
  * GUIDs…), keeps the byte offset, size and signedness of the first property
- * of each subject name (the MOF classes of etl-mof-kernel.c:
+ * of each subject name (etl_schema_plan_fixed_fields(); the MOF classes of etl-mof-kernel.c:
  * PerfInfo_SampledProfile ThreadId after the InstructionPointer, CSwitch
  * NewThreadId at 0, Process_TypeGroup1 ProcessId after UniqueProcessKey…).
  * A field is present exactly when the payload holds its last byte, as the
@@ -49,8 +49,6 @@
 
 #define NO_ID G_MAXUINT32
 #define MAX_SUBJECT_NAMES 8
-/* The decoder keeps at most this many fields; a subject past it takes the slow path. */
-#define MAX_PLAN_PROPERTIES 64
 
 /* Kernel records only: their provider follows from the HookId. */
 typedef struct
@@ -64,17 +62,10 @@ typedef struct
 
 typedef struct
 {
-  gint32 offset; /* -1: no such field */
-  guint8 size;
-  guint8 is_signed;
-} SubjectField;
-
-typedef struct
-{
   PlanKey key;
   gboolean decode; /* use etl_process_table_resolve_record() */
-  SubjectField pid[MAX_SUBJECT_NAMES];
-  SubjectField tid[MAX_SUBJECT_NAMES];
+  EtlFixedField pid[MAX_SUBJECT_NAMES];
+  EtlFixedField tid[MAX_SUBJECT_NAMES];
 } Plan;
 
 /* One remembered lookup: @result is the answer for @id at every FILETIME in
@@ -89,6 +80,7 @@ typedef struct
 } Memo;
 
 #define N_MEMOS 1024 /* direct-mapped by id */
+#define N_RECENT_PLANS 64 /* 6 bits of a hash */
 
 struct _EtlProcessResolver
 {
@@ -100,7 +92,7 @@ struct _EtlProcessResolver
   guint n_pid_names;
   guint n_tid_names;
   GHashTable *plans; /* PlanKey* (in Plan) → Plan* */
-  Plan *last;
+  Plan *recent[N_RECENT_PLANS]; /* direct-mapped by plan_key_hash(): kinds interleave */
 };
 
 static guint
@@ -162,96 +154,16 @@ etl_process_resolver_free (EtlProcessResolver *resolver)
   g_free (resolver);
 }
 
-/* The size of one element of a fixed-size in-type for @pointer_size, as the
- * decoder walks it; 0 for the variable ones. */
-static guint
-fixed_size (guint in_type, guint pointer_size)
-{
-  switch (in_type)
-    {
-    case ETL_IN_INT8:
-    case ETL_IN_UINT8:
-    case ETL_IN_ANSICHAR:
-      return 1;
-    case ETL_IN_INT16:
-    case ETL_IN_UINT16:
-    case ETL_IN_UNICODECHAR:
-      return 2;
-    case ETL_IN_INT32:
-    case ETL_IN_UINT32:
-    case ETL_IN_FLOAT:
-    case ETL_IN_BOOLEAN:
-    case ETL_IN_HEXINT32:
-      return 4;
-    case ETL_IN_INT64:
-    case ETL_IN_UINT64:
-    case ETL_IN_DOUBLE:
-    case ETL_IN_FILETIME:
-    case ETL_IN_HEXINT64:
-      return 8;
-    case ETL_IN_GUID:
-    case ETL_IN_SYSTEMTIME:
-      return 16;
-    case ETL_IN_POINTER:
-    case ETL_IN_SIZET:
-      return pointer_size;
-    default:
-      return 0;
-    }
-}
-
-/* Whether the decoder gives @in_type a raw number (EtlField.has_number), and
- * whether it sign-extends it. */
-static gboolean
-integer_type (guint in_type, guint out_type, gboolean *is_signed)
-{
-  switch (in_type)
-    {
-    case ETL_IN_INT8:
-    case ETL_IN_INT16:
-    case ETL_IN_INT32:
-    case ETL_IN_INT64:
-      *is_signed = TRUE;
-      return TRUE;
-    case ETL_IN_UINT64:
-      *is_signed = out_type == ETL_OUT_NULL || out_type == ETL_OUT_LONG;
-      return TRUE;
-    case ETL_IN_UINT8:
-    case ETL_IN_UINT16:
-    case ETL_IN_UINT32:
-    case ETL_IN_HEXINT32:
-    case ETL_IN_HEXINT64:
-    case ETL_IN_BOOLEAN:
-    case ETL_IN_POINTER:
-    case ETL_IN_SIZET:
-    case ETL_IN_FILETIME:
-      *is_signed = FALSE;
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
-static gint
-name_index (const char *const *names, const char *name)
-{
-  for (guint n = 0; names[n] != NULL; n++)
-    if (g_ascii_strcasecmp (name, names[n]) == 0)
-      return (gint)n;
-  return -1;
-}
-
 static void
 plan_build (EtlProcessResolver *r, Plan *plan, const EtlRecord *record)
 {
+  static const char *const *const lists[] = { etl_process_subject_pid_names, etl_process_subject_tid_names, NULL };
+  EtlFixedField *const fields[] = { plan->pid, plan->tid };
   g_autoptr (EtlSchema) schema = NULL;
   guint pointer_size = (record->header_type == ETL_HEADER_TYPE_SYSTEM32 || record->header_type == ETL_HEADER_TYPE_COMPACT32
                         || record->header_type == ETL_HEADER_TYPE_PERFINFO32)
                            ? 4
                            : 8;
-  gsize offset = 0;
-  gboolean fixed = TRUE;
-  guint n;
 
   for (guint i = 0; i < MAX_SUBJECT_NAMES; i++)
     plan->pid[i].offset = plan->tid[i].offset = -1;
@@ -260,43 +172,7 @@ plan_build (EtlProcessResolver *r, Plan *plan, const EtlRecord *record)
   schema = etl_schema_registry_lookup_record (r->registry, record);
   if (schema == NULL)
     return;
-  n = MIN (schema->n_top_level, schema->n_properties);
-  for (guint i = 0; i < n; i++)
-    {
-      const EtlProperty *prop = &schema->properties[i];
-      gboolean plain = prop->count == 1
-                       && (prop->flags
-                           & (ETL_PROPERTY_STRUCT | ETL_PROPERTY_PARAM_LENGTH | ETL_PROPERTY_PARAM_COUNT
-                              | ETL_PROPERTY_PARAM_FIXED_COUNT | ETL_PROPERTY_TO_END | ETL_PROPERTY_INLINE_COUNT))
-                              == 0;
-      guint size = plain ? fixed_size (prop->in_type, pointer_size) : 0;
-      gint pn = prop->name != NULL ? name_index (etl_process_subject_pid_names, prop->name) : -1;
-      gint tn = prop->name != NULL ? name_index (etl_process_subject_tid_names, prop->name) : -1;
-
-      if (pn >= 0 || tn >= 0)
-        {
-          SubjectField *f = pn >= 0 ? &plan->pid[pn] : &plan->tid[tn];
-          gboolean is_signed = FALSE;
-
-          if (!fixed || size == 0 || i >= MAX_PLAN_PROPERTIES
-              || !integer_type (prop->in_type, prop->out_type, &is_signed))
-            {
-              plan->decode = TRUE;
-              return;
-            }
-          if (f->offset < 0)
-            {
-              f->offset = (gint32)offset;
-              f->size = (guint8)size;
-              f->is_signed = (guint8)is_signed;
-            }
-        }
-      if (size == 0)
-        fixed = FALSE;
-      offset += size;
-      if (offset > G_MAXINT32 / 2)
-        fixed = FALSE;
-    }
+  plan->decode = !etl_schema_plan_fixed_fields (schema, pointer_size, lists, fields);
 }
 
 /* The plan of a kernel record's kind; @record is read only to build a new
@@ -306,15 +182,16 @@ plan_for (EtlProcessResolver *r, const EtlRecordBrief *brief, const EtlRecord *r
           guint64 index)
 {
   PlanKey key;
-  Plan *plan;
+  Plan *plan, **slot;
 
   memset (&key, 0, sizeof key);
   key.hook_id = brief->hook_id;
   key.version = brief->version;
   key.header_type = brief->header_type;
   key.kind = brief->kind;
-  if (r->last != NULL && plan_key_equal (&r->last->key, &key))
-    return r->last;
+  slot = &r->recent[(plan_key_hash (&key) * 2654435761u) >> 26]; /* 6 bits */
+  if (*slot != NULL && plan_key_equal (&(*slot)->key, &key))
+    return *slot;
   plan = g_hash_table_lookup (r->plans, &key);
   if (plan == NULL)
     {
@@ -333,38 +210,8 @@ plan_for (EtlProcessResolver *r, const EtlRecordBrief *brief, const EtlRecord *r
       if (record == &full)
         etl_record_clear (&full);
     }
-  r->last = plan;
+  *slot = plan;
   return plan;
-}
-
-/* find_field() + field_number() of etl-process-table.c over the plan: the
- * first name whose first property the payload holds. */
-static gboolean
-plan_number (const SubjectField *fields, guint n_names, const EtlRecordBrief *record, guint64 *value)
-{
-  for (guint n = 0; n < n_names; n++)
-    {
-      const SubjectField *f = &fields[n];
-      const guint8 *p;
-      guint64 v = 0;
-
-      if (f->offset < 0 || record->user_data == NULL || record->user_data_len < (gsize)f->offset + f->size)
-        continue;
-      p = record->user_data + f->offset;
-      for (guint b = 0; b < f->size; b++)
-        v |= (guint64)p[b] << (8 * b);
-      if (f->is_signed)
-        switch (f->size)
-          {
-          case 1: v = (guint64)(gint64)(gint8)v; break;
-          case 2: v = (guint64)(gint64)(gint16)v; break;
-          case 4: v = (guint64)(gint64)(gint32)v; break;
-          default: break;
-          }
-      *value = v;
-      return TRUE;
-    }
-  return FALSE;
 }
 
 static inline guint
@@ -466,16 +313,16 @@ resolve_planned (EtlProcessResolver *resolver, const EtlRecordBrief *record, con
     {
       gboolean no_header_pid = !record->has_pid || record->pid == NO_ID;
 
-      if (no_header_pid && plan_number (plan->tid, resolver->n_tid_names, record, &v) && v != NO_ID)
+      if (no_header_pid && etl_fixed_field_read (plan->tid, resolver->n_tid_names, record->user_data, record->user_data_len, &v) && v != NO_ID)
         out_tid = (guint32)v;
-      if (plan_number (plan->pid, resolver->n_pid_names, record, &v) && v != NO_ID)
+      if (etl_fixed_field_read (plan->pid, resolver->n_pid_names, record->user_data, record->user_data_len, &v) && v != NO_ID)
         {
           *pid = (guint32)v;
           if (tid)
             *tid = out_tid;
           return TRUE;
         }
-      if (no_header_pid && plan_number (plan->tid, resolver->n_tid_names, record, &v) && v != NO_ID
+      if (no_header_pid && etl_fixed_field_read (plan->tid, resolver->n_tid_names, record->user_data, record->user_data_len, &v) && v != NO_ID
           && resolver->finished)
         {
           const EtlThread *t = etl_process_resolver_lookup_thread (resolver, (guint32)v, record->filetime);

@@ -11,7 +11,12 @@
  * ProcessStart/ProcessStop/ThreadStart/ThreadStop.  Their fields are read
  * through the payload decoder by name (ProcessId, ParentId, ImageFileName,
  * CommandLine, TThreadId, …), so every layout the schema registry knows
- * feeds the table.
+ * feeds the table.  A trace's table is built from its kept records in
+ * parallel; there the kernel Thread records, millions in a long trace,
+ * read their two ids in place at the offsets the schema gives
+ * (etl_schema_plan_fixed_fields()) instead of through the decoder, and
+ * tests/test-process-table.c checks that the table equals one built record
+ * by record with the decoder.
  *
  * Windows reuses process and thread ids, so each is keyed by id and time: a
  * lookup returns the lifetime of that id that started last at or before the
@@ -573,8 +578,116 @@ lifetime_prefix (EtlProcessTable *table, const EtlRecord *record, gboolean is_th
   return last;
 }
 
+/* Where a kind of kernel Thread record holds its ids, for reading them in
+ * place: Thread_TypeGroup1 has ProcessId and TThreadId first.  Kinds with a
+ * ThreadName, or ids past a variable-size property, decode (@decode). */
+typedef struct
+{
+  guint16 hook_id;
+  guint8 version;
+  guint8 header_type;
+  guint8 kind;
+  gboolean decode;
+  EtlFixedField pid[G_N_ELEMENTS (pid_names) - 1];
+  EtlFixedField tid[G_N_ELEMENTS (tid_names) - 1];
+  EtlFixedField name[G_N_ELEMENTS (thread_name_names) - 1];
+} ThreadPlan;
+
+/* What one worker's parse_lifetime() calls remember (not thread-safe). */
+typedef struct
+{
+  GHashTable *prefix;  /* lifetime_prefix()'s */
+  GArray *thread_plans; /* ThreadPlan: a handful of kinds */
+} ParseCache;
+
+static void
+parse_cache_init (ParseCache *cache)
+{
+  cache->prefix = g_hash_table_new (NULL, NULL);
+  cache->thread_plans = g_array_new (FALSE, FALSE, sizeof (ThreadPlan));
+}
+
+static void
+parse_cache_clear (ParseCache *cache)
+{
+  g_hash_table_unref (cache->prefix);
+  g_array_unref (cache->thread_plans);
+}
+
+static const ThreadPlan *
+thread_plan_for (EtlProcessTable *table, const EtlRecord *record, ParseCache *cache)
+{
+  static const char *const *const lists[] = { pid_names, tid_names, thread_name_names, NULL };
+  g_autoptr (EtlSchema) schema = NULL;
+  ThreadPlan plan;
+
+  for (guint i = 0; i < cache->thread_plans->len; i++)
+    {
+      const ThreadPlan *p = &g_array_index (cache->thread_plans, ThreadPlan, i);
+
+      if (p->hook_id == record->hook_id && p->version == record->version && p->header_type == record->header_type
+          && p->kind == record->kind)
+        return p;
+    }
+  memset (&plan, 0, sizeof plan);
+  plan.hook_id = record->hook_id;
+  plan.version = (guint8)record->version;
+  plan.header_type = record->header_type;
+  plan.kind = (guint8)record->kind;
+  schema = etl_schema_registry_lookup_record (table->registry, record);
+  if (schema == NULL)
+    plan.decode = TRUE; /* the decoder may take an earlier version's schema */
+  else
+    {
+      EtlFixedField *const fields[] = { plan.pid, plan.tid, plan.name };
+      guint pointer_size = (record->header_type == ETL_HEADER_TYPE_SYSTEM32
+                            || record->header_type == ETL_HEADER_TYPE_COMPACT32
+                            || record->header_type == ETL_HEADER_TYPE_PERFINFO32)
+                               ? 4
+                               : 8;
+
+      plan.decode = !etl_schema_plan_fixed_fields (schema, pointer_size, lists, fields) || plan.name[0].offset >= 0;
+    }
+  g_array_append_val (cache->thread_plans, plan);
+  return &g_array_index (cache->thread_plans, ThreadPlan, cache->thread_plans->len - 1);
+}
+
+/* parse_lifetime() of a kernel Thread record whose ids lie at fixed offsets,
+ * without the decoder: what find_field() and field_number() would find in
+ * its decoded fields.  %FALSE when the record needs the decoder. */
 static gboolean
-parse_lifetime (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime *out, GHashTable *cache)
+parse_thread_in_place (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime *out, ParseCache *cache)
+{
+  const ThreadPlan *plan;
+  guint64 pid, tid;
+
+  if (cache == NULL || !out->is_thread
+      || (record->kind != ETL_RECORD_KIND_KERNEL && record->kind != ETL_RECORD_KIND_PERFINFO))
+    return FALSE;
+  plan = thread_plan_for (table, record, cache);
+  if (plan->decode)
+    return FALSE;
+  if (!etl_fixed_field_read (plan->pid, G_N_ELEMENTS (plan->pid), record->user_data, record->user_data_len, &pid))
+    {
+      if (!record->has_pid)
+        return TRUE; /* not ok: as parse_lifetime() */
+      pid = record->pid;
+    }
+  if (!etl_fixed_field_read (plan->tid, G_N_ELEMENTS (plan->tid), record->user_data, record->user_data_len, &tid))
+    {
+      if (!record->has_pid)
+        return TRUE;
+      tid = record->tid;
+    }
+  out->filetime = record->filetime;
+  out->pid = (guint32)pid;
+  out->tid = (guint32)tid;
+  out->ok = TRUE;
+  return TRUE;
+}
+
+static gboolean
+parse_lifetime (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime *out, ParseCache *cache)
 {
   g_autoptr (EtlDecoded) decoded = NULL;
   guint64 pid = NO_ID, v;
@@ -582,7 +695,10 @@ parse_lifetime (EtlProcessTable *table, const EtlRecord *record, ParsedLifetime 
   memset (out, 0, sizeof *out);
   if (!classify (record, &out->is_thread, &out->event) || table->registry == NULL)
     return FALSE;
-  decoded = etl_decode_record_prefix (table->registry, NULL, record, lifetime_prefix (table, record, out->is_thread, cache));
+  if (parse_thread_in_place (table, record, out, cache))
+    return out->ok;
+  decoded = etl_decode_record_prefix (table->registry, NULL, record,
+                                      lifetime_prefix (table, record, out->is_thread, cache ? cache->prefix : NULL));
   if (decoded == NULL || decoded->schema == NULL || decoded->fields == NULL)
     return FALSE;
 
@@ -666,7 +782,8 @@ etl_process_table_add_record (EtlProcessTable *table, const EtlRecord *record)
 typedef struct
 {
   EtlProcessTable *table;
-  const EtlRecord *records;
+  EtlProcessTableReader read;
+  gpointer read_data;
   ParsedLifetime *parsed;
 } ParseJob;
 
@@ -674,28 +791,41 @@ static void
 parse_range (guint worker, guint64 first, guint64 last, gpointer data)
 {
   ParseJob *job = data;
-  g_autoptr (GHashTable) cache = g_hash_table_new (NULL, NULL);
+  ParseCache cache;
 
   (void)worker;
+  parse_cache_init (&cache);
   for (guint64 i = first; i < last; i++)
-    parse_lifetime (job->table, &job->records[i], &job->parsed[i], cache);
+    {
+      EtlRecord record;
+
+      if (!job->read (job->read_data, (guint)i, &record))
+        continue;
+      parse_lifetime (job->table, &record, &job->parsed[i], &cache);
+      etl_record_clear (&record);
+    }
+  parse_cache_clear (&cache);
 }
 
-/* etl_process_table_add_record() for @n_records records in a row, their
- * payloads decoded in parallel (one thread per processor) and added in
- * their order, so the table is the same (etl-process-table-private.h). */
+/* etl_process_table_add_record() for @n_records records in a row, read by
+ * @read and decoded in parallel (one thread per processor; @read must be
+ * thread-safe) and added in their order, so the table is the same
+ * (etl-process-table-private.h).  Kernel Thread records read their ids in
+ * place (parse_thread_in_place()), as the test compares. */
 void
-etl_process_table_add_records (EtlProcessTable *table, const EtlRecord *records, guint n_records)
+etl_process_table_add_read_records (EtlProcessTable *table, guint n_records, EtlProcessTableReader read,
+                                    gpointer read_data)
 {
   g_autofree ParsedLifetime *parsed = NULL;
   ParseJob job;
 
-  g_return_if_fail (table != NULL && (records != NULL || n_records == 0));
+  g_return_if_fail (table != NULL && read != NULL);
   g_return_if_fail (!table->finished);
 
   parsed = g_new0 (ParsedLifetime, MAX (n_records, 1));
   job.table = table;
-  job.records = records;
+  job.read = read;
+  job.read_data = read_data;
   job.parsed = parsed;
   etl_parallel_ranges (etl_parallel_n_workers (n_records, 4096), 0, n_records, parse_range, &job);
   for (guint i = 0; i < n_records; i++)

@@ -438,6 +438,25 @@ etl_trace_feed_steal_lifetimes (EtlTraceFeed *feed)
   return kept;
 }
 
+#define KEPT_CHUNK 65536u
+
+typedef struct
+{
+  GArray *kept;
+  guint first;
+  EtlTraceFeedReader read;
+  gpointer read_data;
+} KeptReader;
+
+/* EtlProcessTableReader over a chunk of @kept (thread-safe: @read is). */
+static gboolean
+kept_read (gpointer data, guint i, EtlRecord *record)
+{
+  KeptReader *k = data;
+
+  return kept_decode (k->kept, k->first + i, k->read, k->read_data, record);
+}
+
 /**
  * etl_trace_feed_build_process_table:
  * @kept: (transfer full): what etl_trace_feed_steal_lifetimes() returned
@@ -452,23 +471,14 @@ void
 etl_trace_feed_build_process_table (GArray *kept, EtlProcessTable *table, EtlTraceFeedReader read,
                                     gpointer read_data)
 {
-  /* In chunks, each decoded in parallel and added in order. */
+  /* In chunks, each read and decoded in parallel and added in order. */
   if (table != NULL && kept->len > 0)
     {
-      guint chunk = MIN (kept->len, 65536u);
-      g_autofree EtlRecord *records = g_new (EtlRecord, chunk);
+      KeptReader reader = { kept, 0, read, read_data };
 
-      for (guint first = 0; first < kept->len; first += chunk)
-        {
-          guint n = 0;
-
-          for (guint i = first; i < kept->len && i < first + chunk; i++)
-            if (kept_decode (kept, i, read, read_data, &records[n]))
-              n++;
-          etl_process_table_add_records (table, records, n);
-          for (guint i = 0; i < n; i++)
-            etl_record_clear (&records[i]);
-        }
+      for (reader.first = 0; reader.first < kept->len; reader.first += KEPT_CHUNK)
+        etl_process_table_add_read_records (table, MIN (kept->len - reader.first, KEPT_CHUNK), kept_read,
+                                            &reader);
     }
   kept_clear (kept);
   g_array_unref (kept);

@@ -402,50 +402,96 @@ node_free (gpointer data)
   g_free (n);
 }
 
-/* Frees an unfinished tree: its nodes and their groups. */
-static void
-node_free_with_groups (Node *n)
+/* A worker's tree is freed as soon as it is merged: its nodes, their groups
+ * and direct arrays come from blocks freed at once, and only its hash
+ * tables are freed one by one.  On Process ▸ Thread over 16 M records
+ * (1.4 M thread nodes per worker) freeing them node by node took 370 ms
+ * of the main merge; malloc per node also slowed the workers. */
+#define POOL_BLOCK (1024 * 1024)
+
+typedef struct
 {
-  if (n->children != NULL)
-    {
-      GHashTableIter iter;
-      gpointer value;
+  GPtrArray *blocks; /* g_free */
+  GPtrArray *tables; /* GHashTable*, without a value destroy function */
+  guint8 *cur;
+  gsize left;
+} NodePool;
 
-      g_hash_table_iter_init (&iter, n->children);
-      while (g_hash_table_iter_next (&iter, NULL, &value))
-        {
-          Node *child = value;
+static NodePool *
+node_pool_new (void)
+{
+  NodePool *pool = g_new0 (NodePool, 1);
 
-          group_free (child->group);
-          child->group = NULL;
-          node_free_with_groups (child);
-          g_hash_table_iter_steal (&iter);
-        }
-    }
-  node_free (n);
+  pool->blocks = g_ptr_array_new_with_free_func (g_free);
+  pool->tables = g_ptr_array_new_with_free_func ((GDestroyNotify)g_hash_table_unref);
+  return pool;
 }
 
-static Node *
-node_new (EtlGroup *parent, EtlGroupKey key, const RowKey *rk, gboolean has_children, guint n_direct)
+static void
+node_pool_free (NodePool *pool)
 {
-  Node *n = g_new0 (Node, 1);
+  if (pool == NULL)
+    return;
+  g_ptr_array_unref (pool->tables);
+  g_ptr_array_unref (pool->blocks);
+  g_free (pool);
+}
 
-  n->group = g_new0 (EtlGroup, 1);
+/* @size zeroed bytes, aligned for any member. */
+static gpointer
+node_pool_alloc0 (NodePool *pool, gsize size)
+{
+  gpointer p;
+
+  size = (size + 15) & ~(gsize)15;
+  if (size > POOL_BLOCK / 4)
+    {
+      p = g_malloc0 (size);
+      g_ptr_array_add (pool->blocks, p);
+      return p;
+    }
+  if (pool->left < size)
+    {
+      pool->cur = g_malloc0 (POOL_BLOCK);
+      pool->left = POOL_BLOCK;
+      g_ptr_array_add (pool->blocks, pool->cur);
+    }
+  p = pool->cur;
+  pool->cur += size;
+  pool->left -= size;
+  return p;
+}
+
+/* A node of the final tree (@pool %NULL: freed with node_free()) or of a
+ * worker's tree (freed with its @pool). */
+static Node *
+node_new (NodePool *pool, EtlGroup *parent, EtlGroupKey key, const RowKey *rk, gboolean has_children,
+          guint n_direct)
+{
+  Node *n = pool != NULL ? node_pool_alloc0 (pool, sizeof (Node)) : g_new0 (Node, 1);
+
+  n->group = pool != NULL ? node_pool_alloc0 (pool, sizeof (EtlGroup)) : g_new0 (EtlGroup, 1);
   n->group->key = key;
   n->group->parent = parent;
   n->group->provider = rk->provider;
   n->group->id = rk->id;
   n->group->lifetime = rk->lifetime;
+  g_assert (pool == NULL || rk->name == NULL);
   n->group->name = g_strdup (rk->name);
   n->group->first = G_MAXINT64;
   n->group->last = G_MININT64;
   n->value = rk->value;
-  if (has_children)
+  if (has_children && pool != NULL)
+    {
+      n->children = g_hash_table_new (g_int64_hash, g_int64_equal);
+      g_ptr_array_add (pool->tables, n->children);
+    }
+  else if (has_children)
     n->children = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, node_free);
   if (has_children && n_direct > 0)
     {
       n->n_direct = n_direct;
-      n->direct = g_new0 (Node *, n_direct);
+      n->direct = pool != NULL ? node_pool_alloc0 (pool, n_direct * sizeof (Node *)) : g_new0 (Node *, n_direct);
     }
   return n;
 }
@@ -614,6 +660,7 @@ tl_key_free (gpointer p)
 
 typedef struct
 {
+  NodePool *pool; /* the tree's nodes */
   Node *root;
   GHashTable *events;    /* EventKey* (in LocalEvent) → id + 1 */
   GHashTable *tl_events; /* TlKey* → id + 1 */
@@ -793,7 +840,7 @@ count_range (guint worker, guint64 first, guint64 last, gpointer data)
             child = g_hash_table_lookup (n->children, &rk[i].value);
           if (child == NULL)
             {
-              child = node_new (n->group, job->keys[i], &rk[i], i + 1 < job->n_keys,
+              child = node_new (w->pool, n->group, job->keys[i], &rk[i], i + 1 < job->n_keys,
                                 i + 1 < job->n_keys ? job->direct[i + 1] : 0);
               child->first_row = row;
               g_hash_table_insert (n->children, &child->value, child);
@@ -888,7 +935,7 @@ merge_children (Merge *m, guint worker, Node *dst, Node *src, guint level)
         d = g_hash_table_lookup (dst->children, &rk.value);
       if (d == NULL)
         {
-          d = node_new (dst->group, keys[level], &rk, level + 1 < n_keys,
+          d = node_new (NULL, dst->group, keys[level], &rk, level + 1 < n_keys,
                         level + 1 < n_keys ? m->job->direct[level + 1] : 0);
           d->first_row = s->first_row;
           g_hash_table_insert (dst->children, &d->value, d);
@@ -913,11 +960,8 @@ merge_children (Merge *m, guint worker, Node *dst, Node *src, guint level)
 static void
 worker_clear (Worker *w)
 {
-  if (w->root != NULL)
-    {
-      group_free (w->root->group);
-      node_free_with_groups (w->root);
-    }
+  w->root = NULL;
+  node_pool_free (w->pool);
   for (guint i = 0; i < w->local_events->len; i++)
     g_free (g_array_index (w->local_events, LocalEvent, i).tl_name);
   g_array_unref (w->local_events);
@@ -1008,7 +1052,8 @@ etl_group_summary_compute_with_workers (EtlTrace *trace, EtlRowSet *rows, gint64
     {
       Worker *wk = &job.workers[w];
 
-      wk->root = node_new (NULL, keys[0], &root_key, TRUE, direct[0]);
+      wk->pool = node_pool_new ();
+      wk->root = node_new (wk->pool, NULL, keys[0], &root_key, TRUE, direct[0]);
       wk->events = g_hash_table_new_full (event_key_hash, event_key_equal, g_free, NULL);
       wk->tl_events = g_hash_table_new_full (tl_key_hash, tl_key_equal, tl_key_free, NULL);
       wk->local_events = g_array_new (FALSE, FALSE, sizeof (LocalEvent));
@@ -1097,7 +1142,7 @@ etl_group_summary_compute_with_workers (EtlTrace *trace, EtlRowSet *rows, gint64
       }
   }
 
-  root = node_new (NULL, keys[0], &root_key, TRUE, direct[0]);
+  root = node_new (NULL, NULL, keys[0], &root_key, TRUE, direct[0]);
   root->group->label = g_strdup ("All");
   m.k = &k;
   m.job = &job;

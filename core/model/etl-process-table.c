@@ -109,6 +109,8 @@ struct _EtlProcessTable
   gint64 *thread_from;
   guint *thread_by_tid;
   GHashTable *tid_ranges;
+
+  GPtrArray *building[2]; /* during finish: process and thread lifetimes (Building) */
 };
 
 /**
@@ -1164,6 +1166,38 @@ free_list (gpointer list)
   g_ptr_array_unref (list);
 }
 
+/* etl_process_table_finish()'s pass over the pending records of one kind
+ * (@kind 0: processes, 1: threads): the lifetimes, indexed by id, into
+ * table->building[@kind].  The two passes share nothing. */
+static void
+finish_kind (guint worker, guint64 first, guint64 last, gpointer data)
+{
+  EtlProcessTable *table = data;
+
+  (void)worker;
+  for (guint64 kind = first; kind < last; kind++)
+    {
+      gboolean threads = kind == 1;
+      g_autoptr (GHashTable) by_id = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, free_list);
+      GPtrArray *all = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint i = 0; i < table->pending->len; i++)
+        {
+          const Pending *p = &g_array_index (table->pending, Pending, i);
+
+          if (threads && p->is_thread)
+            apply_thread (by_id, all, p);
+          else if (!threads && !p->is_thread)
+            apply_process (by_id, all, p);
+        }
+      if (threads)
+        index_lifetimes (all, TRUE, &table->thread_by_tid, &table->thread_from, table->tid_ranges);
+      else
+        index_lifetimes (all, FALSE, &table->process_by_pid, &table->process_from, table->pid_ranges);
+      table->building[kind] = all;
+    }
+}
+
 /**
  * etl_process_table_finish:
  * @table: a table
@@ -1176,8 +1210,6 @@ free_list (gpointer list)
 void
 etl_process_table_finish (EtlProcessTable *table)
 {
-  g_autoptr (GHashTable) by_pid = NULL;
-  g_autoptr (GHashTable) by_tid = NULL;
   g_autoptr (GPtrArray) all_p = NULL;
   g_autoptr (GPtrArray) all_t = NULL;
 
@@ -1186,11 +1218,6 @@ etl_process_table_finish (EtlProcessTable *table)
     return;
   table->finished = TRUE;
 
-  by_pid = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, free_list);
-  by_tid = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, free_list);
-  all_p = g_ptr_array_new_with_free_func (g_free);
-  all_t = g_ptr_array_new_with_free_func (g_free);
-
   /* Records arrive in time order from a trace: sort only when they did not. */
   for (guint i = 1; i < table->pending->len; i++)
     if (compare_pending (&g_array_index (table->pending, Pending, i - 1), &g_array_index (table->pending, Pending, i)) > 0)
@@ -1198,18 +1225,13 @@ etl_process_table_finish (EtlProcessTable *table)
         g_array_sort (table->pending, compare_pending);
         break;
       }
-  for (guint i = 0; i < table->pending->len; i++)
-    {
-      const Pending *p = &g_array_index (table->pending, Pending, i);
-
-      if (p->is_thread)
-        apply_thread (by_tid, all_t, p);
-      else
-        apply_process (by_pid, all_p, p);
-    }
+  /* Processes and threads are built side by side: they meet only at the end,
+   * where each thread finds its process. */
+  etl_parallel_ranges (2, 0, 2, finish_kind, table);
   clear_pending (table->pending);
+  all_p = g_steal_pointer (&table->building[0]);
+  all_t = g_steal_pointer (&table->building[1]);
 
-  index_lifetimes (all_p, FALSE, &table->process_by_pid, &table->process_from, table->pid_ranges);
   table->n_processes = all_p->len;
   table->processes = g_new0 (EtlProcess, MAX (all_p->len, 1));
   for (guint i = 0; i < all_p->len; i++)
@@ -1220,7 +1242,6 @@ etl_process_table_finish (EtlProcessTable *table)
       table->processes[i].index = i;
     }
 
-  index_lifetimes (all_t, TRUE, &table->thread_by_tid, &table->thread_from, table->tid_ranges);
   table->n_threads = all_t->len;
   table->threads = g_new0 (EtlThread, MAX (all_t->len, 1));
   for (guint i = 0; i < all_t->len; i++)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "etl-filter.h"
+#include "etl-filter-private.h"
 #include "etl-names.h"
 #include "etl-test-util.h"
 
@@ -273,6 +274,63 @@ test_text (Fixture *fixture, gconstpointer data)
     }
 }
 
+/* The ranges walked on 1, 2 and 5 threads give the same rows, for each kind
+ * of condition; a cancelled walk gives none. */
+static void
+test_workers (Fixture *fixture, gconstpointer data)
+{
+  static const struct
+  {
+    const char *provider;
+    const char *text;
+    guint32 pid;
+  } cases[] = {
+    { NULL, "DCStart", 0 },
+    { NULL, "reason=allocsmall", 0 },
+    { NULL, "Test.x64.exe (3676)", 0 },
+    { "DotNETRuntime", NULL, 0 },
+    { "Kernel", "Thread", 3988 },
+  };
+  g_autoptr (GError) error = NULL;
+
+  if (fixture->trace == NULL)
+    return;
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr (EtlFilter) filter = etl_filter_new ();
+      g_autoptr (EtlRowSet) one = NULL;
+
+      filter->provider = g_strdup (cases[c].provider);
+      filter->text = g_strdup (cases[c].text);
+      filter->has_pid = cases[c].pid != 0;
+      filter->pid = cases[c].pid;
+      one = etl_filter_apply_with_workers (fixture->trace, filter, 1, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (etl_row_set_get_n (one), >, 0);
+      for (guint n_workers = 2; n_workers <= 5; n_workers += 3)
+        {
+          g_autoptr (EtlRowSet) many = etl_filter_apply_with_workers (fixture->trace, filter, n_workers, NULL, &error);
+
+          g_assert_no_error (error);
+          g_assert_cmpuint (etl_row_set_get_n (many), ==, etl_row_set_get_n (one));
+          for (guint64 k = 0; k < etl_row_set_get_n (one); k++)
+            g_assert_cmpuint (etl_row_set_get (many, k), ==, etl_row_set_get (one, k));
+        }
+    }
+
+  {
+    g_autoptr (EtlFilter) filter = etl_filter_new ();
+    g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+    g_autoptr (EtlRowSet) none = NULL;
+
+    filter->text = g_strdup ("DCStart");
+    g_cancellable_cancel (cancellable);
+    none = etl_filter_apply_with_workers (fixture->trace, filter, 3, cancellable, &error);
+    g_assert_null (none);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  }
+}
+
 /* All conditions must hold: pid and provider together. */
 static void
 test_combined (Fixture *fixture, gconstpointer data)
@@ -370,6 +428,7 @@ main (int argc, char **argv)
   g_test_add ("/etl/filter/net/tid", Fixture, net, fixture_setup, test_tid, fixture_teardown);
   g_test_add ("/etl/filter/net/text", Fixture, net, fixture_setup, test_text, fixture_teardown);
   g_test_add ("/etl/filter/net/combined", Fixture, net, fixture_setup, test_combined, fixture_teardown);
+  g_test_add ("/etl/filter/net/workers", Fixture, net, fixture_setup, test_workers, fixture_teardown);
   g_test_add ("/etl/filter/net/async", Fixture, net, fixture_setup, test_async, fixture_teardown);
   return g_test_run ();
 }

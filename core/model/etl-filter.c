@@ -14,8 +14,8 @@
  * The walk asks the in-memory index first (process id, provider index) and
  * re-reads a record only when the index cannot answer: the thread id, and
  * event names for the free text.  A provider's name is worked out once per
- * provider index, from the first record of that provider the walk meets, the
- * way `etlscope-cli stats` names providers; so is each provider's match.
+ * provider index, from the first readable record of that provider, the way
+ * `etlscope-cli stats` names providers; so is each provider's match.
  * Event-name matches are cached per (kind, provider, HookId, event id,
  * opcode), which is all the name depends on for every record kind except
  * TraceLogging, whose name is read from the record's own schema.
@@ -25,7 +25,11 @@
  * trace's process table) and in its decoded payload as the event list's
  * Payload column shows it ("Count=1 Reason=AllocSmall …", the whole text):
  * that decodes the record, so a text filter costs one decode per record
- * whose names do not match.  It runs in a worker (etl_filter_apply_async()).
+ * whose names do not match.  It runs in a worker (etl_filter_apply_async()),
+ * which splits the rows into contiguous ranges walked on one thread per
+ * processor (etl_parallel_ranges()), each with its own caches; the ranges'
+ * rows are joined in order, so the result does not depend on the number of
+ * threads.
  */
 
 #include "config.h"
@@ -35,10 +39,13 @@
 #include <string.h>
 
 #include "etl-filter.h"
+#include "etl-filter-private.h"
 #include "etl-names.h"
+#include "etl-parallel.h"
 #include "etl-worker.h"
 
 #define CANCEL_CHECK_MASK 0x3FFF
+#define MIN_ROWS_PER_WORKER 65536
 
 /**
  * etl_filter_new:
@@ -123,22 +130,26 @@ etl_filter_equal (const EtlFilter *a, const EtlFilter *b)
 
 /* ------------------------------------------------------------------------ */
 
+/* One range's walk: the shared, read-only parts, and its own caches. */
 typedef struct
 {
   EtlTrace *trace;
   const EtlFilter *filter;
-  char *provider_needle;  /* casefolded, or NULL */
-  char *text_needle;      /* casefolded, or NULL */
+  const char *provider_needle;  /* casefolded, or NULL */
+  const char *text_needle;      /* casefolded, or NULL */
   guint n_providers;
-  /* Per provider index: -1 not known yet, else 0/1. */
-  gint8 *provider_match;
-  gint8 *provider_text_match;
-  /* (kind, provider, hook, id, opcode) → 1 + match */
-  GHashTable *event_text_match;
+  /* Per provider index: -1 no readable record, else 0/1 (provider_prepass()). */
+  const gint8 *provider_match;
+  const gint8 *provider_text_match;
   EtlSchemaRegistry *registry;
   EtlProcessTable *processes;
-  gint8 *process_text_match; /* per EtlProcess.index: -1 not known yet, else 0/1 */
   guint n_processes;
+  GCancellable *cancellable;
+  /* The range's own: */
+  GHashTable *event_text_match; /* (kind, provider, hook, id, opcode) → 1 + match */
+  gint8 *process_text_match;    /* per EtlProcess.index: -1 not known yet, else 0/1 */
+  GArray *rows;                 /* guint64: the rows kept */
+  gboolean cancelled;
 } Walk;
 
 static gboolean
@@ -273,13 +284,7 @@ row_matches (Walk *w, guint64 i)
   if (!etl_trace_get_record (w->trace, i, &r, NULL))
     return FALSE;
 
-  if (indexed && w->provider_match[p] < 0)
-    {
-      provider_matches (w, &r, &by_provider, &by_text);
-      w->provider_match[p] = by_provider;
-      w->provider_text_match[p] = by_text;
-    }
-  else if (!indexed)
+  if (!indexed || w->provider_match[p] < 0)
     provider_matches (w, &r, &by_provider, &by_text);
   else
     {
@@ -298,28 +303,71 @@ row_matches (Walk *w, guint64 i)
   return match;
 }
 
-/**
- * etl_filter_apply:
- * @trace: a trace
- * @filter: (nullable): which records to keep; %NULL keeps all
- * @cancellable: (nullable): checked every 16 Ki rows
- * @error: return location for a #GError
- *
- * Walks @trace's merged sequence and keeps the rows @filter passes.  A
- * record that cannot be re-read is dropped when the filter needs it (thread
- * or text), kept otherwise.  Thread-safe: it may run in a worker while the
- * main thread reads the same trace.
- *
- * Returns: (transfer full) (nullable): the rows kept, every row
- *   (etl_row_set_new_all()) when @filter is empty, or %NULL with
- *   %G_IO_ERROR_CANCELLED
- */
-EtlRowSet *
-etl_filter_apply (EtlTrace *trace, const EtlFilter *filter, GCancellable *cancellable, GError **error)
+/* Works out each provider's matches from its first readable record, before
+ * the ranges are walked, so that every range uses the same ones.  Reads the
+ * index until every provider has one (the first few thousand rows of a
+ * usual trace).  %FALSE when cancelled. */
+static gboolean
+provider_prepass (Walk *w, gint8 *provider_match, gint8 *provider_text_match, guint64 n)
 {
-  guint64 n;
-  g_autoptr (GArray) rows = NULL;
+  guint left = w->n_providers;
+
+  memset (provider_match, -1, w->n_providers + 1);
+  memset (provider_text_match, -1, w->n_providers + 1);
+  for (guint64 i = 0; i < n && left > 0; i++)
+    {
+      guint p = etl_trace_get_provider_index (w->trace, i);
+      EtlRecord r;
+      gboolean by_provider, by_text;
+
+      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (w->cancellable))
+        return FALSE;
+      if (p >= w->n_providers || provider_match[p] >= 0 || !etl_trace_get_record (w->trace, i, &r, NULL))
+        continue;
+      provider_matches (w, &r, &by_provider, &by_text);
+      provider_match[p] = by_provider;
+      provider_text_match[p] = by_text;
+      etl_record_clear (&r);
+      left--;
+    }
+  return TRUE;
+}
+
+static void
+walk_range (guint worker, guint64 first, guint64 last, gpointer data)
+{
+  Walk *w = &((Walk *)data)[worker];
+
+  w->rows = g_array_new (FALSE, FALSE, sizeof (guint64));
+  w->event_text_match = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  w->process_text_match = g_new (gint8, w->n_processes + 1);
+  memset (w->process_text_match, -1, w->n_processes + 1);
+  for (guint64 i = first; i < last; i++)
+    {
+      if (((i - first) & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (w->cancellable))
+        {
+          w->cancelled = TRUE;
+          return;
+        }
+      if (row_matches (w, i))
+        g_array_append_val (w->rows, i);
+    }
+}
+
+/* etl_filter_apply() on @n_workers threads (0: one per processor); the
+ * result does not depend on @n_workers (etl-filter-private.h). */
+EtlRowSet *
+etl_filter_apply_with_workers (EtlTrace *trace, const EtlFilter *filter, guint n_workers,
+                               GCancellable *cancellable, GError **error)
+{
+  guint64 n, total = 0;
+  g_autofree char *provider_needle = NULL;
+  g_autofree char *text_needle = NULL;
+  g_autofree gint8 *provider_match = NULL;
+  g_autofree gint8 *provider_text_match = NULL;
+  g_autofree Walk *walks = NULL;
   Walk w = { 0 };
+  gboolean cancelled = FALSE;
   EtlRowSet *set = NULL;
 
   g_return_val_if_fail (trace != NULL, NULL);
@@ -329,47 +377,92 @@ etl_filter_apply (EtlTrace *trace, const EtlFilter *filter, GCancellable *cancel
   if (etl_filter_is_empty (filter))
     return etl_row_set_new_all (n);
 
+  provider_needle = str_empty (filter->provider) ? NULL : g_utf8_casefold (filter->provider, -1);
+  text_needle = str_empty (filter->text) ? NULL : g_utf8_casefold (filter->text, -1);
   w.trace = trace;
   w.filter = filter;
-  w.provider_needle = str_empty (filter->provider) ? NULL : g_utf8_casefold (filter->provider, -1);
-  w.text_needle = str_empty (filter->text) ? NULL : g_utf8_casefold (filter->text, -1);
+  w.provider_needle = provider_needle;
+  w.text_needle = text_needle;
   w.n_providers = etl_trace_get_n_providers (trace);
-  w.provider_match = g_new (gint8, w.n_providers + 1);
-  w.provider_text_match = g_new (gint8, w.n_providers + 1);
-  memset (w.provider_match, -1, w.n_providers + 1);
-  memset (w.provider_text_match, -1, w.n_providers + 1);
-  w.event_text_match = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   w.registry = etl_trace_get_schema_registry (trace);
   w.processes = etl_trace_get_process_table (trace);
   if (w.processes != NULL)
     etl_process_table_get_processes (w.processes, &w.n_processes);
-  w.process_text_match = g_new (gint8, w.n_processes + 1);
-  memset (w.process_text_match, -1, w.n_processes + 1);
-
-  rows = g_array_new (FALSE, FALSE, sizeof (guint64));
-  for (guint64 i = 0; i < n; i++)
+  w.cancellable = cancellable;
+  provider_match = g_new (gint8, w.n_providers + 1);
+  provider_text_match = g_new (gint8, w.n_providers + 1);
+  w.provider_match = provider_match;
+  w.provider_text_match = provider_text_match;
+  if (provider_needle != NULL || text_needle != NULL)
+    cancelled = !provider_prepass (&w, provider_match, provider_text_match, n);
+  else
     {
-      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto out;
-      if (row_matches (&w, i))
-        g_array_append_val (rows, i);
+      memset (provider_match, 1, w.n_providers + 1);
+      memset (provider_text_match, 0, w.n_providers + 1);
     }
 
-  {
-    gsize len = 0;
-    guint64 *data = (guint64 *) g_array_steal (rows, &len);
+  if (n_workers == 0)
+    n_workers = etl_parallel_n_workers (n, MIN_ROWS_PER_WORKER);
+  walks = g_new0 (Walk, n_workers);
+  for (guint i = 0; i < n_workers; i++)
+    walks[i] = w;
+  if (!cancelled)
+    etl_parallel_ranges (n_workers, 0, n, walk_range, walks);
 
-    set = etl_row_set_new_take (data, len);
-  }
+  for (guint i = 0; i < n_workers; i++)
+    {
+      cancelled |= walks[i].cancelled;
+      total += walks[i].rows != NULL ? walks[i].rows->len : 0;
+    }
+  if (cancelled || g_cancellable_is_cancelled (cancellable))
+    {
+      if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+    }
+  else
+    {
+      /* The ranges' rows, joined in order. */
+      guint64 *data = g_new (guint64, MAX (total, 1));
+      guint64 at = 0;
 
-out:
-  g_free (w.provider_needle);
-  g_free (w.text_needle);
-  g_free (w.provider_match);
-  g_free (w.provider_text_match);
-  g_hash_table_unref (w.event_text_match);
-  g_free (w.process_text_match);
+      for (guint i = 0; i < n_workers; i++)
+        {
+          if (walks[i].rows->len > 0)
+            memcpy (data + at, walks[i].rows->data, walks[i].rows->len * sizeof (guint64));
+          at += walks[i].rows->len;
+        }
+      set = etl_row_set_new_take (data, total);
+    }
+  for (guint i = 0; i < n_workers; i++)
+    {
+      g_clear_pointer (&walks[i].rows, g_array_unref);
+      g_clear_pointer (&walks[i].event_text_match, g_hash_table_unref);
+      g_clear_pointer (&walks[i].process_text_match, g_free);
+    }
   return set;
+}
+
+/**
+ * etl_filter_apply:
+ * @trace: a trace
+ * @filter: (nullable): which records to keep; %NULL keeps all
+ * @cancellable: (nullable): checked every 16 Ki rows
+ * @error: return location for a #GError
+ *
+ * Walks @trace's merged sequence and keeps the rows @filter passes, on one
+ * thread per processor (see the section overview).  A record that cannot be
+ * re-read is dropped when the filter needs it (thread or text), kept
+ * otherwise.  Thread-safe: it may run in a worker while the main thread
+ * reads the same trace.
+ *
+ * Returns: (transfer full) (nullable): the rows kept, every row
+ *   (etl_row_set_new_all()) when @filter is empty, or %NULL with
+ *   %G_IO_ERROR_CANCELLED
+ */
+EtlRowSet *
+etl_filter_apply (EtlTrace *trace, const EtlFilter *filter, GCancellable *cancellable, GError **error)
+{
+  return etl_filter_apply_with_workers (trace, filter, 0, cancellable, error);
 }
 
 typedef struct

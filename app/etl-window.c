@@ -159,7 +159,15 @@ typedef struct Progress
 {
   gatomicrefcount ref_count;
   int permille; /* -1: unknown, pulse */
+  const char *stage; /* atomic; static text: what the worker does after the percentages */
 } Progress;
+
+/* The worker's current step, shown after the label while the bar pulses. */
+static void
+progress_set_stage (Progress *p, const char *stage)
+{
+  g_atomic_pointer_set (&p->stage, stage);
+}
 
 static Progress *
 progress_new (void)
@@ -208,8 +216,11 @@ progress_poll_cb (gpointer user_data)
   permille = g_atomic_int_get (&self->progress->permille);
   if (permille < 0)
     {
+      const char *stage = g_atomic_pointer_get (&self->progress->stage);
+      g_autofree char *text = stage != NULL ? g_strdup_printf ("%s %s", self->progress_label, stage) : NULL;
+
       gtk_progress_bar_pulse (self->progress_bar);
-      gtk_progress_bar_set_text (self->progress_bar, self->progress_label);
+      gtk_progress_bar_set_text (self->progress_bar, text != NULL ? text : self->progress_label);
     }
   else
     {
@@ -909,7 +920,9 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       g_atomic_int_set (&ld->progress->permille, -1);
       /* The process table is decoded on first use: do it here, in the
        * worker, so the list and lanes never pay for it on the main loop. */
+      progress_set_stage (ld->progress, "— processes and threads");
       (void) etl_trace_get_process_table (ld->trace);
+      progress_set_stage (ld->progress, "— timeline");
       ld->summary = etl_summary_new (ld->trace, NULL, ETL_LANE_CPU, 0, 0, 16, cancellable, &error);
       if (ld->summary == NULL)
         {
@@ -917,7 +930,9 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
           return;
         }
       ld->loss_summary = etl_loss_summary_new (ld->trace, 14);
+      progress_set_stage (ld->progress, "— stacks");
       ld->stacks = etl_stacks_compute (ld->trace, NULL, NULL, cancellable, NULL);
+      progress_set_stage (ld->progress, "— providers");
       ld->legend = build_legend (ld->trace, cancellable);
     }
   /* The merge and the summaries freed much in this thread's heap arena. */

@@ -389,6 +389,8 @@ typedef struct
 {
   guint calls;
   double last;
+  guint merge_calls; /* fractions past the scan's half, before the end */
+  double before_end; /* the largest fraction below 1 */
 } Progress;
 
 static void
@@ -399,6 +401,10 @@ on_progress (double fraction, gpointer user_data)
   g_assert_cmpfloat (fraction, >=, p->last);
   p->last = fraction;
   p->calls++;
+  if (fraction > 0.5 && fraction < 1.0)
+    p->merge_calls++;
+  if (fraction < 1.0)
+    p->before_end = MAX (p->before_end, fraction);
 }
 
 static void
@@ -417,6 +423,19 @@ test_progress_and_cancel (void)
   g_assert_no_error (error);
   g_assert_cmpuint (p.calls, >, 10);
   g_assert_cmpuint (p.calls, <=, 250);
+  g_assert_cmpfloat (p.last, ==, 1.0);
+  etl_trace_unref (trace);
+
+  /* The merge reports too (its caller's range: 179,474 records on two
+   * threads), so the bar does not stand at the scan's end meanwhile. */
+  memset (&p, 0, sizeof p);
+  etl_trace_set_open_threads (2);
+  trace = etl_trace_open (paths, on_progress, &p, NULL, &error);
+  etl_trace_set_open_threads (0);
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.merge_calls, >=, 1);
+  /* The scan fills the first half, the merge the next 45 %. */
+  g_assert_cmpfloat (p.before_end, <=, 0.95);
   g_assert_cmpfloat (p.last, ==, 1.0);
   etl_trace_unref (trace);
 

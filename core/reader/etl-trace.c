@@ -1615,6 +1615,8 @@ typedef struct
   /* progress, in units of 16 bytes (a gsize counts them atomically) */
   gsize units_total;
   gsize units_done;             /* atomic */
+  gsize merge_total;            /* index entries to merge */
+  gsize merge_done;             /* atomic */
   EtlProgressFunc progress;
   gpointer progress_data;
   double last_fraction;
@@ -1667,6 +1669,9 @@ chunk_free (EtlIndexEntry *chunk)
 #endif
 }
 
+#define SCAN_SHARE 0.5
+#define MERGE_SHARE 0.45
+
 static void
 open_report_progress (Open *o)
 {
@@ -1674,7 +1679,11 @@ open_report_progress (Open *o)
 
   if (o->progress == NULL || o->units_total == 0)
     return;
-  fraction = (double) (gsize) g_atomic_pointer_get (&o->units_done) / (double) o->units_total;
+  /* The scan reads the buffers, the merge writes the index: about half the
+   * time each (bench-scale); the feed after them is short. */
+  fraction = SCAN_SHARE * (double) (gsize) g_atomic_pointer_get (&o->units_done) / (double) o->units_total;
+  if (o->merge_total > 0)
+    fraction += MERGE_SHARE * (double) (gsize) g_atomic_pointer_get (&o->merge_done) / (double) o->merge_total;
   if (fraction - o->last_fraction >= 0.005 || fraction >= 1.0)
     {
       o->last_fraction = fraction;
@@ -2245,6 +2254,12 @@ merge_job (Open *o, gboolean caller)
               lt.key_pos[w] = G_MAXUINT64;
             }
           tree_replay (&lt, w);
+          if (G_UNLIKELY ((i & 0xFFFF) == 0xFFFF))
+            {
+              g_atomic_pointer_add (&o->merge_done, 0x10000);
+              if (caller)
+                open_report_progress (o);
+            }
           if (G_UNLIKELY ((i & 0xFFFF) == 0xFFFF)
               && (g_atomic_int_get (&o->cancelled) || g_cancellable_is_cancelled (o->cancellable)))
             {
@@ -2664,6 +2679,7 @@ merge_parallel (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_dat
   o.index = g_new (EtlIndexEntry, MAX (n_total, 1));
   if (n_total * sizeof (EtlIndexEntry) >= 8 * 1024 * 1024)
     index_advise (o.index, n_total * sizeof (EtlIndexEntry));
+  o.merge_total = n_total;
   open_run (&o, merge_job, o.n_ranges);
   if (g_atomic_int_get (&o.cancelled) || g_cancellable_is_cancelled (cancellable))
     goto cancelled;

@@ -103,26 +103,27 @@ etl_cpu_segments_new (EtlTrace *trace, GCancellable *cancellable, GError **error
   n = etl_trace_get_n_records (trace);
   for (guint64 i = 0; i < n; i++)
     {
-      g_auto (EtlRecord) rec = { 0 };
+      EtlRecordBrief rec; /* the header read in place: most records are not CSwitch */
       const EtlThread *thread;
       guint cpu;
 
       if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      if (!is_kernel_header (etl_trace_get_header_type (trace, i)))
+      if (!is_kernel_header (etl_trace_get_header_type (trace, i)) || !etl_trace_peek_record (trace, i, &rec))
         continue;
-      if (!etl_trace_get_record (trace, i, &rec, NULL) || rec.hook_id != HOOK_CSWITCH)
-        continue;
-      if (rec.user_data == NULL || rec.user_data_len < 4 || rec.cpu >= s->n_cpus)
-        continue;
-      cpu = rec.cpu;
-      close_segment (s, cpu, &open[cpu], rec.filetime);
-      open[cpu].start = rec.filetime;
-      open[cpu].tid = read_u32 (rec.user_data);
-      open[cpu].row = i;
-      thread = table != NULL && open[cpu].tid != 0 ? etl_process_table_lookup_thread (table, open[cpu].tid, rec.filetime)
-                                                   : NULL;
-      open[cpu].pid = thread != NULL ? thread->pid : NO_ID;
+      cpu = etl_trace_get_cpu (trace, i);
+      if (rec.hook_id == HOOK_CSWITCH && rec.user_data != NULL && rec.user_data_len >= 4 && cpu < s->n_cpus)
+        {
+          close_segment (s, cpu, &open[cpu], rec.filetime);
+          open[cpu].start = rec.filetime;
+          open[cpu].tid = read_u32 (rec.user_data);
+          open[cpu].row = i;
+          thread = table != NULL && open[cpu].tid != 0
+                       ? etl_process_table_lookup_thread (table, open[cpu].tid, rec.filetime)
+                       : NULL;
+          open[cpu].pid = thread != NULL ? thread->pid : NO_ID;
+        }
+      etl_record_brief_clear (&rec);
     }
   for (guint c = 0; c < s->n_cpus; c++)
     close_segment (s, c, &open[c], etl_trace_get_last_filetime (trace));

@@ -457,8 +457,6 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
 
   for (guint64 i = 0; i < n; i++)
     {
-      g_auto (EtlRecord) rec = { 0 };
-      gsize ptr;
       guint provider;
 
       if (i % PROGRESS_STEP == 0)
@@ -471,81 +469,89 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
       provider = etl_trace_get_provider_index (trace, i);
       if (provider >= n_providers || !wanted[provider])
         continue;
-      if (!is_kernel_header (etl_trace_get_header_type (trace, i)))
-        {
-          Attach a = { 0 };
+      {
+        /* Only now: an EtlRecord is 180 bytes to zero and to clear, and
+         * most records are not wanted (a third of the time of a pass over
+         * 16 M records went to that). */
+        g_auto (EtlRecord) rec = { 0 };
+        gsize ptr;
 
-          if (!etl_trace_get_record (trace, i, &rec, NULL))
-            continue;
-          if (is_clr_method_record (&rec))
-            add_method (s, &rec);
-          else if (is_clr_stack_record (&rec))
-            {
-              s->n_stack_records++;
-              if (rec.user_data != NULL && rec.user_data_len >= 8 && find_clr_event (trace, &rec, i, &a.event))
-                {
-                  a.record = i;
-                  a.pid = rec.pid;
-                  a.part = PART_CLR;
-                  g_array_append_val (attach, a);
-                }
-            }
-          continue;
-        }
-      if (!etl_trace_get_record (trace, i, &rec, NULL))
-        continue;
-      ptr = pointer_size (&rec);
-      switch (rec.hook_id)
-        {
-        case HOOK_STACK_WALK:
-        case HOOK_KEY_KERNEL:
-        case HOOK_KEY_USER:
+        if (!is_kernel_header (etl_trace_get_header_type (trace, i)))
           {
             Attach a = { 0 };
-            guint64 ets;
-            guint32 tid;
 
-            s->n_stack_records++;
-            if (rec.user_data == NULL || rec.user_data_len < 16 + (rec.hook_id == HOOK_STACK_WALK ? 0 : ptr))
-              break;
-            ets = read_u64 (rec.user_data);
-            a.pid = read_u32 (rec.user_data + 8);
-            tid = read_u32 (rec.user_data + 12);
-            if (!find_event (trace, &rec, ets, tid, &a.event))
-              break;
-            a.record = i;
-            if (rec.hook_id == HOOK_STACK_WALK)
-              a.part = PART_FULL;
-            else
+            if (!etl_trace_get_record (trace, i, &rec, NULL))
+              continue;
+            if (is_clr_method_record (&rec))
+              add_method (s, &rec);
+            else if (is_clr_stack_record (&rec))
               {
-                KeyDef use = { read_ptr (rec.user_data + 16, ptr), rec.filetime, attach->len };
-
-                a.part = rec.hook_id == HOOK_KEY_KERNEL ? PART_KERNEL : PART_USER;
-                g_array_append_val (keyed, use);
+                s->n_stack_records++;
+                if (rec.user_data != NULL && rec.user_data_len >= 8 && find_clr_event (trace, &rec, i, &a.event))
+                  {
+                    a.record = i;
+                    a.pid = rec.pid;
+                    a.part = PART_CLR;
+                    g_array_append_val (attach, a);
+                  }
               }
-            {
-              g_auto (EtlRecord) ev = { 0 };
-
-              a.is_sample = etl_trace_get_record (trace, a.event, &ev, NULL)
-                            && is_kernel_header (ev.header_type) && ev.hook_id == HOOK_SAMPLED_PROFILE;
-            }
-            g_array_append_val (attach, a);
+            continue;
           }
-          break;
-        case HOOK_KEY_DELETE:
-        case HOOK_KEY_RUNDOWN:
-          if (rec.user_data != NULL && rec.user_data_len >= ptr)
+        if (!etl_trace_get_record (trace, i, &rec, NULL))
+          continue;
+        ptr = pointer_size (&rec);
+        switch (rec.hook_id)
+          {
+          case HOOK_STACK_WALK:
+          case HOOK_KEY_KERNEL:
+          case HOOK_KEY_USER:
             {
-              KeyDef d = { read_ptr (rec.user_data, ptr), rec.filetime, i };
+              Attach a = { 0 };
+              guint64 ets;
+              guint32 tid;
 
-              g_array_append_val (defs, d);
+              s->n_stack_records++;
+              if (rec.user_data == NULL || rec.user_data_len < 16 + (rec.hook_id == HOOK_STACK_WALK ? 0 : ptr))
+                break;
+              ets = read_u64 (rec.user_data);
+              a.pid = read_u32 (rec.user_data + 8);
+              tid = read_u32 (rec.user_data + 12);
+              if (!find_event (trace, &rec, ets, tid, &a.event))
+                break;
+              a.record = i;
+              if (rec.hook_id == HOOK_STACK_WALK)
+                a.part = PART_FULL;
+              else
+                {
+                  KeyDef use = { read_ptr (rec.user_data + 16, ptr), rec.filetime, attach->len };
+
+                  a.part = rec.hook_id == HOOK_KEY_KERNEL ? PART_KERNEL : PART_USER;
+                  g_array_append_val (keyed, use);
+                }
+              {
+                g_auto (EtlRecord) ev = { 0 };
+
+                a.is_sample = etl_trace_get_record (trace, a.event, &ev, NULL)
+                              && is_kernel_header (ev.header_type) && ev.hook_id == HOOK_SAMPLED_PROFILE;
+              }
+              g_array_append_val (attach, a);
             }
-          break;
-        default:
-          if (is_image_record (&rec))
-            add_image (s, &rec);
-          break;
-        }
+            break;
+          case HOOK_KEY_DELETE:
+          case HOOK_KEY_RUNDOWN:
+            if (rec.user_data != NULL && rec.user_data_len >= ptr)
+              {
+                KeyDef d = { read_ptr (rec.user_data, ptr), rec.filetime, i };
+
+                g_array_append_val (defs, d);
+              }
+            break;
+          default:
+            if (is_image_record (&rec))
+              add_image (s, &rec);
+            break;
+          }
+      }
     }
 
   /* A key names the frames of its next definition (KeyDelete when it is
@@ -951,13 +957,16 @@ etl_stacks_summarize (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetim
 
   for (guint64 i = first; i < last; i++)
     {
-      g_auto (EtlRecord) rec = { 0 };
+      EtlRecordBrief rec;
 
       if ((i - first) % PROGRESS_STEP == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
       if (is_kernel_header (etl_trace_get_header_type (stacks->trace, i))
-          && etl_trace_get_record (stacks->trace, i, &rec, NULL) && rec.hook_id == HOOK_SAMPLED_PROFILE)
-        sum->n_samples++;
+          && etl_trace_peek_record (stacks->trace, i, &rec))
+        {
+          sum->n_samples += rec.hook_id == HOOK_SAMPLED_PROFILE;
+          etl_record_brief_clear (&rec);
+        }
     }
 
   for (guint k = first_attach (stacks, first); k < stacks->attach->len; k++)

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "etl-names.h"
+#include "etl-process-resolver.h"
 #include "etl-summary.h"
 #include "etl-worker.h"
 
@@ -178,23 +179,23 @@ read_u32 (const guint8 *p)
  * Returns FALSE for other records; @tid is left alone when the payload is
  * too short. */
 static gboolean
-payload_thread (const EtlRecord *rec, guint8 header_type, guint32 *tid)
+payload_thread (guint16 hook_id, const guint8 *user_data, gsize user_data_len, guint8 header_type, guint32 *tid)
 {
-  if (rec->hook_id == HOOK_SAMPLED_PROFILE
+  if (hook_id == HOOK_SAMPLED_PROFILE
       && (header_type == ETL_HEADER_TYPE_PERFINFO32 || header_type == ETL_HEADER_TYPE_PERFINFO64))
     {
       gsize ptr = header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
 
-      if (rec->user_data != NULL && rec->user_data_len >= ptr + 4)
-        *tid = read_u32 (rec->user_data + ptr);
+      if (user_data != NULL && user_data_len >= ptr + 4)
+        *tid = read_u32 (user_data + ptr);
       return TRUE;
     }
-  if (rec->hook_id == HOOK_CSWITCH
+  if (hook_id == HOOK_CSWITCH
       && (header_type == ETL_HEADER_TYPE_SYSTEM32 || header_type == ETL_HEADER_TYPE_SYSTEM64
           || header_type == ETL_HEADER_TYPE_COMPACT32 || header_type == ETL_HEADER_TYPE_COMPACT64))
     {
-      if (rec->user_data != NULL && rec->user_data_len >= 4)
-        *tid = read_u32 (rec->user_data);
+      if (user_data != NULL && user_data_len >= 4)
+        *tid = read_u32 (user_data);
       return TRUE;
     }
   return FALSE;
@@ -204,25 +205,37 @@ payload_thread (const EtlRecord *rec, guint8 header_type, guint32 *tid)
  * SampledProfile, CSwitch and the other kernel records without one) the
  * process of the thread the payload names, through @table at the record's
  * time (etl_process_table_resolve_record()).  ETL_SUMMARY_NO_PID when
- * neither is known. */
+ * neither is known.  The header is read in place (etl_trace_peek_record():
+ * SampledProfile is most of a sampling trace); @resolver (nullable)
+ * remembers thread lookups. */
 static guint32
-summary_record_pid (EtlTrace *trace, EtlProcessTable *table, guint64 i)
+summary_record_pid (EtlTrace *trace, EtlProcessTable *table, EtlProcessResolver *resolver, guint64 i)
 {
-  g_auto (EtlRecord) rec = { 0 };
   guint32 pid, tid = ETL_SUMMARY_NO_PID;
-  guint8 header_type;
+  EtlRecordBrief b;
+  gboolean named;
 
   if (etl_trace_get_pid (trace, i, &pid))
     return pid;
-  if (table == NULL || !etl_trace_get_record (trace, i, &rec, NULL))
+  if (table == NULL || !etl_trace_peek_record (trace, i, &b))
     return ETL_SUMMARY_NO_PID;
-  header_type = etl_trace_get_header_type (trace, i);
-  if (!payload_thread (&rec, header_type, &tid))
-    return etl_process_table_resolve_record (table, &rec, NULL, &pid, NULL) ? pid : ETL_SUMMARY_NO_PID;
+  named = payload_thread (b.hook_id, b.user_data, b.user_data_len, b.header_type, &tid);
+  etl_record_brief_clear (&b);
+  if (!named)
+    {
+      g_auto (EtlRecord) rec = { 0 };
+
+      if (!etl_trace_get_record (trace, i, &rec, NULL))
+        return ETL_SUMMARY_NO_PID;
+      if (resolver != NULL)
+        return etl_process_resolver_resolve (resolver, &rec, &pid, NULL) ? pid : ETL_SUMMARY_NO_PID;
+      return etl_process_table_resolve_record (table, &rec, NULL, &pid, NULL) ? pid : ETL_SUMMARY_NO_PID;
+    }
 
   if (tid != ETL_SUMMARY_NO_PID)
     {
-      const EtlThread *thread = etl_process_table_lookup_thread (table, tid, rec.filetime);
+      const EtlThread *thread = resolver != NULL ? etl_process_resolver_lookup_thread (resolver, tid, b.filetime)
+                                                 : etl_process_table_lookup_thread (table, tid, b.filetime);
 
       if (thread != NULL && thread->pid != ETL_SUMMARY_NO_PID)
         return thread->pid;
@@ -246,7 +259,7 @@ summary_record_tid (EtlTrace *trace, EtlProcessTable *table, guint64 i)
   if (rec.has_pid && rec.tid != ETL_SUMMARY_NO_PID && rec.pid != ETL_SUMMARY_NO_PID)
     return rec.tid;
   header_type = etl_trace_get_header_type (trace, i);
-  if (payload_thread (&rec, header_type, &tid))
+  if (payload_thread (rec.hook_id, rec.user_data, rec.user_data_len, header_type, &tid))
     ;
   else if (table != NULL)
     etl_process_table_resolve_record (table, &rec, NULL, &pid, &tid);
@@ -344,6 +357,7 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, g
         g_autoptr (GHashTable) thread_slots = g_hash_table_new (NULL, NULL);
         g_autofree guint32 *row_thread = NULL;
         EtlProcessTable *processes = etl_trace_get_process_table (trace);
+        g_autoptr (EtlProcessResolver) resolver = processes != NULL ? etl_process_resolver_new (processes) : NULL;
         gboolean no_pid = FALSE;
         guint lane;
 
@@ -357,7 +371,7 @@ summary_setup_lanes (EtlSummary *self, EtlTrace *trace, const EtlRowSet *rows, g
 
             if ((k & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (cancellable))
               break;
-            pid = summary_record_pid (trace, processes, i);
+            pid = summary_record_pid (trace, processes, resolver, i);
             (*row_pids)[k - first] = pid;
             /* An expanded process: the record's thread too (index+1 in
              * @threads, 0 for none). */
@@ -979,7 +993,7 @@ etl_summary_get_lane_of_row (EtlSummary *summary, EtlTrace *trace, guint64 row)
   g_return_val_if_fail (summary != NULL && trace != NULL, 0);
   g_return_val_if_fail (row < etl_trace_get_n_records (trace), summary->n_lanes - 1);
   if (summary->mode == ETL_LANE_PROCESS)
-    pid = summary_record_pid (trace, etl_trace_get_process_table (trace), row);
+    pid = summary_record_pid (trace, etl_trace_get_process_table (trace), NULL, row);
   return summary_lane_of (summary, trace, summary->lane_of_pid, row, pid);
 }
 

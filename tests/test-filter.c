@@ -274,6 +274,34 @@ test_text (Fixture *fixture, gconstpointer data)
     }
 }
 
+/* The in-place search for ASCII text gives what casefolding both and
+ * strstr() give, non-ASCII text included. */
+static void
+test_contains_folded (void)
+{
+  static const char *const haystacks[] = {
+    "", "Thread/CSwitch", "NewThreadId=1234 OldThreadId=0", "THREADID", "C:\\Windows\\System32\\ntdll.dll",
+    "Straße", "STRASSE", "Kelvin \xe2\x84\xaa", "İstanbul", "naïve Thread", "ﬁle", "tail-threa",
+  };
+  static const char *const needles[] = { "thread", "Thread", "THREADID=", "ss", "strasse", "k", "ntdll.DLL", "ï", "fi",
+                                         "threa", "", "x" };
+
+  for (guint h = 0; h < G_N_ELEMENTS (haystacks); h++)
+    for (guint n = 0; n < G_N_ELEMENTS (needles); n++)
+      {
+        g_autofree char *folded_needle = g_utf8_casefold (needles[n], -1);
+        g_autofree char *folded_hay = g_utf8_casefold (haystacks[h], -1);
+        gboolean want = strstr (folded_hay, folded_needle) != NULL;
+
+        if (etl_filter_contains_folded (haystacks[h], folded_needle) != want)
+          g_error ("\"%s\" in \"%s\": expected %d", needles[n], haystacks[h], want);
+      }
+  g_assert_true (etl_filter_contains_folded ("Straße", "strasse"));
+  g_assert_true (etl_filter_contains_folded ("NewThreadId=1", "threadid"));
+  g_assert_false (etl_filter_contains_folded ("NewThreadId=1", "threadx"));
+  g_assert_false (etl_filter_contains_folded (NULL, "x"));
+}
+
 /* The ranges walked on 1, 2 and 5 threads give the same rows, for each kind
  * of condition; a cancelled walk gives none. */
 static void
@@ -421,6 +449,7 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/etl/filter/copy-equal", test_copy_equal);
+  g_test_add_func ("/etl/filter/contains-folded", test_contains_folded);
   g_test_add ("/etl/filter/net/empty", Fixture, net, fixture_setup, test_empty, fixture_teardown);
   g_test_add ("/etl/filter/net/pid", Fixture, net, fixture_setup, test_pid, fixture_teardown);
   g_test_add ("/etl/filter/net/provider-name", Fixture, net, fixture_setup, test_provider_name, fixture_teardown);

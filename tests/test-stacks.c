@@ -9,6 +9,7 @@
 
 #include "etl-stack-tree.h"
 #include "etl-stacks.h"
+#include "etl-stacks-private.h"
 #include "etl-synth.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
@@ -559,6 +560,60 @@ write_schedule (char **dir)
   return path;
 }
 
+/* The module map read in place equals the one the decoder gives, module
+ * by module; at least @min_in_place of them take the in-place read's
+ * names (plain ASCII). */
+static void
+check_modules_in_place (EtlTrace *trace, guint min_modules)
+{
+  g_autoptr (EtlStacks) fast = NULL;
+  g_autoptr (EtlStacks) slow = NULL;
+
+  etl_stacks_set_in_place_for_testing (FALSE);
+  slow = compute (trace);
+  etl_stacks_set_in_place_for_testing (TRUE);
+  fast = compute (trace);
+  g_assert_cmpuint (etl_stacks_get_n_modules (slow), >=, min_modules);
+  g_assert_cmpuint (etl_stacks_get_n_modules (fast), ==, etl_stacks_get_n_modules (slow));
+  for (guint i = 0; i < etl_stacks_get_n_modules (slow); i++)
+    {
+      guint32 pa, pb;
+      guint64 ba, bb, sa, sb;
+      gint64 fa, fb, ea, eb;
+      const char *na = etl_stacks_get_module_for_testing (fast, i, &pa, &ba, &sa, &fa, &ea);
+      const char *nb = etl_stacks_get_module_for_testing (slow, i, &pb, &bb, &sb, &fb, &eb);
+
+      g_assert_cmpstr (na, ==, nb);
+      g_assert_cmpuint (pa, ==, pb);
+      g_assert_cmpuint (ba, ==, bb);
+      g_assert_cmpuint (sa, ==, sb);
+      g_assert_cmpint (fa, ==, fb);
+      g_assert_cmpint (ea, ==, eb);
+    }
+}
+
+static void
+test_modules_in_place (void)
+{
+  g_autofree char *net = etl_test_corpus_path ("net.4.5.2.x64.etl");
+  g_autofree char *dir = NULL;
+  g_autofree char *path = write_schedule (&dir);
+
+  {
+    g_autoptr (EtlTrace) trace = open_one (path);
+
+    check_modules_in_place (trace, 10);
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+  if (net != NULL)
+    {
+      g_autoptr (EtlTrace) trace = open_one (net);
+
+      check_modules_in_place (trace, 3564);
+    }
+}
+
 /* The leaf module of thread @tid's samples, and whether @module is in them. */
 static const char *
 leaf_module (guint32 tid)
@@ -843,6 +898,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/stacks/synth/schedule", test_synth_schedule);
   g_test_add_func ("/etl/stacks/synth/cli", test_synth_cli);
   g_test_add_func ("/etl/stacks/synth/tree", test_synth_tree);
+  g_test_add_func ("/etl/stacks/modules-in-place", test_modules_in_place);
 
   return g_test_run ();
 }

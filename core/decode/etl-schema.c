@@ -1139,6 +1139,51 @@ etl_schema_plan_fixed_fields (const EtlSchema *schema, guint pointer_size, const
 }
 
 /**
+ * etl_schema_plan_fixed_offset:
+ * @schema: a schema
+ * @pointer_size: the pointer size of the records it decodes, bytes
+ * @name: a property name (matched without regard to case)
+ * @offset: (out): where the first top-level property called @name begins in
+ *   every payload of @schema, bytes
+ *
+ * The offset of a property of any type (a string, say) that follows only
+ * fixed-size properties, as etl_schema_plan_fixed_fields() works them out.
+ *
+ * Returns: (transfer none) (nullable): the property, or %NULL when @schema
+ *   has none called @name at a fixed offset within the decoder's 64 fields
+ */
+const EtlProperty *
+etl_schema_plan_fixed_offset (const EtlSchema *schema, guint pointer_size, const char *name, gsize *offset)
+{
+  gsize at = 0;
+  guint n;
+
+  g_return_val_if_fail (schema != NULL && name != NULL && offset != NULL, NULL);
+
+  n = MIN (MIN (schema->n_top_level, schema->n_properties), MAX_PLAN_PROPERTIES);
+  for (guint i = 0; i < n; i++)
+    {
+      const EtlProperty *prop = &schema->properties[i];
+      gboolean plain = prop->count == 1
+                       && (prop->flags
+                           & (ETL_PROPERTY_STRUCT | ETL_PROPERTY_PARAM_LENGTH | ETL_PROPERTY_PARAM_COUNT
+                              | ETL_PROPERTY_PARAM_FIXED_COUNT | ETL_PROPERTY_TO_END | ETL_PROPERTY_INLINE_COUNT))
+                              == 0;
+      guint size = plain ? fixed_size (prop->in_type, pointer_size) : 0;
+
+      if (prop->name != NULL && g_ascii_strcasecmp (prop->name, name) == 0)
+        {
+          *offset = at;
+          return prop;
+        }
+      if (size == 0 || at > G_MAXINT32 / 2)
+        return NULL;
+      at += size;
+    }
+  return NULL;
+}
+
+/**
  * etl_fixed_field_read:
  * @fields: (array length=n_fields): one list's fields, as
  *   etl_schema_plan_fixed_fields() filled them

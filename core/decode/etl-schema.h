@@ -312,6 +312,8 @@ typedef struct
 
 gboolean etl_schema_plan_fixed_fields (const EtlSchema *schema, guint pointer_size,
                                        const char *const *const *name_lists, EtlFixedField *const *fields);
+const EtlProperty *etl_schema_plan_fixed_offset (const EtlSchema *schema, guint pointer_size, const char *name,
+                                                 gsize *offset);
 gboolean etl_fixed_field_read (const EtlFixedField *fields, guint n_fields, const guint8 *payload,
                                gsize payload_len, guint64 *value);
 

@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "etl-stacks.h"
+#include "etl-stacks-private.h"
 
 #define HOOK_SAMPLED_PROFILE 0x0F2E
 #define HOOK_STACK_WALK 0x1820
@@ -270,23 +271,10 @@ field_number (const EtlDecoded *d, const char *name, gboolean *ok)
   return f->number;
 }
 
+/* Adds an Image record's module to the map, or ends it (Unload). */
 static void
-add_image (EtlStacks *s, const EtlRecord *rec)
+add_module (EtlStacks *s, const EtlRecord *rec, Range r, const char *file_name)
 {
-  g_autoptr (EtlDecoded) d = etl_trace_decode_record (s->trace, rec);
-  const EtlField *name;
-  gboolean ok = TRUE;
-  Range r = { 0 };
-
-  if (d == NULL)
-    return;
-  r.base = field_number (d, "ImageBase", &ok);
-  r.size = field_number (d, "ImageSize", &ok);
-  r.pid = (guint32)field_number (d, "ProcessId", &ok);
-  name = etl_decoded_find (d, "FileName");
-  if (!ok || r.size == 0 || name == NULL || name->value == NULL || r.base + r.size < r.base)
-    return;
-
   if (rec->opcode == IMAGE_UNLOAD)
     {
       for (guint i = s->modules->len; i > 0; i--)
@@ -302,8 +290,177 @@ add_image (EtlStacks *s, const EtlRecord *rec)
     }
   r.start = rec->opcode == IMAGE_LOAD ? rec->filetime : 0;
   r.end = rec->opcode == IMAGE_UNLOAD ? rec->filetime : G_MAXINT64;
-  r.name = g_string_chunk_insert_const (s->names, file_part (name->value));
+  r.name = g_string_chunk_insert_const (s->names, file_part (file_name));
   g_array_append_val (s->modules, r);
+}
+
+/* Where a kind of Image record (HookId, version, header type) holds
+ * ImageBase, ImageSize, ProcessId and its FileName (UTF-16), when they lie
+ * at fixed offsets (Image_Load and its kin: only integers and pointers
+ * before FileName); @decode otherwise. */
+typedef struct
+{
+  guint16 hook_id;
+  guint8 version;
+  guint8 header_type;
+  gboolean decode;
+  EtlFixedField base;
+  EtlFixedField size;
+  EtlFixedField pid;
+  gsize name_offset;
+} ImagePlan;
+
+static gint in_place_images = 1; /* atomic; tests compare with the decoder */
+
+static const ImagePlan *
+image_plan_for (EtlStacks *s, const EtlRecord *rec, GArray *plans)
+{
+  static const char *const base_names[] = { "ImageBase", NULL };
+  static const char *const size_names[] = { "ImageSize", NULL };
+  static const char *const pid_names[] = { "ProcessId", NULL };
+  static const char *const *const lists[] = { base_names, size_names, pid_names, NULL };
+  g_autoptr (EtlSchema) schema = NULL;
+  EtlSchemaRegistry *registry = etl_trace_get_schema_registry (s->trace);
+  ImagePlan plan = { 0 };
+
+  for (guint i = 0; i < plans->len; i++)
+    {
+      const ImagePlan *p = &g_array_index (plans, ImagePlan, i);
+
+      if (p->hook_id == rec->hook_id && p->version == rec->version && p->header_type == rec->header_type)
+        return p;
+    }
+  plan.hook_id = rec->hook_id;
+  plan.version = (guint8)rec->version;
+  plan.header_type = rec->header_type;
+  schema = registry != NULL ? etl_schema_registry_lookup_record (registry, rec) : NULL;
+  if (schema == NULL)
+    plan.decode = TRUE; /* the decoder may take an earlier version's schema */
+  else
+    {
+      EtlFixedField *const fields[] = { &plan.base, &plan.size, &plan.pid };
+      guint ptr = (guint)pointer_size (rec);
+      const EtlProperty *name = etl_schema_plan_fixed_offset (schema, ptr, "FileName", &plan.name_offset);
+
+      plan.decode = !etl_schema_plan_fixed_fields (schema, ptr, lists, fields) || plan.base.offset < 0
+                    || plan.size.offset < 0 || plan.pid.offset < 0 || name == NULL
+                    || name->in_type != ETL_IN_UNICODESTRING || name->length != 0 || name->count != 1
+                    || (name->flags & (ETL_PROPERTY_PARAM_LENGTH | ETL_PROPERTY_STRUCT)) != 0;
+    }
+  g_array_append_val (plans, plan);
+  return &g_array_index (plans, ImagePlan, plans->len - 1);
+}
+
+typedef enum
+{
+  IMAGE_READ,   /* @r and the name are read */
+  IMAGE_SKIP,   /* what the decoder would skip: a field missing, an empty range */
+  IMAGE_DECODE, /* a name that is not plain ASCII, or not ended in the payload */
+} ImageRead;
+
+/* An Image record's fields read in place, as the decoder would give them
+ * (etl_decode_record(): ImageBase, ImageSize and ProcessId as numbers, the
+ * FileName up to its NUL); *@name is set to the FileName when read. */
+static ImageRead
+image_read (const ImagePlan *plan, const EtlRecord *rec, Range *r, char **name)
+{
+  const guint8 *d = rec->user_data;
+  gsize len = rec->user_data_len, units = 0;
+  guint64 base, size, pid;
+
+  if (!etl_fixed_field_read (&plan->base, 1, d, len, &base) || !etl_fixed_field_read (&plan->size, 1, d, len, &size)
+      || !etl_fixed_field_read (&plan->pid, 1, d, len, &pid))
+    return IMAGE_SKIP;
+  if (plan->name_offset >= len || len - plan->name_offset < 2)
+    return IMAGE_DECODE;
+  for (gsize at = plan->name_offset;; at += 2, units++)
+    {
+      guint16 u;
+
+      if (at + 2 > len)
+        return IMAGE_DECODE;
+      u = (guint16)(d[at] | d[at + 1] << 8);
+      if (u == 0)
+        break;
+      if (u < 0x20 || u > 0x7E)
+        return IMAGE_DECODE;
+    }
+  r->base = base;
+  r->size = size;
+  r->pid = (guint32)pid;
+  if (size == 0 || base + size < base)
+    return IMAGE_SKIP;
+  *name = g_malloc (units + 1);
+  for (gsize k = 0; k < units; k++)
+    (*name)[k] = (char)d[plan->name_offset + 2 * k];
+  (*name)[units] = '\0';
+  return IMAGE_READ;
+}
+
+/* Image Load/Unload/DCStart/DCEnd: ImageBase, ImageSize, ProcessId,
+ * FileName — read in place where its kind allows (image_read(): hundreds of
+ * thousands of Image records in a long trace, the decoder formatting a
+ * dozen fields of each was most of etl_stacks_compute()'s time), else
+ * decoded. */
+static void
+add_image (EtlStacks *s, const EtlRecord *rec, GArray *plans)
+{
+  g_autoptr (EtlDecoded) d = NULL;
+  const EtlField *name;
+  gboolean ok = TRUE;
+  Range r = { 0 };
+
+  if (g_atomic_int_get (&in_place_images))
+    {
+      const ImagePlan *plan = image_plan_for (s, rec, plans);
+      g_autofree char *file_name = NULL;
+
+      switch (plan->decode ? IMAGE_DECODE : image_read (plan, rec, &r, &file_name))
+        {
+        case IMAGE_READ:
+          add_module (s, rec, r, file_name);
+          return;
+        case IMAGE_SKIP:
+          return;
+        case IMAGE_DECODE:
+        default:
+          break;
+        }
+    }
+  d = etl_trace_decode_record (s->trace, rec);
+  if (d == NULL)
+    return;
+  r.base = field_number (d, "ImageBase", &ok);
+  r.size = field_number (d, "ImageSize", &ok);
+  r.pid = (guint32)field_number (d, "ProcessId", &ok);
+  name = etl_decoded_find (d, "FileName");
+  if (!ok || r.size == 0 || name == NULL || name->value == NULL || r.base + r.size < r.base)
+    return;
+  add_module (s, rec, r, name->value);
+}
+
+/* Whether Image records are read in place (etl-stacks-private.h). */
+void
+etl_stacks_set_in_place_for_testing (gboolean in_place)
+{
+  g_atomic_int_set (&in_place_images, in_place);
+}
+
+/* Module @i of the map: its name, range and lifetime (etl-stacks-private.h). */
+const char *
+etl_stacks_get_module_for_testing (EtlStacks *stacks, guint i, guint32 *pid, guint64 *base, guint64 *size,
+                                   gint64 *start, gint64 *end)
+{
+  const Range *m;
+
+  g_return_val_if_fail (stacks != NULL && i < stacks->modules->len, NULL);
+  m = &g_array_index (stacks->modules, Range, i);
+  *pid = m->pid;
+  *base = m->base;
+  *size = m->size;
+  *start = m->start;
+  *end = m->end;
+  return m->name;
 }
 
 static void
@@ -427,6 +584,7 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
   g_autoptr (GArray) keyed = g_array_new (FALSE, FALSE, sizeof (KeyDef)); /* key uses: record = attach index */
   g_autoptr (GArray) defs = g_array_new (FALSE, FALSE, sizeof (KeyDef));
   g_autoptr (GArray) attach = g_array_new (FALSE, FALSE, sizeof (Attach));
+  g_autoptr (GArray) image_plans = g_array_new (FALSE, FALSE, sizeof (ImagePlan));
   guint64 n = etl_trace_get_n_records (trace);
   const EtlFileInfo *info0 = etl_trace_get_file_info (trace, 0);
   g_autofree guint8 *wanted = NULL;
@@ -548,7 +706,7 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
             break;
           default:
             if (is_image_record (&rec))
-              add_image (s, &rec);
+              add_image (s, &rec, image_plans);
             break;
           }
       }

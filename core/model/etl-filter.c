@@ -206,7 +206,8 @@ provider_matches (Walk *w, const EtlRecord *record, gboolean *by_provider, gbool
       char guid[ETL_GUID_STRING_LEN + 1];
 
       etl_guid_to_string (&record->provider, guid);
-      *by_provider = etl_filter_contains_folded (name, w->provider_needle) || etl_filter_contains_folded (guid, w->provider_needle);
+      *by_provider = etl_filter_contains_folded (name, w->provider_needle)
+                     || etl_filter_contains_folded (guid, w->provider_needle);
     }
   *by_text = w->text_needle != NULL && etl_filter_contains_folded (name, w->text_needle);
 }

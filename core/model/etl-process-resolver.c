@@ -313,16 +313,21 @@ resolve_planned (EtlProcessResolver *resolver, const EtlRecordBrief *record, con
     {
       gboolean no_header_pid = !record->has_pid || record->pid == NO_ID;
 
-      if (no_header_pid && etl_fixed_field_read (plan->tid, resolver->n_tid_names, record->user_data, record->user_data_len, &v) && v != NO_ID)
+      if (no_header_pid
+          && etl_fixed_field_read (plan->tid, resolver->n_tid_names, record->user_data, record->user_data_len, &v)
+          && v != NO_ID)
         out_tid = (guint32)v;
-      if (etl_fixed_field_read (plan->pid, resolver->n_pid_names, record->user_data, record->user_data_len, &v) && v != NO_ID)
+      if (etl_fixed_field_read (plan->pid, resolver->n_pid_names, record->user_data, record->user_data_len, &v)
+          && v != NO_ID)
         {
           *pid = (guint32)v;
           if (tid)
             *tid = out_tid;
           return TRUE;
         }
-      if (no_header_pid && etl_fixed_field_read (plan->tid, resolver->n_tid_names, record->user_data, record->user_data_len, &v) && v != NO_ID
+      if (no_header_pid
+          && etl_fixed_field_read (plan->tid, resolver->n_tid_names, record->user_data, record->user_data_len, &v)
+          && v != NO_ID
           && resolver->finished)
         {
           const EtlThread *t = etl_process_resolver_lookup_thread (resolver, (guint32)v, record->filetime);

@@ -28,6 +28,38 @@ etl_record_clear (EtlRecord *record)
 }
 
 /**
+ * etl_record_get_pointer_size:
+ * @record: a record
+ *
+ * The pointer size of the process that logged @record, which sizes its
+ * payload's pointers and SIZE_Ts: 4 for the SYSTEM32, COMPACT32,
+ * PERFINFO32, FULL_HEADER32, INSTANCE32 and EVENT_HEADER32 headers and for
+ * EVENT_HEADER records flagged 32_BIT_HEADER (EVENT_HEADER.Flags), else 8.
+ *
+ * Returns: 4 or 8
+ */
+guint
+etl_record_get_pointer_size (const EtlRecord *record)
+{
+  g_return_val_if_fail (record != NULL, 8);
+
+  switch (record->header_type)
+    {
+    case ETL_HEADER_TYPE_SYSTEM32:
+    case ETL_HEADER_TYPE_COMPACT32:
+    case ETL_HEADER_TYPE_PERFINFO32:
+    case ETL_HEADER_TYPE_FULL_HEADER32:
+    case ETL_HEADER_TYPE_INSTANCE32:
+    case ETL_HEADER_TYPE_EVENT_HEADER32:
+      return 4;
+    case ETL_HEADER_TYPE_EVENT_HEADER64:
+      return (record->flags & ETL_EVENT_HEADER_FLAG_32_BIT_HEADER) ? 4 : 8;
+    default:
+      return 8;
+    }
+}
+
+/**
  * etl_guid_read:
  * @guid: (out caller-allocates): where to store the GUID
  * @bytes: 16 bytes in the on-disk GUID layout (Data1..3 little-endian, Data4 bytes)

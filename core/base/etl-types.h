@@ -185,6 +185,7 @@ typedef struct
 } EtlRecord;
 
 void etl_record_clear (EtlRecord *record);
+guint etl_record_get_pointer_size (const EtlRecord *record);
 
 /* g_auto (EtlRecord) r = { 0 }: released (etl_record_clear()) when it goes
  * out of scope, continue and early returns included. */

@@ -265,28 +265,6 @@ typedef struct
   GString *prefix; /* "Struct[k]." while inside a struct */
 } Walk;
 
-/* The pointer size of the process that logged @record: 4 for SYSTEM32,
- * COMPACT32, PERFINFO32, FULL_HEADER32, INSTANCE32 and EVENT_HEADER32
- * headers and for EVENT_HEADER records flagged 32_BIT_HEADER, else 8.
- */
-static guint
-record_pointer_size (const EtlRecord *record)
-{
-  switch (record->header_type)
-    {
-    case ETL_HEADER_TYPE_SYSTEM32:
-    case ETL_HEADER_TYPE_COMPACT32:
-    case ETL_HEADER_TYPE_PERFINFO32:
-    case ETL_HEADER_TYPE_FULL_HEADER32:
-    case ETL_HEADER_TYPE_INSTANCE32:
-    case ETL_HEADER_TYPE_EVENT_HEADER32:
-      return 4;
-    case ETL_HEADER_TYPE_EVENT_HEADER64:
-      return (record->flags & ETL_EVENT_HEADER_FLAG_32_BIT_HEADER) ? 4 : 8;
-    default:
-      return 8;
-    }
-}
 
 /* Appending to a record's text buffer: GString's own calls, without their
  * checks and calls on the hot path (a record appends dozens of pieces). */
@@ -1001,42 +979,6 @@ begin_field (Walk *w, const EtlProperty *prop, gboolean is_array, guint k)
   return f;
 }
 
-/* The byte size of one element of a fixed-size in-type, 0 for the others. */
-static gsize
-element_size (const Walk *w, guint in_type)
-{
-  switch (in_type)
-    {
-    case ETL_IN_INT8:
-    case ETL_IN_UINT8:
-    case ETL_IN_ANSICHAR:
-      return 1;
-    case ETL_IN_INT16:
-    case ETL_IN_UINT16:
-    case ETL_IN_UNICODECHAR:
-      return 2;
-    case ETL_IN_INT32:
-    case ETL_IN_UINT32:
-    case ETL_IN_FLOAT:
-    case ETL_IN_BOOLEAN:
-    case ETL_IN_HEXINT32:
-      return 4;
-    case ETL_IN_INT64:
-    case ETL_IN_UINT64:
-    case ETL_IN_DOUBLE:
-    case ETL_IN_FILETIME:
-    case ETL_IN_HEXINT64:
-      return 8;
-    case ETL_IN_GUID:
-    case ETL_IN_SYSTEMTIME:
-      return 16;
-    case ETL_IN_POINTER:
-    case ETL_IN_SIZET:
-      return w->pointer_size;
-    default:
-      return 0;
-    }
-}
 
 /* The element count of @prop, FALSE when it cannot be known. */
 static gboolean
@@ -1046,7 +988,7 @@ property_count (Walk *w, guint index, const EtlProperty *prop, guint64 *count, g
     {
       /* MOF StackWalk: as many elements as the rest of the data holds; a
        * partial element is left over (complete is then FALSE). */
-      gsize size = element_size (w, prop->in_type);
+      gsize size = etl_in_type_fixed_size (prop->in_type, w->pointer_size);
 
       if (size == 0)
         return FALSE;
@@ -1232,7 +1174,7 @@ decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const EtlRec
   /* An empty payload still gets a valid pointer (no arithmetic on NULL). */
   w.data = record->user_data != NULL ? record->user_data : (const guint8 *)"";
   w.len = record->user_data != NULL ? record->user_data_len : 0;
-  w.pointer_size = record_pointer_size (record);
+  w.pointer_size = etl_record_get_pointer_size (record);
   w.max_fields = MIN (max_fields, MAX_FIELDS);
   w.fields = w.fields_stack;
   w.fields_alloc = G_N_ELEMENTS (w.fields_stack);

@@ -992,10 +992,20 @@ etl_schema_registry_add_all (EtlSchemaRegistry *registry, EtlSchemaRegistry *fro
  * property past it is never decoded, so it is not planned either. */
 #define MAX_PLAN_PROPERTIES 64
 
-/* The size of one element of a fixed-size in-type for @pointer_size, as the
- * decoder walks it; 0 for the variable ones. */
-static guint
-fixed_size (guint in_type, guint pointer_size)
+/**
+ * etl_in_type_fixed_size:
+ * @in_type: an #EtlInType
+ * @pointer_size: the pointer size of the record, bytes (4 or 8;
+ *   etl_record_get_pointer_size())
+ *
+ * The size of one element of a fixed-size in-type as the decoder walks it:
+ * TDH's integers, FILETIME, GUID, SYSTEMTIME, and pointers and SIZE_T of
+ * @pointer_size.
+ *
+ * Returns: bytes; 0 for the variable-size in-types (strings, SIDs, binary)
+ */
+guint
+etl_in_type_fixed_size (guint in_type, guint pointer_size)
 {
   switch (in_type)
     {
@@ -1109,7 +1119,7 @@ etl_schema_plan_fixed_fields (const EtlSchema *schema, guint pointer_size, const
                            & (ETL_PROPERTY_STRUCT | ETL_PROPERTY_PARAM_LENGTH | ETL_PROPERTY_PARAM_COUNT
                               | ETL_PROPERTY_PARAM_FIXED_COUNT | ETL_PROPERTY_TO_END | ETL_PROPERTY_INLINE_COUNT))
                               == 0;
-      guint size = plain ? fixed_size (prop->in_type, pointer_size) : 0;
+      guint size = plain ? etl_in_type_fixed_size (prop->in_type, pointer_size) : 0;
 
       for (guint l = 0; prop->name != NULL && name_lists[l] != NULL; l++)
         for (guint k = 0; name_lists[l][k] != NULL; k++)
@@ -1169,7 +1179,7 @@ etl_schema_plan_fixed_offset (const EtlSchema *schema, guint pointer_size, const
                            & (ETL_PROPERTY_STRUCT | ETL_PROPERTY_PARAM_LENGTH | ETL_PROPERTY_PARAM_COUNT
                               | ETL_PROPERTY_PARAM_FIXED_COUNT | ETL_PROPERTY_TO_END | ETL_PROPERTY_INLINE_COUNT))
                               == 0;
-      guint size = plain ? fixed_size (prop->in_type, pointer_size) : 0;
+      guint size = plain ? etl_in_type_fixed_size (prop->in_type, pointer_size) : 0;
 
       if (prop->name != NULL && g_ascii_strcasecmp (prop->name, name) == 0)
         {

@@ -310,6 +310,7 @@ typedef struct
   guint8 is_signed;
 } EtlFixedField;
 
+guint etl_in_type_fixed_size (guint in_type, guint pointer_size);
 gboolean etl_schema_plan_fixed_fields (const EtlSchema *schema, guint pointer_size,
                                        const char *const *const *name_lists, EtlFixedField *const *fields);
 const EtlProperty *etl_schema_plan_fixed_offset (const EtlSchema *schema, guint pointer_size, const char *name,

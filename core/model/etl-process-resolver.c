@@ -160,10 +160,6 @@ plan_build (EtlProcessResolver *r, Plan *plan, const EtlRecord *record)
   static const char *const *const lists[] = { etl_process_subject_pid_names, etl_process_subject_tid_names, NULL };
   EtlFixedField *const fields[] = { plan->pid, plan->tid };
   g_autoptr (EtlSchema) schema = NULL;
-  guint pointer_size = (record->header_type == ETL_HEADER_TYPE_SYSTEM32 || record->header_type == ETL_HEADER_TYPE_COMPACT32
-                        || record->header_type == ETL_HEADER_TYPE_PERFINFO32)
-                           ? 4
-                           : 8;
 
   for (guint i = 0; i < MAX_SUBJECT_NAMES; i++)
     plan->pid[i].offset = plan->tid[i].offset = -1;
@@ -172,7 +168,7 @@ plan_build (EtlProcessResolver *r, Plan *plan, const EtlRecord *record)
   schema = etl_schema_registry_lookup_record (r->registry, record);
   if (schema == NULL)
     return;
-  plan->decode = !etl_schema_plan_fixed_fields (schema, pointer_size, lists, fields);
+  plan->decode = !etl_schema_plan_fixed_fields (schema, etl_record_get_pointer_size (record), lists, fields);
 }
 
 /* The plan of a kernel record's kind; @record is read only to build a new

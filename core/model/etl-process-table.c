@@ -642,13 +642,8 @@ thread_plan_for (EtlProcessTable *table, const EtlRecord *record, ParseCache *ca
   else
     {
       EtlFixedField *const fields[] = { plan.pid, plan.tid, plan.name };
-      guint pointer_size = (record->header_type == ETL_HEADER_TYPE_SYSTEM32
-                            || record->header_type == ETL_HEADER_TYPE_COMPACT32
-                            || record->header_type == ETL_HEADER_TYPE_PERFINFO32)
-                               ? 4
-                               : 8;
-
-      plan.decode = !etl_schema_plan_fixed_fields (schema, pointer_size, lists, fields) || plan.name[0].offset >= 0;
+      plan.decode = !etl_schema_plan_fixed_fields (schema, etl_record_get_pointer_size (record), lists, fields)
+                    || plan.name[0].offset >= 0;
     }
   g_array_append_val (cache->thread_plans, plan);
   return &g_array_index (cache->thread_plans, ThreadPlan, cache->thread_plans->len - 1);

@@ -132,20 +132,6 @@ read_u64 (const guint8 *p)
   return (guint64)read_u32 (p) | (guint64)read_u32 (p + 4) << 32;
 }
 
-static gsize
-pointer_size (const EtlRecord *rec)
-{
-  switch (rec->header_type)
-    {
-    case ETL_HEADER_TYPE_SYSTEM32:
-    case ETL_HEADER_TYPE_COMPACT32:
-    case ETL_HEADER_TYPE_PERFINFO32:
-      return 4;
-    default:
-      return 8;
-    }
-}
-
 static gboolean
 is_kernel_header (guint8 header_type)
 {
@@ -228,8 +214,8 @@ find_event (EtlTrace *trace, const EtlRecord *stack, guint64 ets, guint32 tid, g
       if (rec.has_pid && rec.tid == tid)
         score = 3;
       else if (is_kernel_header (rec.header_type) && rec.hook_id == HOOK_SAMPLED_PROFILE
-               && rec.user_data_len >= pointer_size (&rec) + 4
-               && read_u32 (rec.user_data + pointer_size (&rec)) == tid)
+               && rec.user_data_len >= etl_record_get_pointer_size (&rec) + 4
+               && read_u32 (rec.user_data + etl_record_get_pointer_size (&rec)) == tid)
         score = 3;
       else if (rec.cpu == stack->cpu)
         score = 1;
@@ -339,7 +325,7 @@ image_plan_for (EtlStacks *s, const EtlRecord *rec, GArray *plans)
   else
     {
       EtlFixedField *const fields[] = { &plan.base, &plan.size, &plan.pid };
-      guint ptr = (guint)pointer_size (rec);
+      guint ptr = etl_record_get_pointer_size (rec);
       const EtlProperty *name = etl_schema_plan_fixed_offset (schema, ptr, "FileName", &plan.name_offset);
 
       plan.decode = !etl_schema_plan_fixed_fields (schema, ptr, lists, fields) || plan.base.offset < 0
@@ -657,7 +643,7 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
           }
         if (!etl_trace_get_record (trace, i, &rec, NULL))
           continue;
-        ptr = pointer_size (&rec);
+        ptr = etl_record_get_pointer_size (&rec);
         switch (rec.hook_id)
           {
           case HOOK_STACK_WALK:
@@ -919,7 +905,7 @@ etl_stacks_get_frames (EtlStacks *stacks, guint64 index, guint32 *pid)
         }
       else
         {
-          ptr = pointer_size (&rec);
+          ptr = etl_record_get_pointer_size (&rec);
           off = a->part == PART_FULL ? 16 : ptr;
         }
       if (frames == NULL)

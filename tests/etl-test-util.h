@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,31 @@ etl_test_corpus_path (const char *name)
       return NULL;
     }
   return path;
+}
+
+/* Removes @path and, for a folder, everything in it (a test's private
+ * XDG folders, temporary traces). */
+static inline void
+etl_test_rm_rf (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+
+  if (dir != NULL)
+    {
+      const char *name;
+
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          char *child = g_build_filename (path, name, NULL);
+
+          etl_test_rm_rf (child);
+          g_free (child);
+        }
+      g_dir_close (dir);
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
 }
 
 G_END_DECLS

@@ -477,28 +477,6 @@ test_load_manifest (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (etl_window_get_info_message (fixture->window), "ClrEtwAll.man"));
 }
 
-static void
-rm_rf (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      GDir *dir = g_dir_open (path, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          rm_rf (child);
-        }
-      if (dir != NULL)
-        g_dir_close (dir);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -523,6 +501,6 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/decoded/load-manifest", Fixture, NULL, fixture_setup, test_load_manifest, fixture_teardown);
 
   status = g_test_run ();
-  rm_rf (xdg);
+  etl_test_rm_rf (xdg);
   return status;
 }

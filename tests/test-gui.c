@@ -807,28 +807,6 @@ test_state_file (Fixture *fixture, gconstpointer data)
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 }
 
-static void
-rm_rf (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-
-  if (dir != NULL)
-    {
-      const char *name;
-
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          rm_rf (child);
-        }
-      g_dir_close (dir);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -867,6 +845,6 @@ main (int argc, char *argv[])
 
   status = g_test_run ();
   if (xdg != NULL)
-    rm_rf (xdg);
+    etl_test_rm_rf (xdg);
   return status;
 }

@@ -14,6 +14,7 @@
 #include "etl-application.h"
 #include "etl-cpu-graph.h"
 #include "etl-synth.h"
+#include "etl-test-util.h"
 #include "etl-trace.h"
 #include "etl-window.h"
 
@@ -184,28 +185,6 @@ test_cancel_later (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (etl_cpu_graph_get_usage (etl_window_get_cpu_graph (fixture->window)));
 }
 
-static void
-rm_rf (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-
-  if (dir != NULL)
-    {
-      const char *name;
-
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          rm_rf (child);
-        }
-      g_dir_close (dir);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -222,6 +201,6 @@ main (int argc, char *argv[])
   g_test_add ("/etl/gui/stall/cancel-later", Fixture, NULL, fixture_setup, test_cancel_later, fixture_teardown);
   status = g_test_run ();
   if (xdg != NULL)
-    rm_rf (xdg);
+    etl_test_rm_rf (xdg);
   return status;
 }

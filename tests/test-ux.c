@@ -961,28 +961,6 @@ test_session_panel (Fixture *fixture, gconstpointer data)
   g_assert_true (etl_window_save_state (fixture->window, NULL));
 }
 
-static void
-rm_rf (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-
-  if (dir != NULL)
-    {
-      const char *name;
-
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          rm_rf (child);
-        }
-      g_dir_close (dir);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -1021,6 +999,6 @@ main (int argc, char *argv[])
 
   status = g_test_run ();
   if (xdg != NULL)
-    rm_rf (xdg);
+    etl_test_rm_rf (xdg);
   return status;
 }

@@ -68,6 +68,7 @@
 #include "bench-util.h"
 #include "etl-synth.h"
 #include "etl-timeline-view.h"
+#include "etl-test-util.h"
 #include "etl-trace.h"
 #include "etl-window.h"
 #include "etl-zoom-manager.h"
@@ -413,28 +414,6 @@ set_lane_mode (const char *mode)
 
   g_action_group_activate_action (group, "lane-mode", g_variant_new_string (mode));
   printf ("  lanes %s: %u lanes, %.0f ms\n", mode, etl_window_get_n_lanes (bench.window), wait_quiet (t0));
-}
-
-static void
-rm_rf (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-
-  if (dir != NULL)
-    {
-      const char *name;
-
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          rm_rf (child);
-        }
-      g_dir_close (dir);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
 }
 
 static const char *
@@ -801,6 +780,6 @@ main (int argc, char **argv)
   gtk_widget_destroy (GTK_WIDGET (bench.window));
   g_clear_object (&bench.window);
   if (xdg != NULL)
-    rm_rf (xdg);
+    etl_test_rm_rf (xdg);
   return 0;
 }

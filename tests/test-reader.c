@@ -38,6 +38,14 @@ static const CorpusFacts corpus[] = {
   { "lxcore_kernel.etl", 4, 3, "2:2 19:2", 6, 0, 0, 0x0, "lxcore_kernel" },
   { "net.4.5.2.x64.etl", 179474, 360, "1:2 2:3189 10:27 17:100157 18:33378 19:34765 20:7956", 8, 0, 0, 0x4010001, "Relogger" },
   { "primitive-types.etl", 7, 2, "2:2 19:5", 8, 0, 0, 0x0, "solar_system" },
+  /* real/: records and buffers from the corpus README's independent reader;
+   * Tx_Process.etl (Windows 7), which that reader cannot open, from fox-it
+   * dissect.etl's count (header types included). */
+  { "real/Tx_Process.etl", 10344, 182, "2:1 19:10343", 2, 0, 0, 0x0, "DataCollector02" },
+  { "real/sonde_test.etl", 110, 9, NULL, 16, 0, 0, 0x10001, "Relogger" },
+  { "real/MonoGameTerrain2D_PerfViewData.etl", 103, 13, NULL, 20, 0, 0, 0x4010001, "Relogger" },
+  { "real/msbuild_PerfViewData.etl", 5870, 30, NULL, 8, 0, 0, 0x4010001, "Relogger" },
+  { "real/hw3d_trace.etl", 3, 2, NULL, 8, 0, 0, 0x0, "trace" },
 };
 
 static EtlTrace *
@@ -78,6 +86,8 @@ test_corpus_table (gconstpointer data)
   g_assert_cmpuint (info->n_skipped, ==, 0);
   g_assert_cmpuint (etl_trace_get_n_records (trace), ==, facts->records);
 
+  if (facts->by_type == NULL)
+    return;
   pairs = g_strsplit (facts->by_type, " ", -1);
   for (guint i = 0; pairs[i]; i++)
     {
@@ -566,6 +576,85 @@ test_corrupt_record_size (void)
   g_assert_nonnull (strstr (p->message, "offset 8264 (0x2048)"));
 }
 
+static void
+put_u32 (char *p, guint32 v)
+{
+  for (guint i = 0; i < 4; i++)
+    p[i] = (char) ((v >> (8 * i)) & 0xFF);
+}
+
+/*
+ * The bytes of a buffer that hold records (etl-trace.c buffer_filled_bytes()):
+ * SavedOffset (0x04), else Offset (0x30), else up to the end marker.  The
+ * variants are made by rewriting the two fields in primitive-types.etl's
+ * first buffer (where they are equal, as ETW wrote them); the Windows 7 file
+ * is the real case of a first buffer with SavedOffset 0.
+ */
+static void
+test_buffer_fill (void)
+{
+  g_autofree char *path = etl_test_corpus_path ("primitive-types.etl");
+  g_autofree char *win7 = etl_test_corpus_path ("real/Tx_Process.etl");
+  g_autofree char *contents = NULL;
+  gsize len;
+  guint32 saved;
+  struct
+  {
+    const char *what;
+    gint64 saved, fill; /* -1: keep */
+    guint problems;
+    const char *reason;
+  } cases[] = {
+    { "SavedOffset 0 (Windows 7 header buffer)", 0, -1, 0, NULL },
+    { "SavedOffset beyond BufferSize", 0x10000, -1, 1, "records read up to Offset" },
+    { "both out of range", 0x10, 0x7FFFFFFF, 1, "read up to the end marker" },
+    { "both 0", 0, 0, 1, "read up to the end marker" },
+  };
+
+  if (path == NULL || win7 == NULL)
+    return;
+  /* The Windows 7 file: SavedOffset 0 and Offset 0x238 in its first buffer. */
+  {
+    g_autoptr (EtlTrace) trace = open_one (win7);
+    const EtlFileInfo *info = etl_trace_get_file_info (trace, 0);
+
+    g_assert_cmpuint (info->n_records, ==, 10344);
+    g_assert_cmpuint (info->problems->len, ==, 0);
+    g_assert_cmpuint (info->provider_version, ==, 7600);
+  }
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  saved = etl_read_u32 ((const guint8 *) contents + 4);
+  g_assert_cmpuint (saved, ==, etl_read_u32 ((const guint8 *) contents + 0x30));
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *copy = g_memdup2 (contents, len);
+      g_autofree char *tmp = NULL;
+      g_autoptr (EtlTrace) trace = NULL;
+      const EtlFileInfo *info;
+
+      g_test_message ("%s", cases[c].what);
+      if (cases[c].saved >= 0)
+        put_u32 (copy + 4, (guint32) cases[c].saved);
+      if (cases[c].fill >= 0)
+        put_u32 (copy + 0x30, (guint32) cases[c].fill);
+      tmp = write_temp ("fill.etl", (const guint8 *) copy, len);
+      trace = open_one (tmp);
+      info = etl_trace_get_file_info (trace, 0);
+      /* Every case keeps all 7 records: the end marker ends the walk. */
+      g_assert_cmpuint (info->n_records, ==, 7);
+      g_assert_cmpuint (info->problems->len, ==, cases[c].problems);
+      if (cases[c].reason != NULL)
+        {
+          const GError *p = g_ptr_array_index (info->problems, 0);
+
+          g_assert_error (p, ETL_ERROR, ETL_ERROR_CORRUPT);
+          g_assert_nonnull (strstr (p->message, cases[c].reason));
+          g_assert_nonnull (strstr (p->message, "offset 0 (0x0)"));
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -591,6 +680,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/reader/bad/empty-random-dir", test_bad_empty_random_dir);
   g_test_add_func ("/etl/reader/bad/truncated", test_truncated);
   g_test_add_func ("/etl/reader/bad/record-size", test_corrupt_record_size);
+  g_test_add_func ("/etl/reader/buffer-fill", test_buffer_fill);
 
   return g_test_run ();
 }

@@ -56,7 +56,7 @@ typedef struct
 {
   guint64 offset;        /* byte offset of the buffer in its file */
   guint32 disk_size;     /* BufferSize: bytes on disk */
-  guint32 used;          /* SavedOffset, clamped: bytes of header + records */
+  guint32 used;          /* bytes of header + records (buffer_filled_bytes()) */
   gint64 sequence;       /* SequenceNumber */
   gint64 timestamp;      /* TimeStamp, raw clock */
   guint16 flags;         /* BufferFlag */
@@ -447,6 +447,49 @@ buffer_cpu (const guint8 *h)
   return h[ETL_WBH_CLIENT_CONTEXT];
 }
 
+/*
+ * The bytes of an uncompressed buffer that hold its header and records.
+ *
+ * Two WMI_BUFFER_HEADER fields say it: SavedOffset (0x04), set when the
+ * buffer is flushed, and Offset (0x30), the logger's fill level.  In every
+ * flushed buffer of the corpus they are equal.  The first buffer, which the
+ * logger writes itself at the start of the session (BufferType 4, header),
+ * differs by Windows version:
+ *   - Windows 7 (real/Tx_Process.etl, 7600, PerfMon): SavedOffset is 0 and
+ *     Offset (= CurrentOffset) covers the EventTrace header record;
+ *   - Windows 8.1 to 11 relogged and PerfView files (net.4.5.2.x64.etl,
+ *     real/sonde_test.etl, real/msbuild_PerfViewData.etl): SavedOffset covers
+ *     the EventTrace header record and Offset is larger: the bytes after
+ *     SavedOffset repeat records (PartitionInfoExtension, EventTrace 82) that
+ *     the later buffers carry too, and the independent counts in the corpus
+ *     README leave them out, as ETW's own consumer does.
+ * So SavedOffset wins when it lies in 0x48..BufferSize; else Offset does when
+ * it lies there (fox-it dissect.etl reads every buffer by Offset); else the
+ * records are read up to BufferSize, where the record walk stops at the end
+ * marker or the first record that does not fit, and the file notes why.
+ */
+static guint32
+buffer_filled_bytes (EtlFile *f, const guint8 *h, guint64 off, guint32 buffer_size)
+{
+  guint32 saved = etl_read_u32 (h + ETL_WBH_SAVED_OFFSET);
+  guint32 fill = etl_read_u32 (h + ETL_WBH_OFFSET);
+
+  if (saved >= ETL_WMI_BUFFER_HEADER_SIZE && saved <= buffer_size)
+    return saved;
+  if (fill >= ETL_WMI_BUFFER_HEADER_SIZE && fill <= buffer_size)
+    {
+      if (saved != 0)
+        file_add_problem (f, ETL_ERROR_CORRUPT, off,
+                          "SavedOffset %u is outside 0x48..BufferSize %u; records read up to Offset %u",
+                          saved, buffer_size, fill);
+      return fill;
+    }
+  file_add_problem (f, ETL_ERROR_CORRUPT, off,
+                    "SavedOffset %u and Offset %u are outside 0x48..BufferSize %u; records read up to "
+                    "the end marker", saved, fill, buffer_size);
+  return buffer_size;
+}
+
 /* Walks the buffer headers of one file; appends to trace->buffers. */
 static gboolean
 file_walk_buffers (EtlTrace *trace, EtlFile *f, guint file_index, GCancellable *cancellable, GError **error)
@@ -508,15 +551,7 @@ file_walk_buffers (EtlTrace *trace, EtlFile *f, guint file_index, GCancellable *
         {
           guint32 limit = (guint32) MIN ((guint64) b.disk_size, left);
 
-          if (saved > b.disk_size)
-            {
-              file_add_problem (f, ETL_ERROR_CORRUPT, off,
-                                "SavedOffset %u is beyond BufferSize %u; records read up to BufferSize",
-                                saved, b.disk_size);
-              saved = b.disk_size;
-            }
-          if (saved < ETL_WMI_BUFFER_HEADER_SIZE)
-            saved = ETL_WMI_BUFFER_HEADER_SIZE;
+          saved = buffer_filled_bytes (f, h, off, b.disk_size);
           if (b.disk_size > left)
             file_add_problem (f, ETL_ERROR_TRUNCATED, off,
                               "file ends inside a buffer of %u bytes (%" G_GUINT64_FORMAT

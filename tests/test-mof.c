@@ -147,6 +147,8 @@ test_tables (void)
  *   t FILETIME   x binary (n bytes)   m u32 with a map (raw value, expected text)
  *   r pointers to the end (three of them)   n u32 in hex   X u64 in hex (expected text)
  *   M i8 with a map (raw value, expected text)   |  the offset check point
+ *   A counted array: n elements of the kind in expect ("q" u64, "g" GUID,
+ *     "w" UTF-16 string), named NAME[i]; the count is an earlier 'm' field
  */
 typedef struct
 {
@@ -387,6 +389,37 @@ build (const Layout *l, Builder *bd, guint *mark)
           put (bd, s->n, 1);
           expect (bd, s->name, g_strdup (s->expect));
           break;
+        case 'A':
+          for (guint i = 0; i < s->n; i++)
+            {
+              char *name = g_strdup_printf ("%s[%u]", s->name, i);
+
+              if (s->expect[0] == 'q')
+                {
+                  guint64 qv = G_GUINT64_CONSTANT (0x200000000) + 16 * k + i;
+
+                  put (bd, qv, 8);
+                  expect (bd, name, g_strdup_printf ("%" G_GUINT64_FORMAT, qv));
+                }
+              else if (s->expect[0] == 'g')
+                {
+                  guint8 g[16] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+                                   0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xf0, (guint8)i };
+
+                  g_byte_array_append (bd->b, g, sizeof g);
+                  expect (bd, name, g_strdup_printf ("44332211-6655-8877-99aa-bbccddeef0%02x", i));
+                }
+              else
+                {
+                  char *text = g_strdup_printf ("%s item %u", s->name, i);
+
+                  g_assert_cmpint (s->expect[0], ==, 'w');
+                  put_utf16 (bd, text, TRUE);
+                  expect (bd, name, text);
+                }
+              g_free (name);
+            }
+          break;
         default:
           g_assert_not_reached ();
         }
@@ -541,6 +574,23 @@ static const Spec s_eventtrace_extension[] = {
   { 'u', "KernelEventVersion" }, END
 };
 static const Spec s_empty[] = { END };
+/* Header_PartitionInformation_TypeGroup (TDH's kernel MOF): 2 + 2 + 4 + 8
+ * bytes, then two GUIDs; 48 bytes. */
+static const Spec s_partitioninfo[] = {
+  { 'h', "EventVersion" }, { 'h', "Reserved" }, { 'u', "PartitionType" },
+  { 'Q', "QpcOffsetFromRoot" }, MARK, { 'g', "PartitionId" }, { 'g', "ParentId" }, END
+};
+/* LastDroppedTimes: count, padding, then count u64 at offset 8. */
+static const Spec s_lastdroppedtimes[] = {
+  { 'm', "TimeStampCount", 3, "3" }, { 'u', "Padding" }, MARK, { 'A', "TimeStamp", 3, "q" }, END
+};
+static const Spec s_dbgidrsds[] = {
+  { 'g', "Guid" }, { 'u', "Age" }, MARK, { 'a', "PdbName" }, END
+};
+static const Spec s_buildlab[] = { MARK, { 'a', "BuildString" }, END };
+static const Spec s_binarypath[] = {
+  { 'm', "GuidCount", 2, "2" }, { 'A', "Guid", 2, "g" }, MARK, { 'w', "BinaryPath" }, END
+};
 
 static const Spec s_process_v1[] = {
   { 'p', "PageDirectoryBase" }, { 'u', "ProcessId" }, { 'u', "ParentId" }, { 'i', "SessionId" },
@@ -561,6 +611,16 @@ static const Spec s_process_v4[] = {
   { 'i', "ExitStatus" }, { 'p', "PageDirectoryBase" }, { 'm', "Flags", 4, "Protected" }, MARK,
   { 'S', "UserSID" }, { 'a', "ImageFileName" }, { 'w', "CommandLine" },
   { 'w', "PackageFullName" }, { 'w', "ApplicationId" }, END
+};
+/* Process_Defunct_TypeGroup1 (v5): version 4 and a trailing u64 ExitTime. */
+static const Spec s_process_defunct_v5[] = {
+  { 'p', "UniqueProcessKey" }, { 'u', "ProcessId" }, { 'u', "ParentId" }, { 'i', "SessionId" },
+  { 'i', "ExitStatus" }, { 'p', "PageDirectoryBase" }, { 'm', "Flags", 2, "Wow64" }, MARK,
+  { 'S', "UserSID" }, { 'a', "ImageFileName" }, { 'w', "CommandLine" },
+  { 'w', "PackageFullName" }, { 'w', "ApplicationId" }, { 'q', "ExitTime" }, END
+};
+static const Spec s_process_inswap[] = {
+  { 'p', "DirectoryTableBase" }, { 'u', "ProcessId" }, END
 };
 static const Spec s_process_perfctr[] = {
   { 'u', "ProcessId" }, { 'u', "MemoryCount" }, { 'u', "HandleCount" }, { 'u', "Reserved" },
@@ -583,6 +643,19 @@ static const Spec s_thread_v3[] = {
   { 'p', "Win32StartAddr" }, { 'p', "TebBase" }, { 'u', "SubProcessTag" },
   { 'b', "BasePriority" }, { 'b', "PagePriority" }, { 'b', "IoPriority" },
   { 'b', "ThreadFlags" }, END
+};
+static const Spec s_thread_v4[] = {
+  { 'u', "ProcessId" }, { 'u', "TThreadId" }, { 'p', "StackBase" }, { 'p', "StackLimit" },
+  { 'p', "UserStackBase" }, { 'p', "UserStackLimit" }, { 'p', "StartAddr" },
+  { 'p', "Win32StartAddr" }, { 'p', "TebBase" }, { 'u', "SubProcessTag" },
+  { 'b', "BasePriority" }, { 'b', "PagePriority" }, { 'b', "IoPriority" },
+  { 'b', "ThreadFlags" }, MARK, { 'w', "ThreadName" }, END
+};
+static const Spec s_thread_setpriority[] = {
+  { 'u', "ThreadId" }, { 'b', "OldPriority" }, { 'b', "NewPriority" }, { 'h', "Reserved" }, END
+};
+static const Spec s_thread_setaffinity[] = {
+  { 'p', "Affinity" }, { 'u', "ThreadId" }, { 'h', "Group" }, { 'h', "Reserved" }, END
 };
 static const Spec s_cswitch[] = {
   { 'u', "NewThreadId" }, { 'u', "OldThreadId" }, { 'c', "NewThreadPriority" },
@@ -613,6 +686,11 @@ static const Spec s_image_hypercall[] = { { 'p', "HypercallPageVa" }, END };
 
 static const Spec s_sample[] = {
   { 'p', "InstructionPointer" }, { 'u', "ThreadId" }, { 'h', "Count" }, { 'h', "Reserved" }, END
+};
+static const Spec s_mark[] = { MARK, { 'a', "Message" }, END };
+static const Spec s_pmcsample[] = {
+  { 'p', "InstructionPointer" }, { 'u', "ThreadId" }, { 'h', "ProfileSource" },
+  { 'h', "Reserved" }, END
 };
 static const Spec s_syscallenter[] = { { 'p', "SysCallAddress" }, END };
 static const Spec s_syscallexit[] = {
@@ -850,6 +928,76 @@ static const Spec s_pnp_v2[] = {
   { 'u', "IDLength" }, { 'u', "DescriptionLength" }, { 'u', "FriendlyNameLength" }, MARK,
   { 'w', "DeviceID" }, { 'w', "DeviceDescription" }, { 'w', "FriendlyName" }, END
 };
+static const Spec s_irq_v3[] = {
+  { 'X', "IRQAffinity", 0xf0, "0x000000f0" }, { 'h', "IRQGroup" }, { 'h', "Reserved" },
+  { 'u', "IRQNum" }, { 'u', "DeviceDescriptionLen" }, MARK, { 'w', "DeviceDescription" }, END
+};
+static const Spec s_pnp_v3[] = {
+  { 'u', "IDLength" }, { 'u', "DescriptionLength" }, { 'u', "FriendlyNameLength" }, MARK,
+  { 'w', "DeviceID" }, { 'w', "DeviceDescription" }, { 'w', "FriendlyName" },
+  { 'w', "PdoName" }, END
+};
+/* PnP v4 and v5: GUID, two counts (v5: status and problem), five strings,
+ * then the counted filter names. */
+static const Spec s_pnp_v4[] = {
+  { 'g', "ClassGuid" }, { 'm', "UpperFilterCount", 2, "2" }, { 'm', "LowerFilterCount", 1, "1" },
+  MARK, { 'w', "DeviceID" }, { 'w', "DeviceDescription" }, { 'w', "FriendlyName" },
+  { 'w', "PdoName" }, { 'w', "ServiceName" }, { 'A', "UpperFilters", 2, "w" },
+  { 'A', "LowerFilters", 1, "w" }, END
+};
+static const Spec s_pnp_v5[] = {
+  { 'g', "ClassGuid" }, { 'm', "UpperFilterCount", 1, "1" }, { 'm', "LowerFilterCount", 0, "0" },
+  { 'm', "DevStatus", 0x0180200a, "0x0180200a" }, { 'u', "DevProblem" }, MARK,
+  { 'w', "DeviceID" }, { 'w', "DeviceDescription" }, { 'w', "FriendlyName" },
+  { 'w', "PdoName" }, { 'w', "ServiceName" }, { 'A', "UpperFilters", 1, "w" }, END
+};
+static const Spec s_numanode[] = {
+  { 'u', "NodeCount" }, { 'X', "NodeMap", 3, "0x00000003" }, END
+};
+static const Spec s_processorgroup[] = { { 'u', "GroupCount" }, { 'p', "Affinity" }, END };
+static const Spec s_processornumber[] = {
+  { 'u', "ProcessorCount" }, { 'u', "ProcessorNumber" }, END
+};
+static const Spec s_codeintegrity[] = { { 'n', "CodeIntegrityInfo" }, END };
+static const Spec s_machineid[] = { { 'g', "MachineId" }, END };
+/* Defragmentation: 14 u64 (112 bytes), 23 u32 (92), a GUID at 204, then
+ * the volume path names at 220. */
+static const Spec s_defrag[] = {
+  { 'q', "AlignmentClusters" }, { 'q', "AvgFreeSpaceSize" }, { 'q', "ClustersPerSlab" },
+  { 'q', "FragmentedDirectoryExtents" }, { 'q', "FragmentedExtents" }, { 'q', "FreeSpaceCount" },
+  { 'q', "LargestFreeSpaceSize" }, { 'q', "LastRunActualPurgeClusters" },
+  { 'q', "LastRunClustersTrimmed" }, { 'q', "LastRunFullDefragTime" }, { 'q', "LastRunTime" },
+  { 'q', "MFTSize" }, { 'q', "TotalClusters" }, { 'q', "TotalUsedClusters" },
+  { 'u', "AvgFragmentsPerFile" }, { 'u', "BytesPerCluster" }, { 'u', "DirectoryCount" },
+  { 'u', "FragmentedDirectories" }, { 'u', "FragmentedFiles" }, { 'u', "FragmentedSpace" },
+  { 'u', "HardwareIssue" }, { 'u', "InUseMFTRecords" }, { 'u', "InUseSlabs" },
+  { 'u', "LastRunActualPurgeSlabs" }, { 'u', "LastRunInitialBackedSlabs" },
+  { 'u', "LastRunPercentFragmentation" }, { 'u', "LastRunPinnedSlabs" },
+  { 'u', "LastRunPotentialPurgeSlabs" }, { 'u', "LastRunSpaceInefficientSlabs" },
+  { 'u', "LastRunTrimmedSlabs" }, { 'u', "LastRunUnknownEvictFailSlabs" },
+  { 'u', "LastRunVolsnapPinnedSlabs" }, { 'u', "MFTFragmentCount" }, { 'u', "MovableFiles" },
+  { 'u', "TotalMFTRecords" }, { 'u', "TotalSlabs" }, { 'u', "UnmovableFiles" },
+  { 'g', "VolumeId" }, MARK, { 'w', "VolumePathNames" }, END
+};
+static const Spec s_mobileplatform[] = {
+  MARK,
+  { 'w', "BootLoaderVersion" }, { 'w', "FirmwareRevision" }, { 'w', "FriendlyName" },
+  { 'w', "HardwareRevision" }, { 'w', "Manufacturer" }, { 'w', "ManufacturerDisplayName" },
+  { 'w', "ManufacturerModelName" }, { 'w', "MobileOperatorDisplayName" },
+  { 'w', "MobileOperatorName" }, { 'w', "ModelName" }, { 'w', "RadioHardwareRevision" },
+  { 'w', "RadioSoftwareRevision" }, { 'w', "ROMVersion" }, { 'w', "SOCVersion" },
+  { 'w', "HardwareVariant" }, END
+};
+static const Spec s_devicefamily[] = {
+  { 'q', "UAPInfo" }, { 'u', "DeviceFamily" }, { 'u', "DeviceForm" }, END
+};
+static const Spec s_flightids[] = { MARK, { 'w', "UpdateId" }, { 'w', "FlightIdList" }, END };
+/* Processors: 12 bytes, then WCHAR[64], [16], [128]: 428 bytes. */
+static const Spec s_processors[] = {
+  { 'u', "ProcessorIndex" }, { 'n', "FeatureSet" }, { 'u', "ProcessorSpeed" },
+  { 'W', "ProcessorName", 64 }, { 'W', "VendorIdentifier", 16 },
+  { 'W', "ProcessorIdentifier", 128 }, END
+};
 static const Spec s_idechannel[] = {
   { 'u', "TargetId" }, { 'u', "DeviceType" }, { 'u', "DeviceTimingMode" },
   { 'u', "LocationInformationLen" }, MARK, { 'w', "LocationInformation" }, END
@@ -871,6 +1019,34 @@ static const Spec s_systempaths[] = {
 static const Spec s_unknownvolume[] = { MARK, { 'w', "Value" }, END };
 static const Spec s_volumemapping[] = { MARK, { 'w', "NtPath" }, { 'w', "DosPath" }, END };
 
+/* NetworkInterface: MIB_IF_ROW2 (netioapi.h), 1,352 bytes; the flags byte
+ * at 0x480, NetworkGuid at 0x490, TransmitLinkSpeed at 0x4A8. */
+static const Spec s_networkinterface[] = {
+  { 'X', "InterfaceLuid", 0x6000000000000, "0x6000000000000" }, { 'u', "InterfaceIndex" },
+  { 'g', "InterfaceGuid" }, { 'W', "Alias", 257 }, { 'W', "Description", 257 },
+  { 'u', "PhysicalAddressLength" }, { 'x', "PhysicalAddress", 32 },
+  { 'x', "PermanentPhysicalAddress", 32 }, { 'u', "Mtu" }, { 'u', "Type" }, { 'u', "TunnelType" },
+  { 'u', "MediaType" }, { 'u', "PhysicalMediumType" }, { 'u', "AccessType" },
+  { 'u', "DirectionType" }, MARK, { 'M', "InterfaceAndOperStatusFlags", 0x12, "0x00000012" },
+  { 'x', "FlagsPadding", 3 }, { 'u', "OperStatus" }, { 'u', "AdminStatus" },
+  { 'u', "MediaConnectState" }, { 'g', "NetworkGuid" }, { 'u', "ConnectionType" },
+  { 'u', "SpeedPadding" }, { 'q', "TransmitLinkSpeed" }, { 'q', "ReceiveLinkSpeed" },
+  { 'q', "InOctets" }, { 'q', "InUcastPkts" }, { 'q', "InNUcastPkts" }, { 'q', "InDiscards" },
+  { 'q', "InErrors" }, { 'q', "InUnknownProtos" }, { 'q', "InUcastOctets" },
+  { 'q', "InMulticastOctets" }, { 'q', "InBroadcastOctets" }, { 'q', "OutOctets" },
+  { 'q', "OutUcastPkts" }, { 'q', "OutNUcastPkts" }, { 'q', "OutDiscards" },
+  { 'q', "OutErrors" }, { 'q', "OutUcastOctets" }, { 'q', "OutMulticastOctets" },
+  { 'q', "OutBroadcastOctets" }, { 'q', "OutQLen" }, END
+};
+static const Spec s_osversion[] = {
+  { 'h', "Revision" }, { 'h', "BuildNumber" }, { 'h', "MinorVersion" }, { 'h', "MajorVersion" },
+  { 'u', "Value1" }, { 'u', "Value2" }, END
+};
+static const Spec s_ktc_dbgppdb[] = {
+  { 'p', "ImageBase" }, { 'u', "ProcessId" }, { 'u', "TimeDateStamp" }, { 'h', "MajorVersion" },
+  { 'h', "MinorVersion" }, END
+};
+static const Spec s_ktc_dbgdeterm[] = { { 'p', "ImageBase" }, { 'u', "ProcessId" }, END };
 static const Spec s_ktc_imageid[] = {
   { 'p', "ImageBase" }, { 'z', "ImageSize" }, { 'u', "ProcessId" }, { 'u', "TimeDateStamp" },
   MARK, { 'w', "OriginalFileName" }, END
@@ -897,15 +1073,25 @@ static const Layout layouts[] = {
   K ("EventTrace_Extension/v2", EVENTTRACE, 5, 2, 36, 36, s_eventtrace_extension),
   K ("EventTrace_EndExtension/v2", EVENTTRACE, 32, 2, 36, 36, s_eventtrace_extension),
   K ("EventTrace_RundownComplete/v2", EVENTTRACE, 8, 2, 0, 0, s_empty),
+  K ("EventTrace_DbgIdRSDS/v2", EVENTTRACE, 64, 2, 20, 20, s_dbgidrsds),
+  K ("EventTrace_BuildInfo/v2", EVENTTRACE, 66, 2, 0, 0, s_buildlab),
+  K ("EventTrace_ProviderBinaryPath/v2", EVENTTRACE, 67, 2, 36, 36, s_binarypath),
+  K ("Header_PartitionInformation_TypeGroup/v2", EVENTTRACE, 80, 2, 16, 16, s_partitioninfo),
+  K ("EventTrace_LastDroppedTimes/v2", EVENTTRACE, 82, 2, 8, 8, s_lastdroppedtimes),
   K ("Process_V1_TypeGroup1/v1", PROCESS, 1, 1, 20, 24, s_process_v1),
   K ("Process_V2_TypeGroup1/v2", PROCESS, 3, 2, 20, 24, s_process_v2),
   K ("Process_V3_TypeGroup1/v3", PROCESS, 2, 3, 24, 32, s_process_v3),
   K ("Process_V4_TypeGroup1/v4", PROCESS, 1, 4, 28, 36, s_process_v4),
   K ("Process_V4_TypeGroup1/v4-defunct", PROCESS, 39, 4, 28, 36, s_process_v4),
+  K ("Process_Defunct_TypeGroup1/v5", PROCESS, 39, 5, 28, 36, s_process_defunct_v5),
+  K ("Process_V2_TypeGroup3/v2", PROCESS, 35, 2, 8, 12, s_process_inswap),
   K ("Process_V2_TypeGroup2/v2", PROCESS, 33, 2, 60, 104, s_process_perfctr),
   K ("Process_Terminate/v2", PROCESS, 11, 2, 4, 4, s_process_terminate),
   K ("Thread_V2_TypeGroup1/v2", THREAD, 1, 2, 40, 68, s_thread_v2),
   K ("Thread_V3_TypeGroup1/v3", THREAD, 3, 3, 44, 72, s_thread_v3),
+  K ("Thread_V4_TypeGroup1/v4", THREAD, 4, 4, 44, 72, s_thread_v4),
+  K ("Thread_SetPriority/v3", THREAD, 52, 3, 8, 8, s_thread_setpriority),
+  K ("Thread_SetAffinity/v2", THREAD, 53, 2, 12, 16, s_thread_setaffinity),
   K ("CSwitch/v2", THREAD, 36, 2, 24, 24, s_cswitch),
   K ("CSwitch/v3", THREAD, 36, 3, 24, 24, s_cswitch),
   K ("ReadyThread/v2", THREAD, 50, 2, 8, 8, s_readythread),
@@ -916,6 +1102,8 @@ static const Layout layouts[] = {
   K ("Image_KernelBase/v2", IMAGE, 33, 2, 4, 8, s_image_kernelbase),
   K ("Image_HypercallPage/v2", IMAGE, 34, 2, 4, 8, s_image_hypercall),
   K ("PerfInfo_SampledProfile/v2", PERFINFO, 46, 2, 12, 16, s_sample),
+  K ("PerfInfo_Mark/v0", PERFINFO, 34, 0, 0, 0, s_mark),
+  K ("PerfInfo_PmcCounterProf/v2", PERFINFO, 47, 2, 12, 16, s_pmcsample),
   K ("SysCallEnter/v2", PERFINFO, 51, 2, 4, 8, s_syscallenter),
   K ("SysCallExit/v2", PERFINFO, 52, 2, 4, 4, s_syscallexit),
   K ("ISR/v2", PERFINFO, 67, 2, 16, 20, s_isr),
@@ -981,6 +1169,20 @@ static const Layout layouts[] = {
   K ("SystemConfig_OpticalMedia/v2", CONFIG, 18, 2, 64, 64, s_opticalmedia),
   K ("SystemConfig_IRQ/v2", CONFIG, 21, 2, 16, 16, s_irq),
   K ("SystemConfig_PnP/v2", CONFIG, 22, 2, 12, 12, s_pnp_v2),
+  K ("SystemConfig_IRQ/v3", CONFIG, 21, 3, 20, 20, s_irq_v3),
+  K ("SystemConfig_PnP/v3", CONFIG, 22, 3, 12, 12, s_pnp_v3),
+  K ("SystemConfig_PnP/v4", CONFIG, 22, 4, 24, 24, s_pnp_v4),
+  K ("SystemConfig_PnP/v5", CONFIG, 22, 5, 32, 32, s_pnp_v5),
+  K ("SystemConfig_NumaNode/v2", CONFIG, 24, 2, 12, 12, s_numanode),
+  K ("SystemConfig_ProcessorGroup/v2", CONFIG, 26, 2, 8, 12, s_processorgroup),
+  K ("SystemConfig_ProcessorNumber/v2", CONFIG, 27, 2, 8, 8, s_processornumber),
+  K ("SystemConfig_CodeIntegrity/v2", CONFIG, 29, 2, 4, 4, s_codeintegrity),
+  K ("SystemConfig_TelemetryConfiguration/v2", CONFIG, 30, 2, 16, 16, s_machineid),
+  K ("SystemConfig_Defragmentation/v2", CONFIG, 31, 2, 220, 220, s_defrag),
+  K ("SystemConfig_MobilePlatform/v2", CONFIG, 32, 2, 0, 0, s_mobileplatform),
+  K ("SystemConfig_DeviceFamily/v2", CONFIG, 33, 2, 16, 16, s_devicefamily),
+  K ("SystemConfig_FlightIds/v2", CONFIG, 34, 2, 0, 0, s_flightids),
+  K ("SystemConfig_Processors/v2", CONFIG, 35, 2, 428, 428, s_processors),
   K ("SystemConfig_IDEChannel/v2", CONFIG, 23, 2, 16, 16, s_idechannel),
   K ("SystemConfig_Platform/v2", CONFIG, 25, 2, 0, 0, s_platform),
   K ("SystemConfig_DPI/v2", CONFIG, 28, 2, 8, 8, s_dpi),
@@ -988,10 +1190,15 @@ static const Layout layouts[] = {
   C ("SysConfig_SystemPaths/v0", ETL_MOF_GUID_SYSCONFIG_EX, 33, 0, 0, 0, s_systempaths),
   C ("SysConfig_UnknownVolume/v0", ETL_MOF_GUID_SYSCONFIG_EX, 34, 0, 0, 0, s_unknownvolume),
   C ("SysConfig_VolumeMapping/v0", ETL_MOF_GUID_SYSCONFIG_EX, 35, 0, 0, 0, s_volumemapping),
+  C ("SysConfig_NetworkInterface/v0", ETL_MOF_GUID_SYSCONFIG_EX, 36, 0, 0x480, 0x480,
+     s_networkinterface),
+  C ("SysConfig_OSVersion/v0", ETL_MOF_GUID_SYSCONFIG_EX, 37, 0, 16, 16, s_osversion),
   C ("KernelTraceControl_ImageID/v2", ETL_MOF_GUID_KTC_IMAGEID, 0, 2, 16, 24, s_ktc_imageid),
   C ("KernelTraceControl_ImageID_None/v2", ETL_MOF_GUID_KTC_IMAGEID, 32, 2, 8, 12, s_ktc_none),
   C ("KernelTraceControl_DbgID_RSDS/v2", ETL_MOF_GUID_KTC_IMAGEID, 36, 2, 28, 32, s_ktc_rsds),
   C ("KernelTraceControl_DbgID_ILRSDS/v2", ETL_MOF_GUID_KTC_IMAGEID, 37, 2, 28, 32, s_ktc_rsds),
+  C ("KernelTraceControl_DbgPPDB/v2", ETL_MOF_GUID_KTC_IMAGEID, 38, 2, 16, 20, s_ktc_dbgppdb),
+  C ("KernelTraceControl_DbgDeterm/v2", ETL_MOF_GUID_KTC_IMAGEID, 40, 2, 8, 12, s_ktc_dbgdeterm),
   C ("KernelTraceControl_FileVersion/v0", ETL_MOF_GUID_KTC_IMAGEID, 64, 0, 8, 8, s_ktc_fileversion),
 };
 

@@ -595,7 +595,9 @@ test_record_names (void)
   r.opcode = 35;
   check_record (&r, "SysConfig", "SysConfig/VolumeMapping");
   r.opcode = 37;
-  check_record (&r, "SysConfig", "SysConfig/Opcode(37)");
+  check_record (&r, "SysConfig", "SysConfig/OSVersion");
+  r.opcode = 38;
+  check_record (&r, "SysConfig", "SysConfig/Opcode(38)");
   etl_guid_parse ("b3e675d7-2554-4f18-830b-2762732560de", &r.provider);
   r.opcode = 0;
   check_record (&r, "KernelTraceControl", "ImageID");

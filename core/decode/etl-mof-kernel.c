@@ -46,6 +46,7 @@
 #define FIXED ETL_MOF_FIXED
 #define MAP ETL_MOF_MAP
 #define TO_END ETL_MOF_TO_END_ARRAY
+#define COUNTED ETL_MOF_COUNTED
 #define CLASS ETL_MOF_CLASS
 
 /* The tables keep one row per field, as the documentation lists them. */
@@ -92,6 +93,47 @@ static const EtlMofField eventtrace_extension[] = {
   F ("GroupMask4", UINT32, NULL), F ("GroupMask5", UINT32, NULL), F ("GroupMask6", UINT32, NULL),
   F ("GroupMask7", UINT32, NULL), F ("GroupMask8", UINT32, NULL),
   F ("KernelEventVersion", UINT32, NULL),
+};
+
+/* Header_PartitionInformation_TypeGroup, version 2, type 80
+ * (PartitionInfoExtension): the Hyper-V partition the trace was taken in.
+ * Layout: the kernel's MOF class as TDH lists it (dissect.etl's TDH dump
+ * {68fdd900-…}.xml); 48 bytes, all zero on a host, in every corpus file. */
+static const EtlMofField eventtrace_partitioninfo[] = {
+  F ("EventVersion", UINT16, NULL),
+  F ("Reserved", UINT16, NULL),
+  F ("PartitionType", UINT32, NULL),
+  F ("QpcOffsetFromRoot", INT64, NULL),
+  F ("PartitionId", GUID, NULL),
+  F ("ParentId", GUID, NULL),
+};
+
+/* LastDroppedTimes, version 2, type 82 (PERFINFO header): the times of the
+ * last dropped events.  Not on the MOF pages; the layout is the class TDH
+ * gives on Windows 11 (as the EtwTools generated KernelEventTraceProvider
+ * lists it): a count, four bytes of padding, then that many 64-bit
+ * timestamps (sonde_test.etl: count 16, 136 bytes). */
+static const EtlMofField eventtrace_lastdroppedtimes[] = {
+  F ("TimeStampCount", UINT32, NULL),
+  F ("Padding", UINT32, NULL),
+  COUNTED ("TimeStamp", UINT64, NULL, "TimeStampCount"),
+};
+
+/* DbgIdRSDS (type 64), BuildLab (66, TDH's BuildInfo) and BinaryPath (67,
+ * TDH's ProviderBinaryPath), version 2, as TDH's kernel MOF classes list
+ * them (dissect.etl's {68fdd900-…}.xml). */
+static const EtlMofField eventtrace_dbgidrsds[] = {
+  F ("Guid", GUID, NULL),
+  F ("Age", UINT32, NULL),
+  F ("PdbName", ANSISTRING, NULL),
+};
+static const EtlMofField eventtrace_buildlab[] = {
+  F ("BuildString", ANSISTRING, NULL),
+};
+static const EtlMofField eventtrace_binarypath[] = {
+  F ("GuidCount", UINT32, NULL),
+  COUNTED ("Guid", GUID, NULL, "GuidCount"),
+  F ("BinaryPath", UNICODESTRING, NULL),
 };
 
 /* ------------------------------------------------------------------------ */
@@ -149,6 +191,30 @@ static const EtlMofField process_v4[] = {
   F ("CommandLine", UNICODESTRING, NULL),
   F ("PackageFullName", UNICODESTRING, NULL),
   F ("ApplicationId", UNICODESTRING, NULL),
+};
+
+/* Process_Defunct_TypeGroup1, version 5, type 39 (Defunct): version 4's
+ * fields and the exit time (TDH's kernel MOF, dissect.etl's {3d6fa8d0-…}.xml). */
+static const EtlMofField process_defunct_v5[] = {
+  F ("UniqueProcessKey", POINTER, NULL),
+  F ("ProcessId", UINT32, NULL),
+  F ("ParentId", UINT32, NULL),
+  F ("SessionId", INT32, NULL),
+  F ("ExitStatus", INT32, NULL),
+  F ("PageDirectoryBase", POINTER, NULL), /* MOF: DirectoryTableBase */
+  MAP ("Flags", UINT32, "ProcessFlags"),
+  F ("UserSID", WBEMSID, NULL),
+  F ("ImageFileName", ANSISTRING, NULL),
+  F ("CommandLine", UNICODESTRING, NULL),
+  F ("PackageFullName", UNICODESTRING, NULL),
+  F ("ApplicationId", UNICODESTRING, NULL),
+  F ("ExitTime", UINT64, NULL),
+};
+
+/* Process_V2_TypeGroup3, version 2, type 35 (InSwap). */
+static const EtlMofField process_inswap[] = {
+  F ("DirectoryTableBase", POINTER, NULL),
+  F ("ProcessId", UINT32, NULL),
 };
 
 /* Process_V2_TypeGroup2, version 2, types 32 (PerfCtr), 33 (PerfCtrRundown). */
@@ -210,6 +276,42 @@ static const EtlMofField thread_v3[] = {
   F ("PagePriority", UINT8, NULL),
   F ("IoPriority", UINT8, NULL),
   F ("ThreadFlags", UINT8, NULL),
+};
+
+/* Thread version 4, types 1–4 (TDH's kernel MOF, dissect.etl's
+ * {3d6fa8d1-…}.xml): version 3 and the thread's name. */
+static const EtlMofField thread_v4[] = {
+  F ("ProcessId", UINT32, NULL),
+  F ("TThreadId", UINT32, NULL),
+  F ("StackBase", POINTER, NULL),
+  F ("StackLimit", POINTER, NULL),
+  F ("UserStackBase", POINTER, NULL),
+  F ("UserStackLimit", POINTER, NULL),
+  F ("StartAddr", POINTER, NULL), /* MOF: Affinity */
+  F ("Win32StartAddr", POINTER, NULL),
+  F ("TebBase", POINTER, NULL),
+  F ("SubProcessTag", UINT32, NULL),
+  F ("BasePriority", UINT8, NULL),
+  F ("PagePriority", UINT8, NULL),
+  F ("IoPriority", UINT8, NULL),
+  F ("ThreadFlags", UINT8, NULL),
+  F ("ThreadName", UNICODESTRING, NULL),
+};
+
+/* Thread_SetPriority (types 48 SetPriority, 49 SetBasePriority,
+ * 51 SetPagePriority, 52 SetIoPriority), version 3, and ThreadAffinity
+ * (type 53 SetAffinity), version 2: TDH's kernel MOF (dissect.etl). */
+static const EtlMofField thread_setpriority[] = {
+  F ("ThreadId", UINT32, NULL),
+  F ("OldPriority", UINT8, NULL),
+  F ("NewPriority", UINT8, NULL),
+  F ("Reserved", UINT16, NULL),
+};
+static const EtlMofField thread_setaffinity[] = {
+  F ("Affinity", POINTER, NULL),
+  F ("ThreadId", UINT32, NULL),
+  F ("Group", UINT16, NULL),
+  F ("Reserved", UINT16, NULL),
 };
 
 /* CSwitch, version 2, type 36. */
@@ -292,6 +394,22 @@ static const EtlMofField perfinfo_sample[] = {
   F ("InstructionPointer", POINTER, NULL),
   F ("ThreadId", UINT32, NULL),
   F ("Count", UINT16, NULL),
+  F ("Reserved", UINT16, NULL),
+};
+
+/* PerfInfo Mark, version 0, type 34: a marker's text, as xperf -m and WPR
+ * log it with a FULL_HEADER.  TDH's class adds a one-character Padding
+ * that the records of sonde_test.etl do not have (each ends at the NUL of
+ * the ANSI text), so it is left out. */
+static const EtlMofField perfinfo_mark[] = {
+  F ("Message", ANSISTRING, NULL),
+};
+
+/* PmcCounterProf (type 47, PMCSample), version 2: TDH's kernel MOF. */
+static const EtlMofField perfinfo_pmcsample[] = {
+  F ("InstructionPointer", POINTER, NULL),
+  F ("ThreadId", UINT32, NULL),
+  F ("ProfileSource", UINT16, NULL),
   F ("Reserved", UINT16, NULL),
 };
 
@@ -404,14 +522,24 @@ const EtlMofClass etl_mof_core_classes[] = {
   CLASS ("EventTrace_Extension", G_EVENTTRACE, 2, eventtrace_extension, 5, 32),
   /* RundownComplete (type 8), RundownBegin/End (48, 49): no payload. */
   { "EventTrace_RundownComplete", G_EVENTTRACE, NULL, 2, 3, { 8, 48, 49 }, NULL, 0 },
+  CLASS ("EventTrace_DbgIdRSDS", G_EVENTTRACE, 2, eventtrace_dbgidrsds, 64),
+  CLASS ("EventTrace_BuildInfo", G_EVENTTRACE, 2, eventtrace_buildlab, 66),
+  CLASS ("EventTrace_ProviderBinaryPath", G_EVENTTRACE, 2, eventtrace_binarypath, 67),
+  CLASS ("Header_PartitionInformation_TypeGroup", G_EVENTTRACE, 2, eventtrace_partitioninfo, 80),
+  CLASS ("EventTrace_LastDroppedTimes", G_EVENTTRACE, 2, eventtrace_lastdroppedtimes, 82),
   CLASS ("Process_V1_TypeGroup1", G_PROCESS, 1, process_v1, 1, 2, 3, 4),
   CLASS ("Process_V2_TypeGroup1", G_PROCESS, 2, process_v2, 1, 2, 3, 4, 39),
   CLASS ("Process_V3_TypeGroup1", G_PROCESS, 3, process_v3, 1, 2, 3, 4, 39),
   CLASS ("Process_V4_TypeGroup1", G_PROCESS, 4, process_v4, 1, 2, 3, 4, 39),
+  CLASS ("Process_Defunct_TypeGroup1", G_PROCESS, 5, process_defunct_v5, 39),
   CLASS ("Process_V2_TypeGroup2", G_PROCESS, 2, process_perfctr, 32, 33),
+  CLASS ("Process_V2_TypeGroup3", G_PROCESS, 2, process_inswap, 35),
   CLASS ("Process_Terminate", G_PROCESS, 2, process_terminate, 11),
   CLASS ("Thread_V2_TypeGroup1", G_THREAD, 2, thread_v2, 1, 2, 3, 4),
   CLASS ("Thread_V3_TypeGroup1", G_THREAD, 3, thread_v3, 1, 2, 3, 4),
+  CLASS ("Thread_V4_TypeGroup1", G_THREAD, 4, thread_v4, 1, 2, 3, 4),
+  CLASS ("Thread_SetPriority", G_THREAD, 3, thread_setpriority, 48, 49, 51, 52),
+  CLASS ("Thread_SetAffinity", G_THREAD, 2, thread_setaffinity, 53),
   CLASS ("CSwitch", G_THREAD, 2, thread_cswitch, 36),
   CLASS ("CSwitch", G_THREAD, 3, thread_cswitch, 36),
   CLASS ("ReadyThread", G_THREAD, 2, thread_readythread, 50),
@@ -421,7 +549,9 @@ const EtlMofClass etl_mof_core_classes[] = {
   CLASS ("Image_Load", G_IMAGE, 3, image_load, 10, 2, 3, 4),
   CLASS ("Image_KernelBase", G_IMAGE, 2, image_kernelbase, 33),
   CLASS ("Image_HypercallPage", G_IMAGE, 2, image_hypercallpage, 34),
+  CLASS ("PerfInfo_Mark", G_PERFINFO, 0, perfinfo_mark, 34),
   CLASS ("PerfInfo_SampledProfile", G_PERFINFO, 2, perfinfo_sample, 46),
+  CLASS ("PerfInfo_PmcCounterProf", G_PERFINFO, 2, perfinfo_pmcsample, 47),
   CLASS ("SysCallEnter", G_PERFINFO, 2, perfinfo_syscallenter, 51),
   CLASS ("SysCallExit", G_PERFINFO, 2, perfinfo_syscallexit, 52),
   CLASS ("ISR_MSI", G_PERFINFO, 2, perfinfo_isr_msi, 50),

@@ -167,6 +167,7 @@ static const HookName hook_table[] = {
   H (0x0042, EVENTTRACE, "BuildLab"),
   H (0x0043, EVENTTRACE, "BinaryPath"),
   H (0x0050, EVENTTRACE, "PartitionInfoExtension"),
+  H (0x0052, EVENTTRACE, "LastDroppedTimes"),
   /* DiskIO (EVENT_TRACE_TYPE_IO_*, PERFINFO_LOG_TYPE_DRIVER_*) */
   H (0x010a, DISKIO, "Read"),
   H (0x010b, DISKIO, "Write"),
@@ -490,6 +491,8 @@ static const ClassicName classic_table[] = {
   { C_SYSCONFIG_EX, 33, "SysConfig", "SystemPaths" },
   { C_SYSCONFIG_EX, 34, "SysConfig", "UnknownVolume" },
   { C_SYSCONFIG_EX, 35, "SysConfig", "VolumeMapping" },
+  { C_SYSCONFIG_EX, 36, "SysConfig", "NetworkInterface" }, /* names ours: etl-mof-config.c */
+  { C_SYSCONFIG_EX, 37, "SysConfig", "OSVersion" },
   { C_LOSTEVENT, 32, "LostEvent", "RTLostEvent" },
   { C_LOSTEVENT, 33, "LostEvent", "RTLostBuffer" },
   { C_LOSTEVENT, 34, "LostEvent", "RTLostFile" },
@@ -497,6 +500,8 @@ static const ClassicName classic_table[] = {
   { C_KTC_IMAGEID, 32, "ImageID", "None" },
   { C_KTC_IMAGEID, 36, "ImageID", "DbgID_RSDS" },
   { C_KTC_IMAGEID, 37, "ImageID", "DbgID_ILRSDS" },
+  { C_KTC_IMAGEID, 38, "ImageID", "DbgPPDB" },
+  { C_KTC_IMAGEID, 40, "ImageID", "DbgDeterm" },
   { C_KTC_IMAGEID, 64, "ImageID", "FileVersion" },
   { C_KTC_METADATA, 32, "MetaData", "EventInfo" },
   { C_KTC_METADATA, 33, "MetaData", "EventMapInfo" },

@@ -603,6 +603,10 @@ test_record_names (void)
   check_record (&r, "KernelTraceControl", "ImageID");
   r.opcode = 36;
   check_record (&r, "KernelTraceControl", "ImageID/DbgID_RSDS");
+  r.opcode = 34;
+  check_record (&r, "KernelTraceControl", "ImageID/DbgID_DBG");
+  r.opcode = 40;
+  check_record (&r, "KernelTraceControl", "ImageID/DbgDeterm");
   etl_guid_parse ("6a399ae0-4bc6-4de9-870b-3657f8947e7e", &r.provider);
   r.opcode = 33;
   check_record (&r, "LostEvent", "LostEvent/RTLostBuffer");

@@ -498,6 +498,11 @@ static const ClassicName classic_table[] = {
   { C_LOSTEVENT, 34, "LostEvent", "RTLostFile" },
   { C_KTC_IMAGEID, 0, "ImageID", NULL },
   { C_KTC_IMAGEID, 32, "ImageID", "None" },
+  /* DBGID_LOG_TYPE_BIN / _DBG / _NB10 (TraceEvent's SymbolTraceEventParser
+   * constants 0x21-0x23); their payloads have no public layout. */
+  { C_KTC_IMAGEID, 33, "ImageID", "DbgID_BIN" },
+  { C_KTC_IMAGEID, 34, "ImageID", "DbgID_DBG" },
+  { C_KTC_IMAGEID, 35, "ImageID", "DbgID_NB10" },
   { C_KTC_IMAGEID, 36, "ImageID", "DbgID_RSDS" },
   { C_KTC_IMAGEID, 37, "ImageID", "DbgID_ILRSDS" },
   { C_KTC_IMAGEID, 38, "ImageID", "DbgPPDB" },

@@ -23,7 +23,7 @@
 #include "etl-cpu-graph.h"
 #include "etl-cpu-usage.h"
 #include "etl-synth.h"
-#include "etl-test-util.h"
+#include "etl-test-gui-util.h"
 #include "etl-window.h"
 #include "etl-zoom-manager.h"
 
@@ -106,15 +106,12 @@ open_and_wait (EtlWindow *window, const char *path)
   wait_for (all_idle, window);
 }
 
-/* Lets the graph see a zoom change and recompute. */
+/* Lets the graph see a zoom change (a layout and a paint) and recompute. */
 static void
 settle (EtlWindow *window)
 {
-  gboolean fired = FALSE;
-
-  g_timeout_add (100, on_timeout, &fired);
-  while (!fired)
-    g_main_context_iteration (NULL, TRUE);
+  wait_for (all_idle, window);
+  etl_test_wait_paint (GTK_WIDGET (window));
   wait_for (all_idle, window);
 }
 

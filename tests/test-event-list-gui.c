@@ -16,7 +16,7 @@
 
 #include "etl-event-list.h"
 #include "etl-row-set.h"
-#include "etl-test-util.h"
+#include "etl-test-gui-util.h"
 #include "etl-trace.h"
 
 static gboolean have_display;
@@ -42,6 +42,14 @@ on_row_selected (EtlEventList *list, guint64 row, Fixture *fixture)
 {
   fixture->n_selected_signals++;
   fixture->last_signal_row = row;
+}
+
+static gboolean
+page_fitted (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return etl_event_page_get_n_rows (etl_event_list_get_page (fixture->list)) >= 10;
 }
 
 /* The trace, opened once for every test (indexing it is most of a test's
@@ -72,11 +80,8 @@ fixture_setup (Fixture *fixture, gconstpointer data)
   gtk_widget_show_all (fixture->window);
   etl_event_list_set_rows (fixture->list, fixture->trace, NULL);
   /* Laid out, the page fitted to the height, drawn. */
-  for (guint i = 0; i < 100 && etl_event_page_get_n_rows (etl_event_list_get_page (fixture->list)) < 10; i++)
-    {
-      g_usleep (10000);
-      drain ();
-    }
+  etl_test_wait_for (page_fitted, fixture, "the event list's page to fit the window (10 rows or more)");
+  etl_test_wait_paint (fixture->window);
   drain ();
 }
 

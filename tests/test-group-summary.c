@@ -17,6 +17,7 @@
 #include "etl-names.h"
 #include "etl-process-table.h"
 #include "etl-synth.h"
+#include "etl-test-raw.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
 
@@ -34,6 +35,21 @@ open_corpus (const char *name)
   trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   return trace;
+}
+
+static const EtlGroup *
+find_child (const EtlGroup *g, const char *label);
+
+/* The child group @label of @g, which must exist. */
+static const EtlGroup *
+child (const EtlGroup *g, const char *label)
+{
+  const EtlGroup *c = find_child (g, label);
+
+  if (c == NULL)
+    g_test_message ("no group %s", label);
+  g_assert_nonnull (c);
+  return c;
 }
 
 static const EtlGroup *
@@ -85,6 +101,7 @@ test_provider_event (void)
   const EtlGroup *root;
   guint n_leaves = 0;
   guint64 n;
+  EtlTestRawCounts raw;
 
   if (trace == NULL)
     return;
@@ -93,16 +110,28 @@ test_provider_event (void)
   g_assert_no_error (error);
   root = etl_group_summary_get_root (summary);
   g_assert_cmpuint (root->count, ==, n);
+  /* 179,474: the corpus README's independent record count. */
   g_assert_cmpuint (n, ==, 179474);
   check_consistent (root, n);
 
-  /* What `etlscope-cli stats` printed for this file (records_by_provider). */
-  g_assert_cmpuint (find_child (root, "PerfInfo")->count, ==, 79530);
-  g_assert_cmpuint (find_child (root, "Microsoft-Windows-DotNETRuntimeRundown")->count, ==, 33011);
-  g_assert_cmpuint (find_child (root, "Microsoft-Windows-DotNETRuntime")->count, ==, 32730);
-  g_assert_cmpuint (find_child (root, "StackWalk")->count, ==, 12280);
-  g_assert_cmpuint (find_child (root, "Microsoft-Windows-Kernel-Process")->count, ==, 2);
-  g_assert_cmpuint (find_child (find_child (root, "PerfInfo"), "PerfInfo/Sample")->count, ==, 79528);
+  /* Each provider's count equals the raw walk's (etl-test-raw.h): kernel
+   * groups by HookId, the others by the GUID in the record header (GUIDs
+   * from ClrEtwAll.man and the Kernel-Process manifest). */
+  etl_test_raw_count (trace, &raw);
+  g_assert_cmpuint (child (root, "PerfInfo")->count, ==, raw.n_perfinfo);
+  g_assert_cmpuint (child (child (root, "PerfInfo"), "PerfInfo/Sample")->count, ==, raw.n_sampled_profile);
+  g_assert_cmpuint (child (root, "StackWalk")->count, ==, raw.n_stackwalk);
+  g_assert_cmpuint (child (root, "Microsoft-Windows-DotNETRuntimeRundown")->count, ==,
+                    etl_test_raw_count_of (raw.by_guid, "a669021c-c450-4609-a035-5af59af4df18"));
+  g_assert_cmpuint (child (root, "Microsoft-Windows-DotNETRuntime")->count, ==,
+                    etl_test_raw_count_of (raw.by_guid, "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"));
+  g_assert_cmpuint (child (root, "Microsoft-Windows-Kernel-Process")->count, ==,
+                    etl_test_raw_count_of (raw.by_guid, "22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716"));
+  /* None of them is empty: the rule found what it looks for. */
+  g_assert_cmpuint (raw.n_sampled_profile, >, 0);
+  g_assert_cmpuint (raw.n_stackwalk, >, 0);
+  g_assert_cmpuint (etl_test_raw_count_of (raw.by_guid, "22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716"), >, 0);
+  etl_test_raw_counts_clear (&raw);
 
   /* Every (provider, event) pair counted here, record by record. */
   for (guint64 i = 0; i < n; i++)
@@ -148,7 +177,7 @@ test_process (void)
   g_autoptr (GError) error = NULL;
   EtlGroupKey keys[] = { ETL_GROUP_BY_PROCESS, ETL_GROUP_BY_THREAD };
   const EtlGroup *test_exe;
-  guint64 n, expected = 0, expected_first = 0;
+  guint64 n, expected = 0, expected_first = 0, expected_idle = 0, expected_none = 0;
   guint64 thread_sum = 0;
 
   if (trace == NULL)
@@ -161,8 +190,9 @@ test_process (void)
   g_assert_nonnull (test_exe);
   g_assert_cmpuint (test_exe->id, ==, 3676);
   g_assert_cmpint (test_exe->lifetime, >=, 0);
-  /* stats says 45459; counted again here through the record's process. */
-  g_assert_cmpuint (test_exe->count, ==, 45459);
+  /* Counted again here record by record through the record's process (the
+   * per-process sample counts, checked against a raw rule, are in
+   * test-cpu-usage's /etl/cpu-usage/corpus/net). */
   for (guint64 i = 0; i < n; i++)
     {
       EtlRecord r;
@@ -175,8 +205,22 @@ test_process (void)
           if (expected++ == 0)
             expected_first = (guint64)r.filetime;
         }
+      /* "(no process)": no PID at all; a PID without a known lifetime
+       * is a group of its own. */
+      {
+        guint32 pid;
+
+        if (!etl_process_table_resolve_record (etl_trace_get_process_table (trace), &r, NULL, &pid, NULL))
+          expected_none++;
+        else if (p != NULL && p->pid == 0)
+          expected_idle++;
+      }
       etl_record_clear (&r);
     }
+  /* Its process's records: more than its 5,129 CPU samples (the raw rule's
+   * count in test-cpu-usage), fewer than all. */
+  g_assert_cmpuint (expected, >, 5129);
+  g_assert_cmpuint (expected, <, n);
   g_assert_cmpuint (test_exe->count, ==, expected);
   /* One group per "image (PID)", as stats counts: labels are distinct. */
   {
@@ -185,13 +229,13 @@ test_process (void)
 
     for (guint i = 0; i < root->children->len; i++)
       g_assert_true (g_hash_table_add (seen, ((const EtlGroup *)g_ptr_array_index (root->children, i))->label));
-    g_assert_cmpuint (find_child (root, "Idle (0)")->count, ==, 74513);
-    g_assert_cmpuint (find_child (root, "(no process)")->count, ==, 6014);
+    g_assert_cmpuint (find_child (root, "Idle (0)")->count, ==, expected_idle);
+    g_assert_cmpuint (find_child (root, "(no process)")->count, ==, expected_none);
   }
   g_assert_cmpuint ((guint64)test_exe->first, ==, expected_first);
   for (guint i = 0; i < test_exe->children->len; i++)
     thread_sum += ((const EtlGroup *)g_ptr_array_index (test_exe->children, i))->count;
-  g_assert_cmpuint (thread_sum, ==, 45459);
+  g_assert_cmpuint (thread_sum, ==, expected);
   g_assert_cmpuint (test_exe->children->len, >, 1);
 
   /* The matcher keeps exactly the group's rows. */
@@ -207,7 +251,7 @@ test_process (void)
         matched_p += etl_group_matcher_matches (mp, i);
       }
     g_assert_cmpuint (matched, ==, thread->count);
-    g_assert_cmpuint (matched_p, ==, 45459);
+    g_assert_cmpuint (matched_p, ==, expected);
     g_assert_true (g_str_has_prefix (etl_group_matcher_get_description (m), "Test.x64.exe (3676) ▸ Thread "));
   }
 
@@ -360,6 +404,31 @@ run_cli_json (const char *const *args)
   return json_node_copy (json_parser_get_root (parser));
 }
 
+/* The records of process @pid (@image) in the file at @path, counted one by
+ * one through the record's process (the count test_process checks). */
+static gint64
+count_process (const char *path, guint32 pid, const char *image)
+{
+  const char *paths[] = { path, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlTrace) trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
+  gint64 n = 0;
+
+  g_assert_no_error (error);
+  for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+    {
+      EtlRecord r;
+      const EtlProcess *p;
+
+      g_assert_true (etl_trace_get_record (trace, i, &r, NULL));
+      p = etl_trace_get_record_process (trace, &r, NULL);
+      n += p != NULL && p->pid == pid && g_strcmp0 (p->image_name, image) == 0;
+      etl_record_clear (&r);
+    }
+  g_assert_cmpint (n, >, 0);
+  return n;
+}
+
 static void
 test_cli (void)
 {
@@ -379,6 +448,7 @@ test_cli (void)
     whole = run_cli_json (args);
   }
   o = json_node_get_object (whole);
+  /* 179,474: the corpus README's independent record count. */
   g_assert_cmpint (json_object_get_int_member (o, "records"), ==, 179474);
   g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (o, "by"), 1), ==, "thread");
   root = json_object_get_object_member (o, "root");
@@ -391,7 +461,7 @@ test_cli (void)
       if (g_strcmp0 (json_object_get_string_member (c, "label"), "Test.x64.exe (3676)") == 0)
         {
           found = TRUE;
-          g_assert_cmpint (json_object_get_int_member (c, "count"), ==, 45459);
+          g_assert_cmpint (json_object_get_int_member (c, "count"), ==, count_process (path, 3676, "Test.x64.exe"));
           g_assert_cmpint (json_object_get_int_member (c, "pid"), ==, 3676);
           g_assert_cmpstr (json_object_get_string_member (c, "key"), ==, "process");
           g_assert_true (json_object_has_member (c, "children"));

@@ -15,7 +15,7 @@
 #include <gtk/gtk.h>
 
 #include "etl-filter.h"
-#include "etl-test-util.h"
+#include "etl-test-gui-util.h"
 #include "etl-window.h"
 
 static gboolean have_display;
@@ -574,6 +574,7 @@ test_cancel_load (Fixture *fixture, gconstpointer data)
   g_autofree char *net = NULL;
   g_autofree char *amsi = NULL;
   g_autoptr (GFile) file = NULL;
+  guint refs;
 
   if (skip_without_display () ||
       (net = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL ||
@@ -582,31 +583,22 @@ test_cancel_load (Fixture *fixture, gconstpointer data)
 
   /* Nothing shown: cancelling leaves the start page. */
   file = g_file_new_for_path (net);
+  refs = etl_test_ref_count (fixture->window);
   etl_window_open_files (fixture->window, &file, 1);
   g_assert_true (etl_window_get_loading (fixture->window));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fixture->window), "cancel"));
   g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "cancel", NULL);
   g_assert_false (etl_window_get_loading (fixture->window));
-  /* Let the cancelled worker finish and report. */
-  for (guint i = 0; i < 50; i++)
-    {
-      g_usleep (10000);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
+  etl_test_wait_jobs_done (fixture->window, refs, "the cancelled load's worker to stop and report");
   g_assert_null (etl_window_get_trace (fixture->window));
   g_assert_cmpstr (etl_window_get_page (fixture->window), ==, "start");
 
   /* A trace shown: cancelling a new load keeps it. */
   open_and_wait (fixture->window, (const char *const[]) { amsi, NULL });
+  refs = etl_test_ref_count (fixture->window);
   etl_window_open_files (fixture->window, &file, 1);
   etl_window_cancel (fixture->window);
-  for (guint i = 0; i < 50; i++)
-    {
-      g_usleep (10000);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
+  etl_test_wait_jobs_done (fixture->window, refs, "the cancelled load's worker to stop and report");
   g_assert_cmpuint (etl_trace_get_n_records (etl_window_get_trace (fixture->window)), ==, 21);
   g_assert_nonnull (strstr (etl_window_get_status (fixture->window), "AMSITrace.etl"));
 

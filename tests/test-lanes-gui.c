@@ -15,7 +15,7 @@
 
 #include "etl-cpu-graph.h"
 #include "etl-synth.h"
-#include "etl-test-util.h"
+#include "etl-test-gui-util.h"
 #include "etl-window.h"
 
 static gboolean have_display;
@@ -86,7 +86,14 @@ idle_pred (EtlWindow *window)
          !etl_timeline_view_is_busy (etl_window_get_timeline (window));
 }
 
-/* Iterates the main loop until the window and the timeline are idle. */
+static gboolean
+window_idle (gpointer data)
+{
+  return idle_pred (data);
+}
+
+/* Iterates the main loop until the window and the timeline are idle, then
+ * lets it lay out and paint. */
 static void
 wait_idle (EtlWindow *window)
 {
@@ -97,11 +104,9 @@ wait_idle (EtlWindow *window)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (timed_out);
   g_source_remove (timeout);
-  /* Let the frame clock run a layout and a paint (a few frames). */
-  timed_out = FALSE;
-  timeout = g_timeout_add (300, on_timeout, &timed_out);
-  while (!timed_out)
-    g_main_context_iteration (NULL, TRUE);
+  /* Let the frame clock run a layout and a paint. */
+  etl_test_wait_paint (GTK_WIDGET (window));
+  etl_test_wait_for (window_idle, window, "the window and its timeline to be idle");
 }
 
 static void

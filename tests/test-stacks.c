@@ -11,6 +11,7 @@
 #include "etl-stacks.h"
 #include "etl-stacks-private.h"
 #include "etl-synth.h"
+#include "etl-test-raw.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
 #include "etl-writer.h"
@@ -71,7 +72,8 @@ test_corpus_net (void)
   g_auto (GStrv) names = NULL;
   g_autoptr (EtlStackSummary) sum = NULL;
   g_autoptr (GError) error = NULL;
-  guint64 n_with_stack = 0, n_kernel = 0;
+  guint64 n_with_stack = 0, n_kernel = 0, n_raw_stacks;
+  EtlTestRawCounts raw;
   guint32 pid = 0;
   guint64 jit;
   const EtlStackFrameCount *top;
@@ -80,9 +82,18 @@ test_corpus_net (void)
     return;
   trace = open_one (path);
   s = compute (trace);
-  /* 252 StackWalk/Stack + 2061 StackKeyKernel + 7046 StackKeyUser + 14983 CLRStackWalk. */
-  g_assert_cmpuint (etl_stacks_get_n_stack_records (s), ==, 24342);
-  g_assert_cmpuint (etl_stacks_get_n_attached (s), ==, 24342);
+  /* StackWalk/Stack (HookId 0x1820) + StackKeyKernel (0x1825) + StackKeyUser
+   * (0x1826) + CLRStackWalk (DotNETRuntime event 82), counted from the raw
+   * records (etl-test-raw.h): 252 + 2061 + 7046 + 14983. */
+  etl_test_raw_count (trace, &raw);
+  n_raw_stacks = etl_test_raw_count_of (raw.by_hook, GINT_TO_POINTER (0x1820))
+                 + etl_test_raw_count_of (raw.by_hook, GINT_TO_POINTER (0x1825))
+                 + etl_test_raw_count_of (raw.by_hook, GINT_TO_POINTER (0x1826))
+                 + etl_test_raw_count_of (raw.by_event, "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4/82");
+  etl_test_raw_counts_clear (&raw);
+  g_assert_cmpuint (n_raw_stacks, ==, 24342);
+  g_assert_cmpuint (etl_stacks_get_n_stack_records (s), ==, n_raw_stacks);
+  g_assert_cmpuint (etl_stacks_get_n_attached (s), ==, n_raw_stacks);
   g_assert_cmpuint (etl_stacks_get_n_modules (s), ==, 3564);
   g_assert_cmpuint (etl_stacks_get_n_methods (s), ==, 17280);
 

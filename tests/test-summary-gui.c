@@ -12,7 +12,7 @@
 
 #include <gtk/gtk.h>
 
-#include "etl-test-util.h"
+#include "etl-test-gui-util.h"
 #include "etl-window.h"
 
 static gboolean have_display;
@@ -290,12 +290,7 @@ test_screenshot (Fixture *fixture, gconstpointer data)
         break;
       want -= extra;
       gtk_window_resize (GTK_WINDOW (fixture->window), 1600, want);
-      for (int i = 0; i < 10; i++)
-        {
-          g_usleep (20000);
-          while (g_main_context_iteration (NULL, FALSE))
-            ;
-        }
+      etl_test_wait_paint (GTK_WIDGET (fixture->window));
     }
   /* More room for the list and the summary than for the (empty) details. */
   {
@@ -312,12 +307,7 @@ test_screenshot (Fixture *fixture, gconstpointer data)
 
       gtk_tree_view_expand_row (tv, path, FALSE);
     }
-  for (int i = 0; i < 20; i++)
-    {
-      g_usleep (20000);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
+  etl_test_wait_paint (GTK_WIDGET (fixture->window));
   {
     int min_w, nat_w, min_h, nat_h, gmin, gnat;
 

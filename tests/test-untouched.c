@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * test-untouched: input files are never modified.  Size, mtime and SHA-256
- * of each corpus file are the same before and after opening it (core and
+ * of each corpus file (top level and real/) are the same before and after opening it (core and
  * every etlscope-cli command) and closing it.
  */
 #include "config.h"
@@ -104,13 +104,27 @@ test_untouched (gconstpointer data)
   g_free (before.sha256);
 }
 
+/* No corpus: one test that says so (a skip, or in CI a failure). */
+static void
+test_corpus_absent (void)
+{
+  etl_test_corpus_missing (etl_test_corpus_dir ());
+}
+
 int
 main (int argc, char **argv)
 {
+  g_autoptr (GPtrArray) names = etl_test_corpus_list ();
+
   g_test_init (&argc, &argv, NULL);
+  /* One test a corpus trace, top level and real/. */
+  for (guint k = 0; k < names->len; k++)
+    {
+      g_autofree char *test = g_strdup_printf ("/etl/untouched/%s", (const char *) g_ptr_array_index (names, k));
 
-  g_test_add_data_func ("/etl/untouched/net.4.5.2.x64", "net.4.5.2.x64.etl", test_untouched);
-  g_test_add_data_func ("/etl/untouched/AMSITrace", "AMSITrace.etl", test_untouched);
-
+      g_test_add_data_func (test, g_ptr_array_index (names, k), test_untouched);
+    }
+  if (names->len == 0)
+    g_test_add_func ("/etl/untouched/corpus", test_corpus_absent);
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #endif
 
+#include "etl-test-util.h"
 #include "etl-worker.h"
 
 typedef struct
@@ -53,6 +54,12 @@ on_answer (GObject *source, GAsyncResult *result, gpointer user_data)
   r->done = TRUE;
 }
 
+static gboolean
+is_done (gpointer data)
+{
+  return ((Result *) data)->done;
+}
+
 static void
 test_run (void)
 {
@@ -68,8 +75,7 @@ test_run (void)
       g_task_set_task_data (task, &r, NULL);
       etl_worker_run (task, answer_thread);
       g_clear_object (&task);
-      while (!r.done)
-        g_main_context_iteration (NULL, TRUE);
+      etl_test_wait_for (is_done, &r, "the task's callback");
       g_assert_cmpint (r.answer, ==, 42);
       g_assert_true (r.thread != g_thread_self ());
 #if defined(__linux__)
@@ -83,11 +89,13 @@ test_run (void)
   g_assert_cmpint (current_nice (), ==, main_nice);
 }
 
+/* What mark_freed() saw: @freed_in is written first, then @freed is set
+ * atomically, its last access to the struct; once the test sees @freed, the
+ * worker no longer touches it (no lock to clear, no sleep before the end). */
 typedef struct
 {
-  GMutex lock;
   GThread *freed_in;
-  gboolean freed;
+  gint freed;
 } Freed;
 
 static void
@@ -95,40 +103,26 @@ mark_freed (gpointer data)
 {
   Freed *f = data;
 
-  g_mutex_lock (&f->lock);
   f->freed_in = g_thread_self ();
-  f->freed = TRUE;
-  g_mutex_unlock (&f->lock);
+  g_atomic_int_set (&f->freed, TRUE);
+}
+
+static gboolean
+is_freed (gpointer data)
+{
+  return g_atomic_int_get (&((Freed *) data)->freed);
 }
 
 static void
 test_free (void)
 {
-  Freed f = { 0 };
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  gboolean freed = FALSE;
+  Freed f = { NULL, FALSE };
 
-  g_mutex_init (&f.lock);
   etl_worker_free (NULL, mark_freed); /* nothing to free: nothing happens */
   etl_worker_free (&f, mark_freed);
-  while (!freed && g_get_monotonic_time () < deadline)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_mutex_lock (&f.lock);
-      freed = f.freed;
-      g_mutex_unlock (&f.lock);
-      if (!freed)
-        g_usleep (1000);
-    }
-  g_assert_true (freed);
+  etl_test_wait_for (is_freed, &f, "etl_worker_free() to call the free function");
+  g_assert_true (f.freed_in != NULL);
   g_assert_true (f.freed_in != g_thread_self ());
-  /* Let the task finish before @f goes out of scope. */
-  for (int i = 0; i < 100; i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  g_mutex_clear (&f.lock);
 }
 
 int

@@ -654,34 +654,27 @@ test_random_streams (void)
   g_rand_free (rand);
 }
 
-/* Every compressed buffer of every corpus file: both decoders, same bytes;
+/* Every compressed buffer of every corpus file (top level and real/): both decoders, same bytes;
  * without libfwnt, at least the exact SavedOffset size. */
 static void
 test_corpus (void)
 {
-  const char *dir_path = g_getenv ("ETL_CORPUS_DIR");
-  g_autoptr (GDir) dir = NULL;
-  const char *name;
+  g_autoptr (GPtrArray) names = etl_test_corpus_list ();
   guint n_buffers = 0, n_files = 0, n_net = 0;
 
-  if (dir_path == NULL)
-    dir_path = "../shared/etl-corpus";
-  dir = g_dir_open (dir_path, 0, NULL);
-  if (dir == NULL)
+  if (names->len == 0)
     {
-      g_test_skip ("../shared/etl-corpus is absent");
+      etl_test_corpus_missing (etl_test_corpus_dir ());
       return;
     }
-  while ((name = g_dir_read_name (dir)) != NULL)
+  for (guint k = 0; k < names->len; k++)
     {
-      g_autofree char *path = NULL;
+      const char *name = g_ptr_array_index (names, k);
+      g_autofree char *path = g_build_filename (etl_test_corpus_dir (), name, NULL);
       g_autofree char *contents = NULL;
       g_autoptr (GArray) buffers = NULL;
       gsize size;
 
-      if (!g_str_has_suffix (name, ".etl"))
-        continue;
-      path = g_build_filename (dir_path, name, NULL);
       g_assert_true (g_file_get_contents (path, &contents, &size, NULL));
       buffers = xpress_test_compressed_buffers ((const guint8 *) contents, size);
       n_files += buffers->len > 0;
@@ -710,9 +703,9 @@ test_corpus (void)
   /* net.4.5.2.x64.etl has 359 compressed buffers (after its uncompressed
    * header buffer), SelfDescribingSingleEvent.etl 2. */
   {
-    g_autofree char *net = g_build_filename (dir_path, "net.4.5.2.x64.etl", NULL);
+    g_autofree char *net = etl_test_corpus_path ("net.4.5.2.x64.etl");
 
-    if (g_file_test (net, G_FILE_TEST_EXISTS))
+    if (net != NULL)
       g_assert_cmpuint (n_net, ==, 359);
   }
 #if !HAVE_LIBFWNT

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "etl-trace.h"
+#include "etl-test-util.h"
 
 static int
 compare_double (const void *a, const void *b)
@@ -48,10 +49,7 @@ main (int argc, char **argv)
   guint64 n, n_fields = 0, n_schema = 0;
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      printf ("SKIP %s not found\n", path);
-      return 77;
-    }
+    return etl_test_bench_missing (path);
   if (iterations < 1)
     iterations = 1;
   trace = etl_trace_open (paths, NULL, NULL, NULL, &error);

@@ -29,6 +29,7 @@
 
 #include "etl-event-model.h"
 #include "etl-trace.h"
+#include "etl-test-util.h"
 
 #define PAGE_ROWS 1000
 #define TARGET_MS 2.0
@@ -110,10 +111,7 @@ main (int argc, char **argv)
   double gc_ms, first_ms, median_ms, max_ms;
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      printf ("SKIP %s not found (../shared/etl-corpus is absent)\n", path);
-      return 0;
-    }
+    return etl_test_bench_missing (path);
   trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
   if (trace == NULL)
     g_error ("%s", error->message);

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "etl-manifest.h"
+#include "etl-test-util.h"
 
 static int
 compare_double (const void *a, const void *b)
@@ -40,10 +41,7 @@ main (int argc, char **argv)
   EtlManifestInfo info = ETL_MANIFEST_INFO_INIT;
 
   if (!g_file_get_contents (path, &xml, &len, NULL))
-    {
-      printf ("SKIP %s not found\n", path);
-      return 77;
-    }
+    return etl_test_bench_missing (path);
   if (iterations < 1)
     iterations = 1;
   ms = g_new (double, iterations);

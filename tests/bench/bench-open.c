@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "etl-trace.h"
+#include "etl-test-util.h"
 
 static int
 compare_double (const void *a, const void *b)
@@ -37,10 +38,7 @@ main (int argc, char **argv)
   guint64 records = 0, bytes = 0, uncompressed = 0;
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      printf ("SKIP %s not found\n", path);
-      return 77;
-    }
+    return etl_test_bench_missing (path);
   if (iterations < 1)
     iterations = 1;
   ms = g_new (double, iterations);

@@ -21,6 +21,7 @@
 
 #include "etl-xpress.h"
 #include "xpress-test-util.h"
+#include "etl-test-util.h"
 
 /* Microseconds of CPU time used by this (single-threaded) process where
  * available: steadier than wall time on a shared, loaded machine. */
@@ -66,10 +67,7 @@ main (int argc, char **argv)
   double own_mbs;
 
   if (!g_file_get_contents (path, &contents, &size, NULL))
-    {
-      printf ("SKIP %s not found\n", path);
-      return 77;
-    }
+    return etl_test_bench_missing (path);
   if (iterations < 1)
     iterations = 1;
   buffers = xpress_test_compressed_buffers ((const guint8 *) contents, size);

@@ -569,9 +569,14 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
 
   out_section (out, title);
   out_field (out, "Event", "%s", event);
+  /* Up here, where a short pane shows it: why the fields are missing. */
   status = etl_decode_status_of (&r, decoded);
   if (etl_decode_status_label (status) != NULL)
-    out_field (out, "Decode status", "%s (%s)", etl_decode_status_name (status), etl_decode_status_label (status));
+    {
+      g_autofree char *reason = etl_decode_status_dup_reason (status, &r, decoded);
+
+      out_field (out, "Decode status", "%s — %s", etl_decode_status_name (status), reason);
+    }
   else
     out_field (out, "Decode status", "%s", etl_decode_status_name (status));
   out_field (out, "Provider", "%s", provider);

@@ -117,6 +117,33 @@ list_text (EtlWindow *window, guint64 position, int column)
   return text;
 }
 
+/* What the list's Event column shows at @position: its cell renderer's text
+ * once the column's cell data function has run. */
+static char *
+event_cell_text (EtlWindow *window, guint64 position)
+{
+  EtlEventList *list = etl_window_get_event_list (window);
+  GtkTreeView *view = etl_event_list_get_tree_view (list);
+  GtkTreeModel *model = gtk_tree_view_get_model (view);
+  GtkTreeIter iter;
+  char *text = NULL;
+
+  GList *columns = gtk_tree_view_get_columns (view);
+
+  g_assert_true (gtk_tree_model_iter_nth_child (model, &iter, NULL, (int) position));
+  for (GList *l = columns; l != NULL; l = l->next)
+    if (g_strcmp0 (gtk_tree_view_column_get_title (l->data), "Event") == 0)
+      {
+        GList *cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (l->data));
+
+        gtk_tree_view_column_cell_set_cell_data (l->data, model, &iter, FALSE, FALSE);
+        g_object_get (cells->data, "text", &text, NULL);
+        g_list_free (cells);
+      }
+  g_list_free (columns);
+  return text;
+}
+
 /* The position of the first DotNETRuntime GC/Start of net.4.5.2.x64. */
 static guint64
 first_gc_start (EtlWindow *window)
@@ -440,6 +467,8 @@ test_load_manifest (Fixture *fixture, gconstpointer data)
   g_autofree char *after = NULL;
   g_autofree char *source = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *decode = NULL;
+  g_autofree char *shown = NULL;
   EtlEventList *list;
   guint64 row;
 
@@ -453,18 +482,35 @@ test_load_manifest (Fixture *fixture, gconstpointer data)
    * GC/CreateSegment (event 5). */
   before = list_text (fixture->window, 3, ETL_EVENT_MODEL_COLUMN_NAME);
   g_assert_cmpstr (before, ==, "Event(5)");
+  /* Why it is not decoded: in the list's Event column and the details. */
+  decode = list_text (fixture->window, 3, ETL_EVENT_MODEL_COLUMN_DECODE);
+  g_assert_cmpstr (decode, ==, "no metadata");
+  shown = event_cell_text (fixture->window, 3);
+  g_assert_cmpstr (shown, ==, "Event(5) — no metadata");
   row = etl_event_model_get_row (etl_event_list_get_model (list), 3);
   etl_event_list_select_row (list, row);
   g_signal_emit_by_name (list, "row-selected", row);
   source = etl_details_dup_source (etl_window_get_details (fixture->window));
-  g_assert_nonnull (strstr (source, "No schema"));
+  g_assert_cmpstr (source, ==,
+                   "Microsoft-Windows-DotNETRuntime: no metadata in the trace — load its manifest "
+                   "(File ▸ Load Manifest…).");
+  text = etl_details_dup_text (etl_window_get_details (fixture->window));
+  g_assert_nonnull (strstr (text, "Decode status\tno-schema — Microsoft-Windows-DotNETRuntime: no metadata in the "
+                                  "trace — load its manifest (File ▸ Load Manifest…).\n"));
   g_clear_pointer (&source, g_free);
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&decode, g_free);
+  g_clear_pointer (&shown, g_free);
 
   etl_window_load_manifest (fixture->window, manifest);
   g_assert_true (etl_window_get_busy (fixture->window));
   wait_for (list_name_changed, fixture->window);
   after = list_text (fixture->window, 3, ETL_EVENT_MODEL_COLUMN_NAME);
   g_assert_cmpstr (after, ==, "GC/CreateSegment");
+  decode = list_text (fixture->window, 3, ETL_EVENT_MODEL_COLUMN_DECODE);
+  g_assert_null (decode);
+  shown = event_cell_text (fixture->window, 3);
+  g_assert_cmpstr (shown, ==, "GC/CreateSegment");
 
   /* The details shown were decoded again, naming the file. */
   source = etl_details_dup_source (etl_window_get_details (fixture->window));
@@ -473,6 +519,7 @@ test_load_manifest (Fixture *fixture, gconstpointer data)
   text = etl_details_dup_text (etl_window_get_details (fixture->window));
   g_assert_nonnull (strstr (text, "Microsoft-Windows-DotNETRuntime/GC/CreateSegment"));
   g_assert_nonnull (strstr (text, "Address\t0x"));
+  g_assert_nonnull (strstr (text, "Decode status\tdecoded\n"));
   g_assert_true (etl_window_get_info_bar_visible (fixture->window));
   g_assert_nonnull (strstr (etl_window_get_info_message (fixture->window), "ClrEtwAll.man"));
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "etl-decode.h"
+#include "etl-decode-status.h"
 #include "etl-dump-private.h"
 #include "etl-dump.h"
 #include "etl-names.h"
@@ -244,9 +245,10 @@ test_corpus_file (gconstpointer data)
         for (guint k = 0; k < n_keywords; k++)
           g_assert_cmpstr (json_array_get_string_element (keywords, k), ==, schema->keyword_names[k]);
       }
+      assert_string_member (o, "decode_status", etl_decode_status_name (etl_decode_status_of (&r, decoded)));
       assert_fields (json_object_get_object_member (o, "fields"), decoded, derived);
       g_assert_false (json_object_has_member (o, "stack"));
-      g_assert_cmpuint (json_object_get_size (o), ==, 30);
+      g_assert_cmpuint (json_object_get_size (o), ==, 31);
     }
   g_assert_cmpuint (i, ==, n);
 }
@@ -444,11 +446,13 @@ test_csv_and_limit (void)
   csv = dump (trace, ETL_DUMP_CSV, ETL_DUMP_FIELDS, G_MAXUINT64, 0);
   header = g_strjoinv (",", (char **)etl_dump_csv_columns ());
   g_assert_true (g_str_has_prefix (csv->str, header));
+  g_assert_nonnull (strstr (header, ",keyword_names,decode_status,fields"));
   g_assert_cmpint (csv->str[strlen (header)], ==, '\n');
   g_assert_true (etl_dump_append_record (one, trace, NULL, ETL_DUMP_CSV, ETL_DUMP_FIELDS, 0, &error));
   g_assert_no_error (error);
   g_assert_true (strncmp (csv->str + strlen (header) + 1, one->str, one->len) == 0);
   g_assert_true (g_str_has_prefix (one->str, "0,0,"));
+  g_assert_nonnull (strstr (one->str, ",,decoded,")); /* no keyword names, then decode_status */
 
   limited = dump (trace, ETL_DUMP_JSONL, ETL_DUMP_FIELDS, 5, 0);
   lines = g_strsplit (limited->str, "\n", -1);
@@ -457,7 +461,7 @@ test_csv_and_limit (void)
 
   bare = dump (trace, ETL_DUMP_JSONL, ETL_DUMP_NONE, 1, 0);
   g_assert_null (strstr (bare->str, "\"fields\""));
-  g_assert_true (g_str_has_suffix (bare->str, "\"keyword_names\":[]}\n"));
+  g_assert_true (g_str_has_suffix (bare->str, "\"keyword_names\":[],\"decode_status\":\"decoded\"}\n"));
   g_assert_true (g_str_has_prefix (bare->str, "{\"index\":0,\"file\":0,\"cpu\":"));
   g_assert_nonnull (strstr (bare->str, ",\"rel_ms\":0.0,"));
 }

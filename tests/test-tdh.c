@@ -3,7 +3,8 @@
  * test-tdh.c: TRACE_EVENT_INFO and EVENT_MAP_INFO blobs (KernelTraceControl
  * MetaData records) into schemas and maps: hand-made blobs, the real ones of
  * net.4.5.2.x64.etl decoding GC events as TraceEvent's baseline shows them,
- * and hostile blobs (every truncation, byte flips, bad offsets and counts).
+ * and hostile blobs (every truncation, byte flips, bad offsets and counts);
+ * and the MetaData records themselves as events (etl_tdh_decode_record()).
  */
 #include "config.h"
 
@@ -675,6 +676,139 @@ test_corpus_decode_all (void)
   corpus_close (&c);
 }
 
+static const char *
+field (const EtlDecoded *d, const char *name)
+{
+  const EtlField *f = etl_decoded_find (d, name);
+
+  return f != NULL ? f->value : NULL;
+}
+
+/* The MetaData records of net.4.5.2.x64.etl as events (etl_tdh_decode_record()
+ * through etl_decode_record(), no registry needed): every one complete, in
+ * FULL_HEADER32 and FULL_HEADER64 records alike; GC/Start v1 (a 64-bit
+ * record), GCAllocationTick v3 and GCAllocationKindMap (32-bit records) and
+ * GCTypeMap (64-bit) field by field.  A blob cut short keeps its header
+ * fields, incomplete. */
+static void
+test_corpus_records_as_events (void)
+{
+  g_autofree char *path = etl_test_corpus_path ("net.4.5.2.x64.etl");
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (GError) error = NULL;
+  guint n[2][2] = { { 0 } }; /* [EventInfo, EventMapInfo][FULL_HEADER32, FULL_HEADER64] */
+  guint checked = 0;
+
+  if (path == NULL)
+    return;
+  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
+    {
+      g_auto (EtlRecord) r = { 0 };
+      g_autoptr (EtlDecoded) d = NULL;
+      gboolean is_64;
+      const char *name;
+
+      g_assert_true (etl_trace_get_record (trace, i, &r, NULL));
+      if (!etl_tdh_is_metadata_record (&r))
+        continue;
+      is_64 = r.header_type == 20;
+      g_assert_true (is_64 || r.header_type == 10);
+      n[r.opcode == ETL_TDH_OPCODE_EVENT_INFO ? 0 : 1][is_64]++;
+      d = etl_decode_record (NULL, NULL, &r);
+      g_assert_nonnull (d->schema);
+      g_assert_cmpint (d->schema->source, ==, ETL_SCHEMA_SOURCE_BUILTIN);
+      g_assert_true (d->complete);
+      g_assert_cmpuint (d->n_bytes, ==, r.user_data_len);
+      g_assert_cmpstr (field (d, "ProviderGuid"), !=, NULL);
+      {
+        g_autofree char *display = etl_schema_dup_display_name (d->schema);
+
+        g_assert_cmpstr (display, ==, r.opcode == ETL_TDH_OPCODE_EVENT_INFO ? "MetaData/EventInfo"
+                                                                             : "MetaData/EventMapInfo");
+      }
+      name = field (d, r.opcode == ETL_TDH_OPCODE_EVENT_INFO ? "EventName" : "MapName");
+      g_assert_nonnull (name);
+      if (is_64 && g_strcmp0 (name, "GarbageCollection/Start") == 0 && g_strcmp0 (field (d, "Version"), "1") == 0)
+        {
+          g_assert_cmpstr (field (d, "ProviderName"), ==, "Microsoft-Windows-DotNETRuntime");
+          g_assert_cmpstr (field (d, "ProviderGuid"), ==, "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
+          g_assert_cmpstr (field (d, "EventId"), ==, "1");
+          g_assert_cmpstr (field (d, "Task"), ==, "1");
+          g_assert_cmpstr (field (d, "TaskName"), ==, "GarbageCollection");
+          g_assert_cmpstr (field (d, "Opcode"), ==, "1");
+          g_assert_cmpstr (field (d, "OpcodeName"), ==, "Start");
+          g_assert_cmpstr (field (d, "Level"), ==, "4");
+          g_assert_cmpstr (field (d, "LevelName"), ==, "Informational");
+          g_assert_cmpstr (field (d, "Keyword"), ==, "0x00000001");
+          g_assert_cmpstr (field (d, "KeywordNames"), ==, "GCKeyword");
+          g_assert_cmpstr (field (d, "PropertyCount"), ==, "5");
+          g_assert_cmpstr (field (d, "TopLevelPropertyCount"), ==, "5");
+          g_assert_cmpstr (field (d, "Properties"), ==, "Count, Depth, Reason, Type, ClrInstanceID");
+          g_assert_cmpstr (field (d, "DecodingSource"), ==, "DecodingSourceXMLFile");
+          g_assert_cmpstr (field (d, "EventGuid"), ==, "044973cd-251f-4dff-a3e9-9d6307286b05");
+          checked |= 1;
+
+          /* Cut short: the property array runs past the end; the header stays. */
+          {
+            EtlRecord cut = r;
+            g_autoptr (EtlDecoded) c = NULL;
+
+            cut.user_data_len = 120;
+            c = etl_decode_record (NULL, NULL, &cut);
+            g_assert_false (c->complete);
+            g_assert_cmpuint (c->n_bytes, ==, 112);
+            g_assert_cmpstr (field (c, "EventId"), ==, "1");
+            g_assert_cmpstr (field (c, "PropertyCount"), ==, "5");
+            g_assert_null (field (c, "ProviderName"));
+            cut.user_data_len = 100;
+            g_clear_pointer (&c, etl_decoded_free);
+            c = etl_decode_record (NULL, NULL, &cut);
+            g_assert_false (c->complete);
+            g_assert_cmpuint (c->fields->len, ==, 0);
+          }
+        }
+      if (!is_64 && g_strcmp0 (name, "GarbageCollection/GCAllocationTick") == 0)
+        {
+          g_assert_cmpstr (field (d, "Version"), ==, "3");
+          g_assert_cmpstr (field (d, "EventId"), ==, "10");
+          g_assert_cmpstr (field (d, "Opcode"), ==, "11");
+          g_assert_cmpstr (field (d, "OpcodeName"), ==, "GCAllocationTick");
+          g_assert_cmpstr (field (d, "Level"), ==, "5");
+          g_assert_cmpstr (field (d, "PropertyCount"), ==, "8");
+          g_assert_cmpstr (field (d, "Properties"), ==,
+                           "AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, "
+                           "HeapIndex, Address");
+          checked |= 2;
+        }
+      if (!is_64 && g_strcmp0 (name, "GCAllocationKindMap") == 0)
+        {
+          g_assert_cmpstr (field (d, "ProviderName"), ==, "Microsoft-Windows-DotNETRuntime");
+          g_assert_cmpstr (field (d, "ProviderGuid"), ==, "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
+          g_assert_cmpstr (field (d, "Flag"), ==, "ValueMap");
+          g_assert_cmpstr (field (d, "EntryCount"), ==, "2");
+          g_assert_cmpstr (field (d, "ValueType"), ==, "ULONG");
+          g_assert_cmpstr (field (d, "Entries"), ==, "0=Small, 1=Large");
+          checked |= 4;
+        }
+      if (is_64 && g_strcmp0 (name, "MethodFlagsMap") == 0)
+        {
+          g_assert_cmpstr (field (d, "Flag"), ==, "Bitmap");
+          g_assert_cmpstr (field (d, "EntryCount"), ==, "4");
+          g_assert_cmpstr (field (d, "Entries"), ==, "0x1=Dynamic, 0x2=Generic, 0x4=HasSharedGenericCode, 0x8=Jitted");
+          checked |= 8;
+        }
+    }
+  g_test_message ("EventInfo %u + %u, EventMapInfo %u + %u (FULL_HEADER32 + FULL_HEADER64)", n[0][0], n[0][1],
+                  n[1][0], n[1][1]);
+  g_assert_cmpuint (n[0][0], ==, 17);
+  g_assert_cmpuint (n[0][1], ==, 44);
+  g_assert_cmpuint (n[1][0], ==, 10);
+  g_assert_cmpuint (n[1][1], ==, 14);
+  g_assert_cmpuint (checked, ==, 15);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -688,6 +822,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/tdh/corpus-counts", test_corpus_counts);
   g_test_add_func ("/etl/tdh/corpus-gc-events", test_corpus_gc_events);
   g_test_add_func ("/etl/tdh/corpus-decode-all", test_corpus_decode_all);
+  g_test_add_func ("/etl/tdh/corpus-records-as-events", test_corpus_records_as_events);
 
   return g_test_run ();
 }

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "etl-details.h"
+#include "etl-decode-status.h"
 #include "etl-names.h"
 #include "etl-stacks.h"
 #include "etl-time-ruler.h"
@@ -432,6 +433,9 @@ schema_origin (Out *out, const EtlSchema *schema)
     case ETL_SCHEMA_SOURCE_MOF:
       return g_strdup_printf ("kernel MOF table (%s, version %u)",
                               schema->task_name != NULL ? schema->task_name : "class", schema->key.version);
+    case ETL_SCHEMA_SOURCE_BUILTIN:
+      return g_strdup_printf ("layout of KernelTraceControl's %s records built into etlscope",
+                              schema->task_name != NULL ? schema->task_name : "");
     case ETL_N_SCHEMA_SOURCES:
     default:
       return g_strdup (etl_schema_source_name (schema->source));
@@ -441,15 +445,15 @@ schema_origin (Out *out, const EtlSchema *schema)
 /* The decoded fields: a source line, then one row per field in the list
  * store (and "Name\tvalue" lines in the plain text). */
 static void
-format_fields (Out *out, const EtlDecoded *decoded, const EtlRecord *r)
+format_fields (Out *out, const EtlDecoded *decoded, const EtlRecord *r, EtlDecodeStatus status)
 {
   g_autofree char *source = NULL;
   guint n = decoded->fields->len;
 
   out_section (out, "Fields");
+  /* Without a schema: why, and what would help (etl-decode-status.h). */
   if (decoded->schema == NULL)
-    source = g_strdup_printf ("No schema describes this event: its %" G_GSIZE_FORMAT " bytes are shown as hex below.",
-                              r->user_data_len);
+    source = etl_decode_status_dup_reason (status, r, decoded);
   else
     {
       g_autofree char *origin = schema_origin (out, decoded->schema);
@@ -529,6 +533,7 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
   g_autofree char *base = NULL;
   g_autofree char *title = NULL;
   g_autoptr (EtlDecoded) decoded = NULL;
+  EtlDecodeStatus status;
   const EtlProcess *process;
   const EtlFileInfo *info;
   const char *level, *header_type;
@@ -564,6 +569,16 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
 
   out_section (out, title);
   out_field (out, "Event", "%s", event);
+  /* Up here, where a short pane shows it: why the fields are missing. */
+  status = etl_decode_status_of (&r, decoded);
+  if (etl_decode_status_label (status) != NULL)
+    {
+      g_autofree char *reason = etl_decode_status_dup_reason (status, &r, decoded);
+
+      out_field (out, "Decode status", "%s — %s", etl_decode_status_name (status), reason);
+    }
+  else
+    out_field (out, "Decode status", "%s", etl_decode_status_name (status));
   out_field (out, "Provider", "%s", provider);
   out_field (out, "Provider GUID", "{%s}", guid);
   if (process != NULL || r.has_pid)
@@ -586,7 +601,7 @@ format_record (Out *out, EtlTrace *trace, guint64 row)
     out_field (out, "Time", "%s since the start", since);
   }
 
-  format_fields (out, decoded, &r);
+  format_fields (out, decoded, &r, status);
 
   /* The rest goes below the fields table. */
   if (out->below != NULL)

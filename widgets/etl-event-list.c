@@ -1222,6 +1222,27 @@ on_header_button_press (GtkWidget *button, GdkEventButton *event, EtlEventList *
   return GDK_EVENT_STOP;
 }
 
+/* The Event column: the name, then why the record is not decoded, dimmed
+ * ("Event(5) — no metadata"; etl_decode_status_label()). */
+static void
+event_cell_data (GtkTreeViewColumn *col, GtkCellRenderer *cell, GtkTreeModel *model, GtkTreeIter *iter,
+                 gpointer data)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *decode = NULL;
+
+  gtk_tree_model_get (model, iter, ETL_EVENT_MODEL_COLUMN_NAME, &name, ETL_EVENT_MODEL_COLUMN_DECODE, &decode, -1);
+  if (decode == NULL)
+    g_object_set (cell, "text", name, NULL);
+  else
+    {
+      g_autofree char *markup = g_markup_printf_escaped ("%s <span alpha=\"55%%\">— %s</span>",
+                                                         name != NULL ? name : "", decode);
+
+      g_object_set (cell, "markup", markup, NULL);
+    }
+}
+
 static void
 add_column (EtlEventList *self, guint i)
 {
@@ -1232,7 +1253,15 @@ add_column (EtlEventList *self, guint i)
 
   g_object_set (cell, "ellipsize", c->numeric ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END, "xalign",
                 c->numeric ? 1.0 : 0.0, "single-paragraph-mode", TRUE, NULL);
-  col = gtk_tree_view_column_new_with_attributes (c->title, cell, "text", c->model_column, NULL);
+  if (c->model_column == ETL_EVENT_MODEL_COLUMN_NAME)
+    {
+      col = gtk_tree_view_column_new ();
+      gtk_tree_view_column_set_title (col, c->title);
+      gtk_tree_view_column_pack_start (col, cell, TRUE);
+      gtk_tree_view_column_set_cell_data_func (col, cell, event_cell_data, NULL, NULL);
+    }
+  else
+    col = gtk_tree_view_column_new_with_attributes (c->title, cell, "text", c->model_column, NULL);
   gtk_tree_view_column_set_sizing (col, GTK_TREE_VIEW_COLUMN_FIXED);
   gtk_tree_view_column_set_fixed_width (col, c->width);
   gtk_tree_view_column_set_resizable (col, TRUE);

@@ -37,6 +37,7 @@
 #include "etl-event-model.h"
 
 #include <string.h>
+#include "etl-decode-status.h"
 #include "etl-names.h"
 #include "etl-time-ruler.h"
 
@@ -272,6 +273,8 @@ format_row (EtlEventModel *self, guint64 row, CachedRow *c)
   else
     c->owned[0] = etl_record_dup_event_name (&r);
   c->text[ETL_EVENT_MODEL_COLUMN_NAME] = c->owned[0];
+  /* A preview stopped at its field cap still counts as decoded (EtlDecoded.capped). */
+  c->text[ETL_EVENT_MODEL_COLUMN_DECODE] = etl_decode_status_label (etl_decode_status_of (&r, decoded));
   c->text[ETL_EVENT_MODEL_COLUMN_PROCESS] = process_name (self, c, &used, &r, decoded);
   if (decoded->fields->len > 0)
     c->text[ETL_EVENT_MODEL_COLUMN_PAYLOAD] = c->owned[2] =

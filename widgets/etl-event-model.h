@@ -26,6 +26,10 @@ G_BEGIN_DECLS
  * @ETL_EVENT_MODEL_COLUMN_PAYLOAD: the decoded fields as PerfView's "Rest"
  *   column shows them ("Count=1 Reason=AllocSmall …"), at most
  *   %ETL_EVENT_MODEL_PAYLOAD_CHARS characters (string)
+ * @ETL_EVENT_MODEL_COLUMN_DECODE: why the record's user data is not all
+ *   shown as fields, in a few words (etl_decode_status_label(): "no
+ *   metadata", "partly decoded", "WPP, needs TMF", "no layout"); %NULL
+ *   when it is, or when there is none (string)
  * @ETL_EVENT_MODEL_COLUMN_ROW: the row in the trace's merged sequence (guint64)
  *
  * Columns of an #EtlEventModel.
@@ -43,6 +47,7 @@ typedef enum
   ETL_EVENT_MODEL_COLUMN_SIZE,
   ETL_EVENT_MODEL_COLUMN_PROCESS,
   ETL_EVENT_MODEL_COLUMN_PAYLOAD,
+  ETL_EVENT_MODEL_COLUMN_DECODE,
   ETL_EVENT_MODEL_COLUMN_ROW,
   ETL_EVENT_MODEL_N_COLUMNS
 } EtlEventModelColumn;

@@ -38,6 +38,9 @@
 #include <string.h>
 
 #include "etl-decode.h"
+#include "etl-decode-private.h"
+#include "etl-tdh.h"
+#include "etl-winsat.h"
 #include "etl-format-private.h"
 #include "etl-names.h"
 #include "etl-schema-private.h"
@@ -261,6 +264,7 @@ typedef struct
   guint n_fields;
   guint fields_alloc;
   guint max_fields; /* stop after this many fields (etl_decode_record_prefix()) */
+  gboolean capped;  /* stopped there */
   GString *text;
   GString *prefix; /* "Struct[k]." while inside a struct */
 } Walk;
@@ -1083,7 +1087,10 @@ decode_property (Walk *w, guint index, guint depth)
       EtlField *f;
 
       if (w->n_fields >= w->max_fields)
-        return FALSE;
+        {
+          w->capped = w->max_fields < MAX_FIELDS;
+          return FALSE;
+        }
       f = begin_field (w, prop, is_array, (guint)k);
       if (!decode_element (w, prop, length, f))
         {
@@ -1207,7 +1214,85 @@ decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const EtlRec
     g_free (w.fields);
   decoded->complete = ok && w.pos == w.len;
   decoded->n_bytes = w.pos;
+  decoded->capped = w.capped;
   return decoded;
+}
+
+/* ---- Fields made in code (etl-decode-private.h) ------------------------ */
+
+/*
+ * etl_decoded_begin: (private)
+ * @schema: (nullable): the schema to name the record by (a reference is taken)
+ *
+ * Starts an #EtlDecoded to be filled with etl_decoded_add_field() and
+ * finished with etl_decoded_end(); its fields are not readable before.
+ *
+ * Returns: (transfer full): the decoded record being built
+ */
+EtlDecoded *
+etl_decoded_begin (EtlSchema *schema)
+{
+  return decoded_new (schema);
+}
+
+/*
+ * etl_decoded_add_field: (private)
+ * @decoded: from etl_decoded_begin()
+ * @name: the field's name
+ * @value: its formatted value (UTF-8; copied)
+ * @in_type: an #EtlInType, for the details pane's type column
+ * @out_type: an #EtlOutType
+ * @has_number: whether @number holds the raw integer
+ * @number: the raw integer
+ *
+ * Appends one field.  Names and values go into the record's one text
+ * buffer; the field holds their offsets until etl_decoded_end().
+ */
+void
+etl_decoded_add_field (EtlDecoded *decoded, const char *name, const char *value, guint16 in_type,
+                       guint16 out_type, gboolean has_number, guint64 number)
+{
+  Decoded *d = (Decoded *)decoded;
+  EtlField f = { 0 };
+
+  g_return_if_fail (decoded != NULL && name != NULL);
+
+  f.name = GSIZE_TO_POINTER (d->text->len);
+  g_string_append_len (d->text, name, (gssize)strlen (name) + 1);
+  f.value = GSIZE_TO_POINTER (d->text->len);
+  g_string_append_len (d->text, value != NULL ? value : "", (gssize)strlen (value != NULL ? value : "") + 1);
+  f.in_type = in_type;
+  f.out_type = out_type;
+  f.has_number = has_number;
+  f.number = number;
+  g_array_append_val (decoded->fields, f);
+}
+
+/*
+ * etl_decoded_end: (private)
+ * @decoded: from etl_decoded_begin()
+ * @complete: whether the fields cover the whole user data
+ * @n_bytes: user-data bytes they cover
+ *
+ * Turns the fields' offsets into pointers: @decoded is then an ordinary
+ * #EtlDecoded.
+ */
+void
+etl_decoded_end (EtlDecoded *decoded, gboolean complete, gsize n_bytes)
+{
+  Decoded *d = (Decoded *)decoded;
+
+  g_return_if_fail (decoded != NULL);
+
+  for (guint i = 0; i < decoded->fields->len; i++)
+    {
+      EtlField *f = &g_array_index (decoded->fields, EtlField, i);
+
+      f->name = d->text->str + GPOINTER_TO_SIZE (f->name);
+      f->value = d->text->str + GPOINTER_TO_SIZE (f->value);
+    }
+  decoded->complete = complete;
+  decoded->n_bytes = n_bytes;
 }
 
 /* The TraceLogging schema of @record, cached in @registry when given. */
@@ -1271,8 +1356,10 @@ lookup_earlier_version (EtlSchemaRegistry *registry, const EtlRecord *record)
  * @volumes: (nullable): the trace's volume mapping
  * @record: a record
  *
- * Finds @record's schema (its own EVENT_SCHEMA_TL metadata for TraceLogging
- * records, cached in @registry per distinct metadata; else
+ * KernelTraceControl MetaData and WinSat records are read by code
+ * (etl_tdh_decode_record(), etl_winsat_decode_record()).  For the others, finds @record's schema (its
+ * own EVENT_SCHEMA_TL metadata for TraceLogging records, cached in
+ * @registry per distinct metadata; else
  * etl_schema_registry_lookup_record(); else, for a manifest event whose
  * version no schema has, the newest earlier version's, whose fields a later
  * version only extends) and decodes it with etl_decode_with_schema().
@@ -1310,6 +1397,15 @@ etl_decode_record_prefix (EtlSchemaRegistry *registry, const EtlVolumeMap *volum
 
   g_return_val_if_fail (record != NULL, NULL);
 
+  if (record->kind == ETL_RECORD_KIND_CLASSIC)
+    {
+      EtlDecoded *own = etl_tdh_decode_record (record);
+
+      if (own == NULL)
+        own = etl_winsat_decode_record (record);
+      if (own != NULL)
+        return own;
+    }
   if (record->kind == ETL_RECORD_KIND_TRACELOGGING)
     schema = tracelogging_schema (registry, record);
   if (schema == NULL && registry != NULL)

@@ -61,6 +61,9 @@ typedef struct
  * @complete: %FALSE when decoding stopped early (a property that could not
  *   be decoded, or the data ran out); the fields decoded so far are kept
  * @n_bytes: user-data bytes the fields covered
+ * @capped: %TRUE when decoding stopped at etl_decode_record_prefix()'s
+ *   @max_fields: the rest was not looked at, which is no fault of the
+ *   schema (@complete is then %FALSE too)
  *
  * What etl_decode_record() returns.  Free with etl_decoded_free().
  */
@@ -70,6 +73,7 @@ typedef struct
   GArray *fields;
   gboolean complete;
   gsize n_bytes;
+  gboolean capped;
 } EtlDecoded;
 
 EtlDecoded *etl_decode_record (EtlSchemaRegistry *registry, const EtlVolumeMap *volumes,

@@ -36,7 +36,7 @@
  * @source: an #EtlSchemaSource
  *
  * Returns: (transfer none): a short English name of @source ("TraceLogging",
- *   "TDH", "EventSource", "Manifest", "MOF"), or "unknown"
+ *   "TDH", "EventSource", "Manifest", "MOF", "built-in"), or "unknown"
  */
 const char *
 etl_schema_source_name (EtlSchemaSource source)
@@ -53,6 +53,8 @@ etl_schema_source_name (EtlSchemaSource source)
       return "Manifest";
     case ETL_SCHEMA_SOURCE_MOF:
       return "MOF";
+    case ETL_SCHEMA_SOURCE_BUILTIN:
+      return "built-in";
     case ETL_N_SCHEMA_SOURCES:
     default:
       return "unknown";

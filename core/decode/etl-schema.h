@@ -132,6 +132,7 @@ typedef enum
   ETL_SCHEMA_SOURCE_EVENTSOURCE, /* event 0xFFFE manifests in the trace */
   ETL_SCHEMA_SOURCE_MANIFEST,    /* instrumentation manifest files the user loaded */
   ETL_SCHEMA_SOURCE_MOF,         /* built-in kernel and classic MOF tables */
+  ETL_SCHEMA_SOURCE_BUILTIN,     /* read by code, never registered (etl-tdh.c, etl-winsat.c) */
   ETL_N_SCHEMA_SOURCES
 } EtlSchemaSource;
 

@@ -35,6 +35,11 @@
  *
  * Blobs are hostile input: every offset and count is checked against the
  * blob; errors are %ETL_ERROR_CORRUPT naming the offset and the reason.
+ *
+ * The MetaData records are events of their own too: etl_tdh_decode_record()
+ * shows what each one describes (provider, event id and version, task,
+ * opcode, level, keyword, channel and their names, the property counts and
+ * names; for a map its provider, name, kind and entries) as fields.
  */
 
 #include "config.h"
@@ -43,8 +48,10 @@
 
 #include <string.h>
 
+#include "etl-decode-private.h"
 #include "etl-error.h"
 #include "etl-format-private.h"
+#include "etl-names.h"
 #include "etl-tdh.h"
 
 /* bbccf6c1-6cd1-48c4-80ff-839482e37671: KernelTraceControl's MetaData task */
@@ -463,4 +470,265 @@ etl_tdh_register_record (EtlSchemaRegistry *registry, const EtlRecord *record, G
                "MetaData record at file offset %" G_GUINT64_FORMAT ": %s", record->file_offset,
                local->message);
   return FALSE;
+}
+
+/* ---- The MetaData records as events ------------------------------------ */
+
+/* Entries of a map shown in its record's Entries field, at most. */
+#define MAX_ENTRIES_SHOWN 256
+
+/* The schemas that name the two records ("MetaData/EventInfo"): built-in,
+ * keyed by the MetaData class, the opcode and version 0; never registered. */
+static EtlSchema *
+record_schema (guint8 opcode)
+{
+  static EtlSchema *schemas[2];
+  guint k = opcode == ETL_TDH_OPCODE_EVENT_INFO ? 0 : 1;
+
+  if (g_once_init_enter (&schemas[k]))
+    {
+      EtlSchemaKey key;
+      EtlSchema *schema;
+
+      etl_schema_key_init_opcode (&key, &etl_tdh_metadata_guid, opcode, 0);
+      schema = etl_schema_new (&key, ETL_SCHEMA_SOURCE_BUILTIN);
+      schema->provider_name = g_strdup ("KernelTraceControl");
+      schema->task_name = g_strdup ("MetaData");
+      schema->opcode_name = g_strdup (k == 0 ? "EventInfo" : "EventMapInfo");
+      schema->opcode = opcode;
+      g_once_init_leave (&schemas[k], schema);
+    }
+  return schemas[k];
+}
+
+static void
+add_text (EtlDecoded *d, const char *name, const char *value)
+{
+  if (value != NULL)
+    etl_decoded_add_field (d, name, value, ETL_IN_UNICODESTRING, ETL_OUT_STRING, FALSE, 0);
+}
+
+static void
+add_uint (EtlDecoded *d, const char *name, guint64 value, guint16 in_type)
+{
+  char buf[24];
+
+  g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, value);
+  etl_decoded_add_field (d, name, buf, in_type, ETL_OUT_NULL, TRUE, value);
+}
+
+static void
+add_guid (EtlDecoded *d, const char *name, const guint8 *p)
+{
+  EtlGuid guid;
+  char buf[ETL_GUID_STRING_LEN + 1];
+
+  etl_guid_read (&guid, p);
+  etl_guid_to_string (&guid, buf);
+  etl_decoded_add_field (d, name, buf, ETL_IN_GUID, ETL_OUT_NULL, FALSE, 0);
+}
+
+static const char *
+decoding_source_name (guint32 source)
+{
+  /* DECODING_SOURCE (tdh.h) */
+  static const char *const names[] = { "DecodingSourceXMLFile", "DecodingSourceWbem", "DecodingSourceWPP",
+                                        "DecodingSourceTlg" };
+
+  return source < G_N_ELEMENTS (names) ? names[source] : NULL;
+}
+
+/* The fields of an EventInfo record (one TRACE_EVENT_INFO). */
+static void
+decode_event_info (EtlDecoded *d, const guint8 *blob, gsize len)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlSchema) schema = NULL;
+  g_autofree char *channel_name = NULL;
+  g_autofree char *display = NULL;
+  guint32 source;
+
+  if (len < TEI_HEADER_SIZE)
+    {
+      etl_decoded_end (d, FALSE, 0);
+      return;
+    }
+  schema = etl_tdh_parse_event_info (blob, len, &error);
+  if (schema != NULL)
+    {
+      display = etl_schema_dup_display_name (schema);
+      add_text (d, "ProviderName", schema->provider_name);
+      add_text (d, "EventName", display);
+    }
+  add_uint (d, "EventId", etl_read_u16 (blob + 32), ETL_IN_UINT16);
+  add_uint (d, "Version", blob[34], ETL_IN_UINT8);
+  add_uint (d, "Task", etl_read_u16 (blob + 38), ETL_IN_UINT16);
+  if (schema != NULL)
+    add_text (d, "TaskName", schema->task_name);
+  add_uint (d, "Opcode", blob[37], ETL_IN_UINT8);
+  if (schema != NULL)
+    add_text (d, "OpcodeName", schema->opcode_name);
+  add_uint (d, "Level", blob[36], ETL_IN_UINT8);
+  if (schema != NULL)
+    add_text (d, "LevelName", schema->level_name);
+  {
+    char buf[24];
+    guint64 keyword = etl_read_u64 (blob + 40);
+
+    g_snprintf (buf, sizeof buf, "0x%08" G_GINT64_MODIFIER "x", keyword);
+    etl_decoded_add_field (d, "Keyword", buf, ETL_IN_UINT64, ETL_OUT_HEXINT64, TRUE, keyword);
+  }
+  if (schema != NULL && schema->keyword_names != NULL)
+    {
+      g_autofree char *words = g_strjoinv ("|", schema->keyword_names);
+
+      add_text (d, "KeywordNames", words);
+    }
+  add_uint (d, "Channel", blob[35], ETL_IN_UINT8);
+  if (schema != NULL && read_string (blob, len, etl_read_u32 (blob + 60), &channel_name, NULL)
+      && channel_name != NULL && trimmed (channel_name)[0] != '\0')
+    add_text (d, "ChannelName", channel_name);
+  add_uint (d, "PropertyCount", etl_read_u32 (blob + 100), ETL_IN_UINT32);
+  add_uint (d, "TopLevelPropertyCount", etl_read_u32 (blob + 104), ETL_IN_UINT32);
+  if (schema != NULL && schema->n_top_level > 0)
+    {
+      GString *names = g_string_new (NULL);
+
+      for (guint i = 0; i < schema->n_top_level; i++)
+        {
+          if (i > 0)
+            g_string_append (names, ", ");
+          g_string_append (names, schema->properties[i].name);
+        }
+      add_text (d, "Properties", names->str);
+      g_string_free (names, TRUE);
+    }
+  source = etl_read_u32 (blob + 48);
+  if (decoding_source_name (source) != NULL)
+    etl_decoded_add_field (d, "DecodingSource", decoding_source_name (source), ETL_IN_UINT32, ETL_OUT_NULL, TRUE,
+                           source);
+  else
+    add_uint (d, "DecodingSource", source, ETL_IN_UINT32);
+  add_guid (d, "ProviderGuid", blob);
+  add_guid (d, "EventGuid", blob + 16);
+  /* A blob the parser refuses keeps its header fields; the rest is not decoded. */
+  etl_decoded_end (d, schema != NULL, schema != NULL ? len : TEI_HEADER_SIZE);
+}
+
+static const char *
+map_flag_name (guint32 flag)
+{
+  /* MAP_FLAGS (tdh.h) */
+  switch (flag)
+    {
+    case 0x1: return "ValueMap";
+    case 0x2: return "Bitmap";
+    case 0x4: return "PatternMap";
+    case 0x8: return "WbemValueMap";
+    case 0x10: return "WbemBitmap";
+    case 0x20: return "WbemFlag";
+    default: return NULL;
+    }
+}
+
+/* The fields of an EventMapInfo record (provider GUID + EVENT_MAP_INFO). */
+static void
+decode_map_info (EtlDecoded *d, const guint8 *blob, gsize len)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlMap) map = NULL;
+  g_autofree char *name = NULL;
+  const guint8 *m = blob + 16;
+  EtlGuid provider;
+  const char *provider_name;
+  guint32 flag, value_type;
+
+  if (len < 16 + EMI_HEADER_SIZE)
+    {
+      etl_decoded_end (d, FALSE, 0);
+      return;
+    }
+  map = etl_tdh_parse_map_info (blob, len, &provider, &error);
+  provider_name = etl_names_provider (&provider);
+  add_text (d, "ProviderName", provider_name);
+  if (read_string (m, len - 16, etl_read_u32 (m), &name, NULL) && name != NULL)
+    add_text (d, "MapName", trimmed (name));
+  flag = etl_read_u32 (m + 4);
+  if (map_flag_name (flag) != NULL)
+    etl_decoded_add_field (d, "Flag", map_flag_name (flag), ETL_IN_UINT32, ETL_OUT_NULL, TRUE, flag);
+  else
+    add_uint (d, "Flag", flag, ETL_IN_UINT32);
+  add_uint (d, "EntryCount", etl_read_u32 (m + 8), ETL_IN_UINT32);
+  value_type = etl_read_u32 (m + 12);
+  /* MAP_VALUETYPE (tdh.h) */
+  if (value_type <= 1)
+    etl_decoded_add_field (d, "ValueType", value_type == 0 ? "ULONG" : "String", ETL_IN_UINT32, ETL_OUT_NULL, TRUE,
+                           value_type);
+  else
+    add_uint (d, "ValueType", value_type, ETL_IN_UINT32);
+  if (map != NULL && map->n_entries > 0)
+    {
+      GString *entries = g_string_new (NULL);
+
+      for (guint i = 0; i < map->n_entries && i < MAX_ENTRIES_SHOWN; i++)
+        {
+          if (i > 0)
+            g_string_append (entries, ", ");
+          if (map->is_bitmap)
+            g_string_append_printf (entries, "0x%" G_GINT64_MODIFIER "x=%s", map->entries[i].value,
+                                    map->entries[i].name);
+          else
+            g_string_append_printf (entries, "%" G_GUINT64_FORMAT "=%s", map->entries[i].value, map->entries[i].name);
+        }
+      if (map->n_entries > MAX_ENTRIES_SHOWN)
+        g_string_append_printf (entries, ", … (%u more)", map->n_entries - MAX_ENTRIES_SHOWN);
+      add_text (d, "Entries", entries->str);
+      g_string_free (entries, TRUE);
+    }
+  add_guid (d, "ProviderGuid", blob);
+  etl_decoded_end (d, map != NULL, map != NULL ? len : 16 + EMI_HEADER_SIZE);
+}
+
+/**
+ * etl_tdh_decode_record:
+ * @record: a record
+ *
+ * Shows a KernelTraceControl MetaData record as fields, as an event of its
+ * own.  EventInfo: ProviderName, EventName (the name etlscope gives the
+ * events it describes), EventId, Version, Task, TaskName, Opcode,
+ * OpcodeName, Level, LevelName, Keyword, KeywordNames, Channel,
+ * ChannelName, PropertyCount, TopLevelPropertyCount, Properties (the
+ * top-level property names), DecodingSource, ProviderGuid and EventGuid
+ * (names only when the blob has them).  EventMapInfo: ProviderName (when
+ * etlscope knows the GUID), MapName, Flag (ValueMap, Bitmap, …),
+ * EntryCount, ValueType, Entries ("value=name, …", at most 256) and
+ * ProviderGuid.  No pointer-sized fields: FULL_HEADER32 and FULL_HEADER64
+ * records read alike.  A blob etl_tdh_parse_event_info() or
+ * etl_tdh_parse_map_info() refuses keeps the fields of its fixed header,
+ * and #EtlDecoded.complete is %FALSE.  #EtlDecoded.schema is a built-in
+ * schema (%ETL_SCHEMA_SOURCE_BUILTIN) named "MetaData/EventInfo" or
+ * "MetaData/EventMapInfo".
+ *
+ * Returns: (transfer full) (nullable): the fields, or %NULL when @record is
+ *   not a MetaData record (etl_tdh_is_metadata_record())
+ */
+EtlDecoded *
+etl_tdh_decode_record (const EtlRecord *record)
+{
+  EtlDecoded *d;
+  const guint8 *blob;
+  gsize len;
+
+  g_return_val_if_fail (record != NULL, NULL);
+
+  if (!etl_tdh_is_metadata_record (record))
+    return NULL;
+  blob = record->user_data != NULL ? record->user_data : (const guint8 *)"";
+  len = record->user_data != NULL ? record->user_data_len : 0;
+  d = etl_decoded_begin (record_schema (record->opcode));
+  if (record->opcode == ETL_TDH_OPCODE_EVENT_INFO)
+    decode_event_info (d, blob, len);
+  else
+    decode_map_info (d, blob, len);
+  return d;
 }

@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "etl-decode.h"
 #include "etl-schema.h"
 #include "etl-types.h"
 
@@ -23,6 +24,7 @@ EtlSchema *etl_tdh_parse_event_info (const guint8 *blob, gsize blob_len, GError 
 EtlMap *etl_tdh_parse_map_info (const guint8 *blob, gsize blob_len, EtlGuid *provider,
                                 GError **error);
 gboolean etl_tdh_is_metadata_record (const EtlRecord *record);
+EtlDecoded *etl_tdh_decode_record (const EtlRecord *record);
 gboolean etl_tdh_register_record (EtlSchemaRegistry *registry, const EtlRecord *record,
                                   GError **error);
 

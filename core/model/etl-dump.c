@@ -9,8 +9,9 @@
  * the header columns (index, file, CPU, raw and FILETIME timestamps, header
  * type, pid/tid, provider GUID and name, EVENT_DESCRIPTOR fields, payload
  * length and file offset), the schema's names (event, task, opcode, level,
- * keywords), the process the record belongs to, and optionally the decoded
- * payload fields and the record's call stack (etl-stacks.h).  This is what
+ * keywords), the process the record belongs to, why the record is or is not
+ * decoded ("decode_status": etl_decode_status_name(), etl-decode-status.h),
+ * and optionally the decoded payload fields and the record's call stack (etl-stacks.h).  This is what
  * `etlscope-cli dump` prints.
  *
  * Speed: each line is written straight into a text buffer, with no JSON tree
@@ -54,6 +55,7 @@
 #include <string.h>
 
 #include "etl-decode.h"
+#include "etl-decode-status.h"
 #include "etl-names.h"
 #include "etl-process-table.h"
 
@@ -68,7 +70,7 @@ static const char *const csv_columns[] = {
   "index", "file", "cpu", "ts_raw", "filetime", "rel_ms", "header_type", "kind", "pid", "tid",
   "provider", "provider_name", "name", "event_id", "opcode", "version", "level", "task",
   "keyword", "channel", "flags", "data_len", "offset", "process_id", "process_name", "task_name",
-  "opcode_name", "level_name", "keyword_names", "fields", NULL
+  "opcode_name", "level_name", "keyword_names", "decode_status", "fields", NULL
 };
 
 /**
@@ -412,6 +414,7 @@ typedef struct
   const EtlProcess *process;
   guint32 process_id;
   gboolean has_process_id;
+  EtlDecodeStatus status;
 } Meaning;
 
 /* The event and provider names of the last records of a schema: they
@@ -474,6 +477,7 @@ meaning_init (Meaning *m, EtlTrace *trace, const EtlRecord *r, const char *guid,
   EtlProcessTable *table = etl_trace_get_process_table (trace);
 
   m->decoded = etl_trace_decode_record (trace, r);
+  m->status = etl_decode_status_of (r, m->decoded);
   m->derived = with_derived && m->decoded != NULL ? etl_trace_get_derived_fields (trace, r, m->decoded) : NULL;
   schema = m->decoded != NULL ? m->decoded->schema : NULL;
   m->has_process_id = etl_process_table_resolve_record (table, r, m->decoded, &m->process_id, NULL);
@@ -713,6 +717,13 @@ append_jsonl (GString *s, EtlTrace *trace, EtlStacks *stacks, EtlDumpFlags flags
     put (s, m->entry->json_schema->str, m->entry->json_schema->len);
   else
     append_json_schema_names (s, schema);
+  APPEND_LITERAL (s, ",\"decode_status\":\"");
+  {
+    const char *status = etl_decode_status_name (m->status);
+
+    put (s, status, strlen (status));
+  }
+  put_c (s, '"');
   if (flags & ETL_DUMP_FIELDS)
     {
       APPEND_LITERAL (s, ",\"fields\":");
@@ -787,6 +798,7 @@ append_csv (GString *s, EtlTrace *trace, EtlDumpFlags flags, guint64 index, cons
   if (schema != NULL && schema->keyword_names != NULL)
     keywords = g_strjoinv ("|", schema->keyword_names);
   csv_field (s, keywords, FALSE);
+  csv_field (s, etl_decode_status_name (m->status), FALSE);
   if ((flags & ETL_DUMP_FIELDS) && m->decoded != NULL)
     payload = etl_decoded_format_payload (m->decoded, G_MAXSIZE);
   csv_field (s, payload, FALSE);

@@ -21,6 +21,12 @@
  * takes (length + 3) bytes from (displacement + 1) bytes back, and may
  * overlap what it writes.
  *
+ * Why the project's own decoder and not libfwnt's libfwnt_lznt1_decompress():
+ * core/ is C11 + GLib only and builds for Windows, where MSYS2 has no libfwnt
+ * (libfwnt is only a test dependency here, as for the XPRESS decoder); the
+ * decoder is short, and tests/test-winsat.c checks it against libfwnt on
+ * every WinSat record of the corpus and on every cut of their data.
+ *
  * Every read and write is bounds-checked; a token that reaches before the
  * chunk's start or a chunk that runs past the input is an
  * %ETL_ERROR_CORRUPT error naming the input offset.

@@ -8,7 +8,8 @@
  * manifest, decoded once ClrEtwAll.man is loaded), unknown-class (a kernel
  * EventTrace record and a classic SysConfig record decoded with an empty
  * registry, so no MOF table knows them whatever tables etlscope gains), and
- * no-data (msbuild's Build/Start, and RundownComplete).  The corpus holds no
+ * no-data (msbuild's Build/Start, and RundownComplete), newer-version
+ * (gcevents.etl's AllocationTick v4 with the CLR manifest, which knows v3).  The corpus holds no
  * WPP record: wpp is checked on records built in the test (a MESSAGE header
  * and an EVENT_HEADER with TRACE_MESSAGE), as is no-data without a schema.
  */
@@ -272,6 +273,33 @@ test_no_data (void)
 /* Synthetic records (none in the corpus): WPP as a MESSAGE header and as an
  * EVENT_HEADER with TRACE_MESSAGE; an EVENT_HEADER record without data or
  * schema; a WPP message without arguments is still wpp. */
+/* gcevents.etl's GC/AllocationTick records are version 4; the 2019 CLR
+ * manifest stops at version 3 (GCAllocationTick_V3), so they decode with
+ * v3's fields and the 8 bytes v4 appends (ObjectSize in TraceEvent's
+ * baseline) stay over: newer-version, not partial. */
+static void
+test_newer_version (void)
+{
+  static const Want tick = { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", 10, ETL_RECORD_KIND_MANIFEST, 11, G_MAXSIZE };
+  g_autoptr (EtlTrace) trace = open_corpus ("gcevents.etl");
+  g_autofree char *manifest = etl_test_corpus_path ("manifests/ClrEtwAll.man");
+  g_autoptr (GError) error = NULL;
+  g_auto (EtlRecord) r = { 0 };
+  g_autofree char *reason = NULL;
+
+  if (trace == NULL || manifest == NULL)
+    return;
+  g_assert_true (etl_trace_load_manifest (trace, manifest, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (find_record (trace, match_want, &tick, &r));
+  g_assert_cmpuint (r.version, ==, 4);
+  g_assert_cmpint (status_of (trace, &r, &reason), ==, ETL_DECODE_STATUS_NEWER_VERSION);
+  g_assert_cmpstr (etl_decode_status_name (ETL_DECODE_STATUS_NEWER_VERSION), ==, "newer-version");
+  g_assert_nonnull (strstr (reason, "version 4 of this event is newer than any source knows"));
+  g_assert_nonnull (strstr (reason, "schema of version 3"));
+  g_assert_nonnull (strstr (reason, "cover 66 of 74 bytes"));
+}
+
 static void
 test_synthetic (void)
 {
@@ -327,6 +355,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/decode-status/no-schema", test_no_schema);
   g_test_add_func ("/etl/decode-status/unknown-class", test_unknown_class);
   g_test_add_func ("/etl/decode-status/no-data", test_no_data);
+  g_test_add_func ("/etl/decode-status/newer-version", test_newer_version);
   g_test_add_func ("/etl/decode-status/synthetic", test_synthetic);
   return g_test_run ();
 }

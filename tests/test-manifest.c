@@ -1279,10 +1279,13 @@ test_eventsource_chunks (void)
     display = etl_schema_dup_display_name (s);
     g_assert_cmpstr (display, ==, "ManifestData");
     g_assert_cmpstr (s->provider_name, ==, "Test-Provider");
-    g_assert_cmpuint (s->n_properties, ==, 6);
+    g_assert_cmpuint (s->n_properties, ==, 7);
     g_assert_cmpstr (s->properties[3].name, ==, "Magic");
     g_assert_cmpstr (s->properties[5].name, ==, "ChunkNumber");
     g_assert_cmpuint (s->properties[5].in_type, ==, ETL_IN_UINT16);
+    /* Then the chunk's manifest text, to the end of the user data. */
+    g_assert_cmpstr (s->properties[6].name, ==, "ManifestText");
+    g_assert_cmpuint (s->properties[6].in_type, ==, ETL_IN_NONNULLTERMINATEDANSISTRING);
     etl_schema_unref (s);
     /* Nothing for a process that sent no chunk. */
     s = etl_schema_registry_lookup (registry, &key, 1, 300);

@@ -14,7 +14,11 @@
  *   even without user data (the message text is in the TMF);
  * - no user data: "no-data", unless a schema expected fields ("partial");
  * - a schema was found: "decoded" when it covered all the user data (or a
- *   preview stopped at its field cap, #EtlDecoded.capped), else "partial";
+ *   preview stopped at its field cap, #EtlDecoded.capped); "newer-version"
+ *   when it is an earlier version's schema (etl_decode_record()'s version
+ *   fallback), all its fields decoded and bytes left after them
+ *   (#EtlDecoded.trailing: GC/AllocationTick v4 of gcevents.etl with the
+ *   2019 CLR manifest, which knows v3); else "partial";
  * - no schema, a manifest-based, EventSource or TraceLogging event
  *   (EVENT_HEADER): "no-schema";
  * - no schema, a kernel (SYSTEM, COMPACT, PERFINFO) or classic
@@ -59,8 +63,13 @@ etl_decode_status_of (const EtlRecord *record, const EtlDecoded *decoded)
     return ETL_DECODE_STATUS_WPP;
   if (record->user_data == NULL || record->user_data_len == 0)
     return has_schema && !decoded_all ? ETL_DECODE_STATUS_PARTIAL : ETL_DECODE_STATUS_NO_DATA;
+  if (has_schema && decoded_all)
+    return ETL_DECODE_STATUS_DECODED;
+  if (has_schema && decoded->trailing && decoded->schema->key.kind == ETL_SCHEMA_KEY_EVENT_ID
+      && decoded->schema->key.version < record->version)
+    return ETL_DECODE_STATUS_NEWER_VERSION;
   if (has_schema)
-    return decoded_all ? ETL_DECODE_STATUS_DECODED : ETL_DECODE_STATUS_PARTIAL;
+    return ETL_DECODE_STATUS_PARTIAL;
   if (record->kind == ETL_RECORD_KIND_MANIFEST || record->kind == ETL_RECORD_KIND_TRACELOGGING)
     return ETL_DECODE_STATUS_NO_SCHEMA;
   return ETL_DECODE_STATUS_UNKNOWN_CLASS;
@@ -71,12 +80,13 @@ etl_decode_status_of (const EtlRecord *record, const EtlDecoded *decoded)
  * @status: a status
  *
  * Returns: (transfer none): its stable name: "decoded", "partial",
- *   "no-schema", "wpp", "unknown-class" or "no-data"
+ *   "no-schema", "wpp", "unknown-class", "no-data" or "newer-version"
  */
 const char *
 etl_decode_status_name (EtlDecodeStatus status)
 {
-  static const char *const names[] = { "decoded", "partial", "no-schema", "wpp", "unknown-class", "no-data" };
+  static const char *const names[] = { "decoded", "partial", "no-schema", "wpp", "unknown-class", "no-data",
+                                       "newer-version" };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == ETL_N_DECODE_STATUSES);
   g_return_val_if_fail (status < ETL_N_DECODE_STATUSES, "unknown");
@@ -106,6 +116,8 @@ etl_decode_status_label (EtlDecodeStatus status)
       return "WPP, needs TMF";
     case ETL_DECODE_STATUS_UNKNOWN_CLASS:
       return "no layout";
+    case ETL_DECODE_STATUS_NEWER_VERSION:
+      return "newer version";
     case ETL_DECODE_STATUS_DECODED:
     case ETL_DECODE_STATUS_NO_DATA:
     case ETL_N_DECODE_STATUSES:
@@ -187,6 +199,12 @@ etl_decode_status_dup_reason (EtlDecodeStatus status, const EtlRecord *record, c
                               guid, record->version, record->opcode, len);
     case ETL_DECODE_STATUS_NO_DATA:
       return g_strdup ("No user data: the event is its header alone, nothing to decode.");
+    case ETL_DECODE_STATUS_NEWER_VERSION:
+      return g_strdup_printf ("%s: version %u of this event is newer than any source knows — decoded with the "
+                              "%s schema of version %u, whose fields cover %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
+                              " bytes; the rest is in the hex dump (a newer manifest would name it).",
+                              provider, record->version, etl_schema_source_name (decoded->schema->source),
+                              decoded->schema->key.version, decoded->n_bytes, len);
     case ETL_N_DECODE_STATUSES:
     default:
       return g_strdup ("Unknown status.");

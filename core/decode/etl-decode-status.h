@@ -28,6 +28,10 @@ G_BEGIN_DECLS
  *   class, version and opcode have no known layout ("unknown-class")
  * @ETL_DECODE_STATUS_NO_DATA: no user data, and nothing expected of it
  *   ("no-data")
+ * @ETL_DECODE_STATUS_NEWER_VERSION: decoded with the schema of an earlier
+ *   version of the event, every field of it, and the record carries more
+ *   bytes that no source describes: a newer version than any source knows
+ *   ("newer-version")
  *
  * One status a record (etl_decode_status_of()).
  */
@@ -39,6 +43,7 @@ typedef enum
   ETL_DECODE_STATUS_WPP,
   ETL_DECODE_STATUS_UNKNOWN_CLASS,
   ETL_DECODE_STATUS_NO_DATA,
+  ETL_DECODE_STATUS_NEWER_VERSION,
   ETL_N_DECODE_STATUSES
 } EtlDecodeStatus;
 

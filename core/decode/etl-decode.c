@@ -1215,6 +1215,7 @@ decode_with_schema (EtlSchema *schema, const EtlVolumeMap *volumes, const EtlRec
   decoded->complete = ok && w.pos == w.len;
   decoded->n_bytes = w.pos;
   decoded->capped = w.capped;
+  decoded->trailing = ok && !w.capped && w.pos < w.len;
   return decoded;
 }
 

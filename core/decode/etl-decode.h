@@ -64,6 +64,9 @@ typedef struct
  * @capped: %TRUE when decoding stopped at etl_decode_record_prefix()'s
  *   @max_fields: the rest was not looked at, which is no fault of the
  *   schema (@complete is then %FALSE too)
+ * @trailing: %TRUE when every property of the schema was decoded and user
+ *   data was left after them (@complete is then %FALSE): what a newer
+ *   version of the event appends
  *
  * What etl_decode_record() returns.  Free with etl_decoded_free().
  */
@@ -74,6 +77,7 @@ typedef struct
   gboolean complete;
   gsize n_bytes;
   gboolean capped;
+  gboolean trailing;
 } EtlDecoded;
 
 EtlDecoded *etl_decode_record (EtlSchemaRegistry *registry, const EtlVolumeMap *volumes,

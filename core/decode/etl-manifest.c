@@ -2099,8 +2099,8 @@ es_drop (EtlEventSourceCollector *c, EsPending *pending, gboolean report)
 }
 
 /* The chunk records themselves, as TraceEvent names them: event 0xFFFE
- * "ManifestData" with the envelope's fields (the manifest text after them
- * is left undecoded). */
+ * "ManifestData" with the envelope's fields, then this chunk's part of the
+ * manifest's UTF-8 text (not NUL-terminated: it runs to the end). */
 static void
 es_register_manifest_data (EtlEventSourceCollector *c, const EsKey *key, guint8 version, guint16 task,
                            guint8 level, guint64 keyword, const char *provider_name)
@@ -2126,6 +2126,7 @@ es_register_manifest_data (EtlEventSourceCollector *c, const EsKey *key, guint8 
   schema->keyword = keyword;
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     etl_schema_add_property (schema, fields[i].name, fields[i].in_type, ETL_OUT_NULL);
+  etl_schema_add_property (schema, "ManifestText", ETL_IN_NONNULLTERMINATEDANSISTRING, ETL_OUT_UTF8);
   etl_schema_registry_add_scoped (c->registry, schema, key->file, key->pid);
   etl_schema_unref (schema);
 }

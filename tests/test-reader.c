@@ -608,7 +608,8 @@ test_buffer_fill (void)
     { "SavedOffset 0 (Windows 7 header buffer)", 0, -1, 0, NULL },
     { "SavedOffset beyond BufferSize", 0x10000, -1, 1, "records read up to Offset" },
     { "both out of range", 0x10, 0x7FFFFFFF, 1, "read up to the end marker" },
-    { "both 0", 0, 0, 1, "read up to the end marker" },
+    { "both 0 (neither set: read to the end marker)", 0, 0, 0, NULL },
+    { "SavedOffset 0, Offset beyond BufferSize", 0, 0x10000, 1, "read up to the end marker" },
   };
 
   if (path == NULL || win7 == NULL)

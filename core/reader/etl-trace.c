@@ -466,7 +466,10 @@ buffer_cpu (const guint8 *h)
  * So SavedOffset wins when it lies in 0x48..BufferSize; else Offset does when
  * it lies there (fox-it dissect.etl reads every buffer by Offset); else the
  * records are read up to BufferSize, where the record walk stops at the end
- * marker or the first record that does not fit, and the file notes why.
+ * marker (ETW fills a buffer's unused bytes with 0xFF) or the first record
+ * that does not fit.  Both fields 0 is a header buffer whose writer set
+ * neither (reports of Windows 7 files): read to the end marker silently;
+ * values out of range are damage, and the file notes it.
  */
 static guint32
 buffer_filled_bytes (EtlFile *f, const guint8 *h, guint64 off, guint32 buffer_size)
@@ -484,9 +487,10 @@ buffer_filled_bytes (EtlFile *f, const guint8 *h, guint64 off, guint32 buffer_si
                           saved, buffer_size, fill);
       return fill;
     }
-  file_add_problem (f, ETL_ERROR_CORRUPT, off,
-                    "SavedOffset %u and Offset %u are outside 0x48..BufferSize %u; records read up to "
-                    "the end marker", saved, fill, buffer_size);
+  if (saved != 0 || fill != 0)
+    file_add_problem (f, ETL_ERROR_CORRUPT, off,
+                      "SavedOffset %u and Offset %u are outside 0x48..BufferSize %u; records read up to "
+                      "the end marker", saved, fill, buffer_size);
   return buffer_size;
 }
 

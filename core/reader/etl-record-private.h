@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "etl-format-private.h"
 #include "etl-types.h"
 
 G_BEGIN_DECLS
@@ -35,7 +36,28 @@ typedef enum
 } EtlPeekResult;
 
 EtlPeekResult etl_record_peek (const guint8 *data, gsize avail, EtlRecordPeek *peek);
-gboolean etl_record_is_end_marker (const guint8 *data, gsize avail);
+
+/**
+ * etl_record_is_end_marker:
+ * @data: bytes at a record position
+ * @avail: bytes left in the buffer
+ *
+ * A buffer's records end at 0xFFFFFFFF, at a zero marker, or when fewer than
+ * 4 bytes remain.  Inline: the index walk asks it once a record.
+ *
+ * Returns: %TRUE if no record starts at @data
+ */
+static inline gboolean
+etl_record_is_end_marker (const guint8 *data, gsize avail)
+{
+  guint32 marker;
+
+  if (avail < 4)
+    return TRUE;
+  marker = etl_read_u32 (data);
+  return marker == 0xFFFFFFFFu || marker == 0;
+}
+
 gboolean etl_record_is_rt_lost (const EtlRecord *record);
 gboolean etl_is_rt_lost (const EtlGuid *provider, guint opcode);
 

@@ -33,27 +33,6 @@ const EtlGuid etl_rt_lost_event_guid = {
 #define TRACE_MESSAGE_SYSTEMINFO   0x0020
 #define ETL_MESSAGE_HEADER_SIZE    8
 
-/**
- * etl_record_is_end_marker:
- * @data: bytes at a record position
- * @avail: bytes left in the buffer
- *
- * A buffer's records end at 0xFFFFFFFF, at a zero marker, or when fewer than
- * 4 bytes remain.
- *
- * Returns: %TRUE if no record starts at @data
- */
-gboolean
-etl_record_is_end_marker (const guint8 *data, gsize avail)
-{
-  guint32 marker;
-
-  if (avail < 4)
-    return TRUE;
-  marker = etl_read_u32 (data);
-  return marker == 0xFFFFFFFFu || marker == 0;
-}
-
 static guint
 min_header_size (guint header_type)
 {

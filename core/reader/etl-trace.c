@@ -2007,6 +2007,9 @@ typedef struct
 {
   Open *o;
   OpenJob job;
+  GMutex lock;
+  GCond done;
+  guint running; /* helper threads still in @job, under @lock */
 } OpenThread;
 
 static gpointer
@@ -2015,12 +2018,21 @@ open_thread_main (gpointer data)
   OpenThread *t = data;
 
   t->job (t->o, FALSE);
+  g_mutex_lock (&t->lock);
+  t->running--;
+  g_cond_signal (&t->done);
+  g_mutex_unlock (&t->lock);
   return NULL;
 }
 
+#define OPEN_PROGRESS_INTERVAL_US 20000
+
 /* Runs @job on up to @n_threads threads, the calling thread one of them
  * (caller = TRUE: only it reports progress); the jobs take their work items
- * from o->next.  A thread that cannot be created leaves its share to the others. */
+ * from o->next.  A thread that cannot be created leaves its share to the
+ * others.  When the caller runs out of items first it keeps reporting the
+ * others' progress every 20 ms until they finish, so the bar moves however
+ * the items fell between the threads. */
 static void
 open_run (Open *o, OpenJob job, guint n_threads)
 {
@@ -2028,17 +2040,44 @@ open_run (Open *o, OpenJob job, guint n_threads)
   OpenThread t = { o, job };
   guint n = 0;
 
+  g_mutex_init (&t.lock);
+  g_cond_init (&t.done);
   g_atomic_int_set (&o->next, 0);
   for (guint i = 1; i < MIN (n_threads, MAX_OPEN_THREADS); i++)
     {
-      GThread *th = g_thread_try_new ("etl-open", open_thread_main, &t, NULL);
+      GThread *th;
 
+      g_mutex_lock (&t.lock);
+      t.running++;
+      g_mutex_unlock (&t.lock);
+      th = g_thread_try_new ("etl-open", open_thread_main, &t, NULL);
       if (th != NULL)
         threads[n++] = th;
+      else
+        {
+          g_mutex_lock (&t.lock);
+          t.running--;
+          g_mutex_unlock (&t.lock);
+        }
     }
   job (o, TRUE);
+  g_mutex_lock (&t.lock);
+  while (t.running > 0)
+    {
+      gint64 until = g_get_monotonic_time () + OPEN_PROGRESS_INTERVAL_US;
+
+      if (!g_cond_wait_until (&t.done, &t.lock, until) && t.running > 0)
+        {
+          g_mutex_unlock (&t.lock);
+          open_report_progress (o);
+          g_mutex_lock (&t.lock);
+        }
+    }
+  g_mutex_unlock (&t.lock);
   for (guint i = 0; i < n; i++)
     g_thread_join (threads[i]);
+  g_cond_clear (&t.done);
+  g_mutex_clear (&t.lock);
 }
 
 static void

@@ -419,6 +419,8 @@ schema_origin (Out *out, const EtlSchema *schema)
       return g_strdup ("in-trace TDH metadata (KernelTraceControl MetaData EventInfo)");
     case ETL_SCHEMA_SOURCE_EVENTSOURCE:
       return g_strdup ("EventSource manifest logged in the trace");
+    case ETL_SCHEMA_SOURCE_SYSTEM_TDH:
+      return g_strdup ("TDH of this machine (the provider is registered here; the trace has no metadata for it)");
     case ETL_SCHEMA_SOURCE_MANIFEST:
       {
         const char *file = NULL;

@@ -18,6 +18,13 @@
  * schemas scoped by (file, process) as well, and the value maps and
  * bitmaps of each provider by (provider GUID, map name), resolved into
  * #EtlProperty.map for schemas added before or after the map.
+ *
+ * A registry may have a fallback (etl_schema_registry_set_fallback(); on
+ * Windows the machine's TDH, etl-tdh-system.h), asked by
+ * etl_schema_registry_lookup_record() when the trace's own sources describe
+ * a record's key not at all or only through a loaded manifest, as WPA and
+ * PerfView ask TDH after the trace's metadata.  Its answers, misses
+ * included, are remembered per key: each key is asked once.
  */
 
 #include "config.h"
@@ -36,7 +43,8 @@
  * @source: an #EtlSchemaSource
  *
  * Returns: (transfer none): a short English name of @source ("TraceLogging",
- *   "TDH", "EventSource", "Manifest", "MOF", "built-in"), or "unknown"
+ *   "TDH", "EventSource", "TDH (this machine)", "Manifest", "MOF",
+ *   "built-in"), or "unknown"
  */
 const char *
 etl_schema_source_name (EtlSchemaSource source)
@@ -49,6 +57,8 @@ etl_schema_source_name (EtlSchemaSource source)
       return "TDH";
     case ETL_SCHEMA_SOURCE_EVENTSOURCE:
       return "EventSource";
+    case ETL_SCHEMA_SOURCE_SYSTEM_TDH:
+      return "TDH (this machine)";
     case ETL_SCHEMA_SOURCE_MANIFEST:
       return "Manifest";
     case ETL_SCHEMA_SOURCE_MOF:
@@ -508,6 +518,13 @@ struct _EtlSchemaRegistry
   GHashTable *maps;    /* MapKey* → EtlMap* */
   GHashTable *blobs;   /* GBytes* (TraceLogging metadata) → EtlSchema* */
   guint n_by_source[ETL_N_SCHEMA_SOURCES];
+  /* The fallback, set before the registry is shared; @asked (under @lock)
+   * holds the keys it was asked for, hit or miss; @fallback_lock lets one
+   * thread ask at a time. */
+  EtlSchemaFallbackFunc fallback;
+  gpointer fallback_data;
+  GHashTable *asked; /* EtlSchemaKey* (owned) → NULL */
+  GMutex fallback_lock;
 };
 
 static guint
@@ -589,6 +606,8 @@ etl_schema_registry_new (void)
                                    (GDestroyNotify)etl_map_unref);
   r->blobs = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
                                     (GDestroyNotify)etl_schema_unref);
+  r->asked = g_hash_table_new_full (schema_key_hash, schema_key_equal, g_free, NULL);
+  g_mutex_init (&r->fallback_lock);
   return r;
 }
 
@@ -622,6 +641,8 @@ etl_schema_registry_unref (EtlSchemaRegistry *registry)
   g_hash_table_unref (registry->schemas);
   g_hash_table_unref (registry->maps);
   g_hash_table_unref (registry->blobs);
+  g_hash_table_unref (registry->asked);
+  g_mutex_clear (&registry->fallback_lock);
   g_rw_lock_clear (&registry->lock);
   g_free (registry);
 }
@@ -661,6 +682,23 @@ replaces (const EtlSchema *candidate, const EtlSchema *existing)
   return existing == NULL || candidate->source <= existing->source;
 }
 
+/* etl_schema_registry_add() with the write lock held. */
+static void
+add_locked (EtlSchemaRegistry *r, EtlSchema *schema)
+{
+  EtlSchema *existing = g_hash_table_lookup (r->schemas, &schema->key);
+
+  if (existing != schema && replaces (schema, existing))
+    {
+      resolve_maps (r, schema);
+      if (existing != NULL)
+        r->n_by_source[existing->source]--;
+      r->n_by_source[schema->source]++;
+      /* The key lives in the schema: replace the key along with the value. */
+      g_hash_table_replace (r->schemas, &schema->key, etl_schema_ref (schema));
+    }
+}
+
 /**
  * etl_schema_registry_add:
  * @registry: a registry
@@ -676,22 +714,11 @@ replaces (const EtlSchema *candidate, const EtlSchema *existing)
 void
 etl_schema_registry_add (EtlSchemaRegistry *registry, EtlSchema *schema)
 {
-  EtlSchema *existing;
-
   g_return_if_fail (registry != NULL && schema != NULL);
   g_return_if_fail (schema->source < ETL_N_SCHEMA_SOURCES);
 
   g_rw_lock_writer_lock (&registry->lock);
-  existing = g_hash_table_lookup (registry->schemas, &schema->key);
-  if (existing != schema && replaces (schema, existing))
-    {
-      resolve_maps (registry, schema);
-      if (existing != NULL)
-        registry->n_by_source[existing->source]--;
-      registry->n_by_source[schema->source]++;
-      /* The key lives in the schema: replace the key along with the value. */
-      g_hash_table_replace (registry->schemas, &schema->key, etl_schema_ref (schema));
-    }
+  add_locked (registry, schema);
   g_rw_lock_writer_unlock (&registry->lock);
 }
 
@@ -800,6 +827,28 @@ etl_schema_registry_add_map (EtlSchemaRegistry *registry, const EtlGuid *provide
   g_rw_lock_writer_unlock (&registry->lock);
 }
 
+/* etl_schema_registry_lookup() with the lock held; (transfer none). */
+static EtlSchema *
+lookup_locked (EtlSchemaRegistry *r, const EtlSchemaKey *key, guint file, guint32 pid)
+{
+  EtlSchema *scoped = NULL, *global;
+
+  if (g_hash_table_size (r->scoped) > 0)
+    {
+      ScopedKey sk;
+
+      memset (&sk, 0, sizeof sk);
+      sk.key = *key;
+      sk.file = file;
+      sk.pid = pid;
+      scoped = g_hash_table_lookup (r->scoped, &sk);
+    }
+  global = g_hash_table_lookup (r->schemas, key);
+  if (scoped != NULL && (global == NULL || scoped->source <= global->source))
+    return scoped;
+  return global;
+}
+
 /**
  * etl_schema_registry_lookup:
  * @registry: a registry
@@ -816,30 +865,61 @@ EtlSchema *
 etl_schema_registry_lookup (EtlSchemaRegistry *registry, const EtlSchemaKey *key, guint file,
                             guint32 pid)
 {
-  EtlSchema *scoped = NULL, *global, *found;
+  EtlSchema *found;
 
   g_return_val_if_fail (registry != NULL && key != NULL, NULL);
 
   g_rw_lock_reader_lock (&registry->lock);
-  if (g_hash_table_size (registry->scoped) > 0)
-    {
-      ScopedKey sk;
-
-      memset (&sk, 0, sizeof sk);
-      sk.key = *key;
-      sk.file = file;
-      sk.pid = pid;
-      scoped = g_hash_table_lookup (registry->scoped, &sk);
-    }
-  global = g_hash_table_lookup (registry->schemas, key);
-  if (scoped != NULL && (global == NULL || scoped->source <= global->source))
-    found = scoped;
-  else
-    found = global;
+  found = lookup_locked (registry, key, file, pid);
   if (found != NULL)
     etl_schema_ref (found);
   g_rw_lock_reader_unlock (&registry->lock);
   return found;
+}
+
+/* Keys the fallback is asked for, at most (a hostile trace can carry
+ * millions of distinct ones; each ask can cost the fallback a registry walk). */
+#define MAX_FALLBACK_KEYS 65536
+
+/* Whether the fallback is asked about a record that found @found: nothing,
+ * or only a loaded manifest.  The trace's own metadata (TraceLogging, TDH
+ * MetaData, EventSource) is more trusted, and the built-in MOF tables are
+ * the reference the kernel's events are decoded by everywhere. */
+static gboolean
+fallback_wanted (const EtlSchema *found)
+{
+  return found == NULL || found->source == ETL_SCHEMA_SOURCE_MANIFEST;
+}
+
+/*
+ * Asks the fallback about @key unless it was asked already (by this thread
+ * or another one, while this one waited), and registers the answer as
+ * etl_schema_registry_add() would; a miss is remembered as well.
+ */
+static void
+ask_fallback (EtlSchemaRegistry *r, const EtlRecord *record, const EtlSchemaKey *key)
+{
+  g_autoptr (EtlSchema) answer = NULL;
+  gboolean asked;
+
+  g_mutex_lock (&r->fallback_lock);
+  g_rw_lock_reader_lock (&r->lock);
+  asked = g_hash_table_contains (r->asked, key) || g_hash_table_size (r->asked) >= MAX_FALLBACK_KEYS;
+  g_rw_lock_reader_unlock (&r->lock);
+  if (!asked)
+    {
+      answer = r->fallback (record, key, r->fallback_data);
+      /* Only a schema for this key counts; anything else is a miss. */
+      if (answer != NULL
+          && (!schema_key_equal (&answer->key, key) || answer->source >= ETL_N_SCHEMA_SOURCES))
+        g_clear_pointer (&answer, etl_schema_unref);
+      g_rw_lock_writer_lock (&r->lock);
+      if (answer != NULL)
+        add_locked (r, answer);
+      g_hash_table_add (r->asked, g_memdup2 (key, sizeof *key));
+      g_rw_lock_writer_unlock (&r->lock);
+    }
+  g_mutex_unlock (&r->fallback_lock);
 }
 
 /**
@@ -852,19 +932,68 @@ etl_schema_registry_lookup (EtlSchemaRegistry *registry, const EtlSchemaKey *key
  * their own metadata (etl_decode_record() handles them), not by the
  * registry.
  *
+ * When the registry has a fallback (etl_schema_registry_set_fallback()) and
+ * the key has no schema, or only one from a loaded manifest
+ * (%ETL_SCHEMA_SOURCE_MANIFEST), the fallback is asked once for that key
+ * (misses are remembered too, so 100,000 records of an unknown event ask
+ * once); its schema is registered and wins over the manifest, and a schema
+ * from the trace's own metadata registered later wins over it.  At most
+ * 65,536 keys are asked per registry.  TraceLogging records, WPP messages and
+ * keys the MOF tables describe are not asked about.
+ *
  * Returns: (transfer full) (nullable): the schema, or %NULL
  */
 EtlSchema *
 etl_schema_registry_lookup_record (EtlSchemaRegistry *registry, const EtlRecord *record)
 {
   EtlSchemaKey key;
+  guint32 pid;
+  EtlSchema *found;
+  gboolean ask;
 
   g_return_val_if_fail (registry != NULL && record != NULL, NULL);
 
   if (!etl_schema_key_for_record (record, &key))
     return NULL;
-  return etl_schema_registry_lookup (registry, &key, record->file,
-                                     record->has_pid ? record->pid : G_MAXUINT32);
+  pid = record->has_pid ? record->pid : G_MAXUINT32;
+  g_rw_lock_reader_lock (&registry->lock);
+  found = lookup_locked (registry, &key, record->file, pid);
+  /* Looked up and checked under one lock: an answer registered after the
+   * lookup is also marked asked after it. */
+  ask = registry->fallback != NULL && record->kind != ETL_RECORD_KIND_TRACELOGGING
+        && fallback_wanted (found) && !g_hash_table_contains (registry->asked, &key);
+  if (found != NULL)
+    etl_schema_ref (found);
+  g_rw_lock_reader_unlock (&registry->lock);
+  if (!ask)
+    return found;
+
+  etl_schema_unref (found);
+  ask_fallback (registry, record, &key);
+  return etl_schema_registry_lookup (registry, &key, record->file, pid);
+}
+
+/**
+ * etl_schema_registry_set_fallback:
+ * @registry: a registry, not yet shared with other threads
+ * @func: (nullable): what describes events the trace does not, or %NULL for nothing
+ * @user_data: (nullable): passed to @func; must outlive @registry
+ *
+ * Sets the source etl_schema_registry_lookup_record() asks when the trace's
+ * own sources do not describe a record (see there).  Its schemas should
+ * carry %ETL_SCHEMA_SOURCE_SYSTEM_TDH or another source ranked between the
+ * trace's own and the loaded manifests; a schema for another key than the
+ * one asked is dropped as a miss.  etl_schema_registry_add_all() does not
+ * copy the fallback.
+ */
+void
+etl_schema_registry_set_fallback (EtlSchemaRegistry *registry, EtlSchemaFallbackFunc func,
+                                  gpointer user_data)
+{
+  g_return_if_fail (registry != NULL);
+
+  registry->fallback = func;
+  registry->fallback_data = user_data;
 }
 
 /**

@@ -130,6 +130,7 @@ typedef enum
   ETL_SCHEMA_SOURCE_TRACELOGGING,
   ETL_SCHEMA_SOURCE_TDH,         /* KernelTraceControl MetaData records in the trace */
   ETL_SCHEMA_SOURCE_EVENTSOURCE, /* event 0xFFFE manifests in the trace */
+  ETL_SCHEMA_SOURCE_SYSTEM_TDH,  /* TDH of the machine etlscope runs on (Windows; etl-tdh-system.h) */
   ETL_SCHEMA_SOURCE_MANIFEST,    /* instrumentation manifest files the user loaded */
   ETL_SCHEMA_SOURCE_MOF,         /* built-in kernel and classic MOF tables */
   ETL_SCHEMA_SOURCE_BUILTIN,     /* read by code, never registered (etl-tdh.c, etl-winsat.c) */
@@ -349,6 +350,25 @@ EtlSchema *etl_schema_registry_lookup (EtlSchemaRegistry *registry, const EtlSch
 EtlSchema *etl_schema_registry_lookup_record (EtlSchemaRegistry *registry,
                                               const EtlRecord *record);
 guint etl_schema_registry_get_n_schemas (EtlSchemaRegistry *registry, EtlSchemaSource source);
+
+/**
+ * EtlSchemaFallbackFunc:
+ * @record: the record being looked up
+ * @key: its key (etl_schema_key_for_record())
+ * @user_data: what etl_schema_registry_set_fallback() was given
+ *
+ * Describes an event the registry has no trusted schema for, e.g. by asking
+ * the machine's TDH (etl_tdh_system_query()).  Called from any thread, at
+ * most once per key and registry, never two at a time for one registry.
+ *
+ * Returns: (transfer full) (nullable): a new schema for @key, or %NULL when
+ *   the source does not know the event
+ */
+typedef EtlSchema *(*EtlSchemaFallbackFunc) (const EtlRecord *record, const EtlSchemaKey *key,
+                                             gpointer user_data);
+
+void etl_schema_registry_set_fallback (EtlSchemaRegistry *registry, EtlSchemaFallbackFunc func,
+                                       gpointer user_data);
 void etl_schema_registry_add_all (EtlSchemaRegistry *registry, EtlSchemaRegistry *from);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlMap, etl_map_unref)

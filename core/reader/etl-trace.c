@@ -38,6 +38,7 @@
 #include "etl-mof-kernel.h"
 #include "etl-names.h"
 #include "etl-record-private.h"
+#include "etl-tdh-system.h"
 #include "etl-trace-feed-private.h"
 #include "etl-xpress.h"
 
@@ -2914,7 +2915,9 @@ trace_register_schemas (EtlTrace *trace)
  * mapping and the process table (etl-trace-feed.c: only those records are
  * decoded in full; the rest keep the fast path).  A manifest in @manifests
  * that cannot be read fails the open with the manifest parser's error
- * (etl_manifest_load_file()).
+ * (etl_manifest_load_file()).  On Windows the registry also asks the
+ * machine's TDH about events the trace's own metadata does not describe
+ * (etl_tdh_system_attach()).
  *
  * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
  */
@@ -2942,6 +2945,8 @@ etl_trace_open_full (const char *const *paths, const char *const *manifests, Etl
   trace->processes_once = (GOnce) G_ONCE_INIT;
   trace->provider_feed = g_byte_array_new ();
   trace->registry = etl_schema_registry_new ();
+  /* On Windows, events the trace does not describe ask the machine's TDH. */
+  etl_tdh_system_attach (trace->registry);
   trace->volumes = etl_volume_map_new ();
   trace_register_schemas (trace);
   for (guint i = 0; manifests != NULL && manifests[i] != NULL; i++)

@@ -18,8 +18,7 @@
 
 #include "etl-decode-status.h"
 #include "etl-decode.h"
-#include "etl-test-util.h"
-#include "etl-trace.h"
+#include "etl-test-trace.h"
 
 #define MIN_SHARE 0.99
 
@@ -37,9 +36,8 @@ static void
 test_file (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *path = etl_test_corpus_path (name);
+  g_autoptr (EtlTrace) trace = etl_test_open_corpus (name);
   g_autofree char *manifest = etl_test_corpus_path ("manifests/ClrEtwAll.man");
-  g_autoptr (EtlTrace) trace = NULL;
   g_autoptr (GError) error = NULL;
   guint64 with_data = 0, decoded = 0, undescribed = 0;
   guint64 by_status[ETL_N_DECODE_STATUSES] = { 0 };
@@ -48,10 +46,8 @@ test_file (gconstpointer data)
   guint n_failures = 0;
   EtlSchemaRegistry *registry;
 
-  if (path == NULL || manifest == NULL)
+  if (trace == NULL || manifest == NULL)
     return;
-  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
   g_assert_true (etl_trace_load_manifest (trace, manifest, NULL, &error));
   g_assert_no_error (error);
   registry = etl_trace_get_schema_registry (trace);

@@ -19,22 +19,8 @@
 
 #include "etl-decode-status.h"
 #include "etl-names.h"
-#include "etl-test-util.h"
+#include "etl-test-trace.h"
 #include "etl-trace.h"
-
-static EtlTrace *
-open_corpus (const char *name)
-{
-  g_autofree char *path = etl_test_corpus_path (name);
-  g_autoptr (GError) error = NULL;
-  EtlTrace *trace;
-
-  if (path == NULL)
-    return NULL;
-  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  return trace;
-}
 
 typedef gboolean (*Match) (const EtlRecord *r, gconstpointer data);
 
@@ -105,7 +91,7 @@ static void
 test_decoded (void)
 {
   static const Want gc_start = { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", 1, ETL_RECORD_KIND_MANIFEST, 1, G_MAXSIZE };
-  g_autoptr (EtlTrace) trace = open_corpus ("net.4.5.2.x64.etl");
+  g_autoptr (EtlTrace) trace = etl_test_open_corpus ("net.4.5.2.x64.etl");
   g_auto (EtlRecord) r = { 0 };
   g_autofree char *reason = NULL;
 
@@ -143,7 +129,7 @@ static void
 test_partial (void)
 {
   static const Want clr_enable = { "a8a71ac1-040f-54a2-07ca-00a89b5ab761", 13, ETL_RECORD_KIND_MANIFEST, 0, 16 };
-  g_autoptr (EtlTrace) trace = open_corpus ("net.4.5.2.x64.etl");
+  g_autoptr (EtlTrace) trace = etl_test_open_corpus ("net.4.5.2.x64.etl");
   g_auto (EtlRecord) r = { 0 };
   g_autofree char *reason = NULL;
 
@@ -162,7 +148,7 @@ static void
 test_no_schema (void)
 {
   static const Want gc_start = { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", 1, ETL_RECORD_KIND_MANIFEST, 1, G_MAXSIZE };
-  g_autoptr (EtlTrace) trace = open_corpus ("gcevents.etl");
+  g_autoptr (EtlTrace) trace = etl_test_open_corpus ("gcevents.etl");
   g_autofree char *manifest = etl_test_corpus_path ("manifests/ClrEtwAll.man");
   g_autoptr (GError) error = NULL;
   g_auto (EtlRecord) r = { 0 };
@@ -202,8 +188,8 @@ test_unknown_class (void)
 {
   static const Want partition = { "68fdd900-4a3e-11d1-84f4-0000f80464e3", 0, ETL_RECORD_KIND_KERNEL, 80, 48 };
   static const Want sysconfig = { "9b79ee91-b5fd-41c0-a243-4248e266e9d0", 0, ETL_RECORD_KIND_CLASSIC, 37, G_MAXSIZE };
-  g_autoptr (EtlTrace) trace = open_corpus ("gcevents.etl");
-  g_autoptr (EtlTrace) self = open_corpus ("SelfDescribingSingleEvent.etl");
+  g_autoptr (EtlTrace) trace = etl_test_open_corpus ("gcevents.etl");
+  g_autoptr (EtlTrace) self = etl_test_open_corpus ("SelfDescribingSingleEvent.etl");
   g_autoptr (EtlSchemaRegistry) empty = etl_schema_registry_new ();
   g_auto (EtlRecord) k = { 0 };
   g_auto (EtlRecord) c = { 0 };
@@ -240,8 +226,8 @@ static void
 test_no_data (void)
 {
   static const Want build_start = { "d44a2098-821f-5808-4cea-1e24e982ca37", 3, ETL_RECORD_KIND_MANIFEST, 1, 0 };
-  g_autoptr (EtlTrace) trace = open_corpus ("real/msbuild_PerfViewData.etl");
-  g_autoptr (EtlTrace) net = open_corpus ("net.4.5.2.x64.etl");
+  g_autoptr (EtlTrace) trace = etl_test_open_corpus ("real/msbuild_PerfViewData.etl");
+  g_autoptr (EtlTrace) net = etl_test_open_corpus ("net.4.5.2.x64.etl");
   g_auto (EtlRecord) r = { 0 };
   g_autofree char *reason = NULL;
   guint n_rundown = 0;
@@ -281,7 +267,7 @@ static void
 test_newer_version (void)
 {
   static const Want tick = { "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", 10, ETL_RECORD_KIND_MANIFEST, 11, G_MAXSIZE };
-  g_autoptr (EtlTrace) trace = open_corpus ("gcevents.etl");
+  g_autoptr (EtlTrace) trace = etl_test_open_corpus ("gcevents.etl");
   g_autofree char *manifest = etl_test_corpus_path ("manifests/ClrEtwAll.man");
   g_autoptr (GError) error = NULL;
   g_auto (EtlRecord) r = { 0 };

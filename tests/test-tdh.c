@@ -13,7 +13,7 @@
 #include "etl-decode.h"
 #include "etl-error.h"
 #include "etl-tdh.h"
-#include "etl-test-util.h"
+#include "etl-test-trace.h"
 #include "etl-trace.h"
 
 static const EtlGuid clr_guid
@@ -693,16 +693,12 @@ field (const EtlDecoded *d, const char *name)
 static void
 test_corpus_records_as_events (void)
 {
-  g_autofree char *path = etl_test_corpus_path ("net.4.5.2.x64.etl");
-  g_autoptr (EtlTrace) trace = NULL;
-  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlTrace) trace = etl_test_open_corpus ("net.4.5.2.x64.etl");
   guint n[2][2] = { { 0 } }; /* [EventInfo, EventMapInfo][FULL_HEADER32, FULL_HEADER64] */
   guint checked = 0;
 
-  if (path == NULL)
+  if (trace == NULL)
     return;
-  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
   for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
     {
       g_auto (EtlRecord) r = { 0 };

@@ -12,7 +12,7 @@
 #include "etl-decode.h"
 #include "etl-error.h"
 #include "etl-lznt1.h"
-#include "etl-test-util.h"
+#include "etl-test-trace.h"
 #include "etl-trace.h"
 #include "etl-winsat.h"
 
@@ -152,15 +152,11 @@ test_winsat_file (gconstpointer data)
   const WinSatFile *wf = data;
   static const char *const roots[] = { "<WinSPR>", "<Metrics>", "<SystemConfig>" };
   static const char *const names[] = { "WinSat/WinSPR", "WinSat/Metrics", "WinSat/SystemConfig" };
-  g_autofree char *path = etl_test_corpus_path (wf->file);
-  g_autoptr (EtlTrace) trace = NULL;
-  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlTrace) trace = etl_test_open_corpus (wf->file);
   guint seen = 0;
 
-  if (path == NULL)
+  if (trace == NULL)
     return;
-  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
   for (guint64 i = 0; i < etl_trace_get_n_records (trace); i++)
     {
       g_auto (EtlRecord) r = { 0 };

@@ -652,8 +652,11 @@ test_timeline_click (void)
   timeline_teardown (&tl);
 }
 
+/* net.4.5.2.x64.etl lost nothing: the plot is one compact strip (issue 18)
+ * — the file's colour (red) in its key, no rows of flat lines — and its
+ * height stays ETL_LOSS_PLOT_COMPACT_HEIGHT. */
 static void
-test_loss_plot_flat_line (void)
+test_loss_plot_compact (void)
 {
   g_autoptr (EtlTrace) trace = open_corpus ("net.4.5.2.x64.etl");
   g_autoptr (EtlZoomManager) zoom = NULL;
@@ -662,7 +665,8 @@ test_loss_plot_flat_line (void)
   GtkWidget *plot;
   cairo_t *cr;
   guint64 ev = 1, bu = 1;
-  guint32 line, above;
+  guint red = 0;
+  int min_h, nat_h;
 
   if (trace == NULL)
     return;
@@ -678,30 +682,36 @@ test_loss_plot_flat_line (void)
   g_assert_cmpuint (bu, ==, 0);
   legend = etl_loss_plot_dup_legend_text (ETL_LOSS_PLOT (plot), 0);
   g_assert_cmpstr (legend, ==, "EventsLost 0 · BuffersLost 0 · 0 lost");
+  g_assert_true (etl_loss_plot_get_compact (ETL_LOSS_PLOT (plot)));
+  gtk_widget_show (plot); /* a hidden widget asks for no room */
+  gtk_widget_get_preferred_height (plot, &min_h, &nat_h);
+  g_assert_cmpint (min_h, ==, ETL_LOSS_PLOT_COMPACT_HEIGHT);
+  g_assert_cmpint (nat_h, ==, ETL_LOSS_PLOT_COMPACT_HEIGHT);
 
-  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, 132);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, ETL_LOSS_PLOT_COMPACT_HEIGHT);
   cr = cairo_create (surface);
-  etl_loss_plot_render (ETL_LOSS_PLOT (plot), cr, WIDTH, 132);
+  etl_loss_plot_render (ETL_LOSS_PLOT (plot), cr, WIDTH, ETL_LOSS_PLOT_COMPACT_HEIGHT);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
 
-  /* The flat lines at 0, in the file's colour (red), run across both rows
-   * (events above, buffers below), under the legend and the key. */
-  line = above = 0;
-  for (int y = 62; y < 132; y++)
+  /* The key's red square, once, on the strip's middle line; nothing red at
+   * the right end, where the flat lines of the full plot would run. */
+  for (int x = ETL_LABEL_COLUMN_WIDTH; x < WIDTH; x++)
     {
-      guint32 p = pixel_at (surface, WIDTH - 50, y);
+      guint32 p = pixel_at (surface, x, ETL_LOSS_PLOT_COMPACT_HEIGHT / 2);
 
       if (((p >> 16) & 0xff) > 0x90 && ((p >> 8) & 0xff) < 0x60)
         {
-          if (y < 62 + 34)
-            above++;
-          else
-            line++;
+          red++;
+          g_assert_cmpint (x, <, WIDTH - 100);
         }
     }
-  g_assert_cmpuint (above, >, 0);
-  g_assert_cmpuint (line, >, 0);
+  g_assert_cmpuint (red, >=, 6);
+  g_assert_cmpuint (red, <=, 10);
+
+  /* Without a trace: compact too. */
+  etl_loss_plot_set_trace (ETL_LOSS_PLOT (plot), NULL, NULL);
+  g_assert_true (etl_loss_plot_get_compact (ETL_LOSS_PLOT (plot)));
 
   cairo_surface_destroy (surface);
   g_object_unref (plot);
@@ -810,7 +820,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/etl/widgets/timeline/provider-lanes", test_timeline_provider_lanes);
   g_test_add_func ("/etl/widgets/timeline/row-set", test_timeline_row_set);
   g_test_add_func ("/etl/widgets/timeline/click", test_timeline_click);
-  g_test_add_func ("/etl/widgets/loss-plot/flat-line", test_loss_plot_flat_line);
+  g_test_add_func ("/etl/widgets/loss-plot/compact", test_loss_plot_compact);
 
   return g_test_run ();
 }

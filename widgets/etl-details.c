@@ -5,7 +5,7 @@
  * @title: EtlDetails
  * @short_description: every field of the selected event
  *
- * The details pane under the event list, like Wireshark's packet details
+ * The details pane beside the event list, like Wireshark's packet details
  * and bytes panes in one: the record's header fields by name (file and
  * offset, CPU, header type, the FILETIME in ISO 8601 UTC and in local time,
  * the time relative to the trace's origin, process and thread, provider GUID
@@ -68,9 +68,28 @@ struct _EtlDetails
   char *text;                 /* all of it as plain text */
   GHashTable *manifest_files; /* provider name → manifest file's base name */
   EtlStacks *stacks;          /* the trace's stacks, or NULL */
+  gboolean has_event;         /* an event is shown, not "No event selected" */
 };
 
 G_DEFINE_TYPE (EtlDetails, etl_details, GTK_TYPE_SCROLLED_WINDOW)
+
+enum
+{
+  PROP_0,
+  PROP_HAS_EVENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+set_has_event (EtlDetails *self, gboolean has_event)
+{
+  if (self->has_event == has_event)
+    return;
+  self->has_event = has_event;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_EVENT]);
+}
 
 /* Writes the same text to a plain string and, when present, a tagged buffer
  * (the head buffer first, then the one below the fields) and the fields'
@@ -693,9 +712,41 @@ etl_details_finalize (GObject *object)
 }
 
 static void
+etl_details_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  EtlDetails *self = ETL_DETAILS (object);
+
+  switch (prop_id)
+    {
+    case PROP_HAS_EVENT:
+      g_value_set_boolean (value, self->has_event);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 etl_details_class_init (EtlDetailsClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = etl_details_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = etl_details_finalize;
+  object_class->get_property = etl_details_get_property;
+
+  /**
+   * EtlDetails:has-event:
+   *
+   * Whether an event is shown (etl_details_show_row()) rather than "No
+   * event selected" (etl_details_clear()): the window shows the pane only
+   * then, so an empty pane takes no room.
+   */
+  properties[PROP_HAS_EVENT] =
+    g_param_spec_boolean ("has-event", "Has event", "Whether an event is shown", FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "etldetails");
 }
 
@@ -740,7 +791,9 @@ add_field_column (EtlDetails *self, const char *title, int column, gboolean expa
   gtk_tree_view_column_set_resizable (col, TRUE);
   gtk_tree_view_column_set_expand (col, expand);
   gtk_tree_view_column_set_sizing (col, GTK_TREE_VIEW_COLUMN_FIXED);
-  gtk_tree_view_column_set_fixed_width (col, column == FIELD_COLUMN_NAME ? 200 : column == FIELD_COLUMN_TYPE ? 150 : 520);
+  /* Narrow enough for a pane beside the list; the value column takes
+   * what the pane has beyond them, and the pane scrolls sideways below. */
+  gtk_tree_view_column_set_fixed_width (col, column == FIELD_COLUMN_NAME ? 150 : column == FIELD_COLUMN_TYPE ? 100 : 220);
   gtk_tree_view_append_column (self->fields_view, col);
   return col;
 }
@@ -750,7 +803,7 @@ etl_details_init (EtlDetails *self)
 {
   GtkWidget *box;
 
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
   self->manifest_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -779,8 +832,8 @@ etl_details_init (EtlDetails *self)
   gtk_widget_set_margin_end (GTK_WIDGET (self->fields_view), 12);
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->fields_view)), "event-fields");
   add_field_column (self, "Field", FIELD_COLUMN_NAME, FALSE);
-  add_field_column (self, "Value", FIELD_COLUMN_VALUE, FALSE);
-  add_field_column (self, "Type", FIELD_COLUMN_TYPE, TRUE);
+  add_field_column (self, "Value", FIELD_COLUMN_VALUE, TRUE);
+  add_field_column (self, "Type", FIELD_COLUMN_TYPE, FALSE);
   gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->fields_view));
 
   self->text_view = new_text_view (self, FALSE);
@@ -837,6 +890,7 @@ etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row)
   gtk_widget_show (GTK_WIDGET (self->text_view));
   g_free (self->text);
   self->text = g_string_free (out.text, FALSE);
+  set_has_event (self, TRUE);
 }
 
 /**
@@ -876,6 +930,20 @@ etl_details_clear (EtlDetails *self)
   gtk_widget_hide (GTK_WIDGET (self->text_view));
   g_free (self->text);
   self->text = g_strdup ("No event selected");
+  set_has_event (self, FALSE);
+}
+
+/**
+ * etl_details_get_has_event:
+ * @self: a details pane
+ *
+ * Returns: whether an event is shown (see #EtlDetails:has-event)
+ */
+gboolean
+etl_details_get_has_event (EtlDetails *self)
+{
+  g_return_val_if_fail (ETL_IS_DETAILS (self), FALSE);
+  return self->has_event;
 }
 
 /**

@@ -15,6 +15,7 @@ G_DECLARE_FINAL_TYPE (EtlDetails, etl_details, ETL, DETAILS, GtkScrolledWindow)
 GtkWidget *etl_details_new (void);
 void etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row);
 void etl_details_clear (EtlDetails *self);
+gboolean etl_details_get_has_event (EtlDetails *self);
 void etl_details_set_stacks (EtlDetails *self, EtlStacks *stacks);
 char *etl_details_dup_text (EtlDetails *self);
 char *etl_details_format (EtlTrace *trace, guint64 row);

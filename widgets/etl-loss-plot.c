@@ -14,8 +14,16 @@
  * EVENTS_LOST and RTLostEvent records) and the buffers row (dashed: lost
  * buffers).  Hovering shows the nearest loss point (time, kind, count);
  * clicking it emits #EtlLossPlot::loss-activated; the tooltip over the
- * legend explains each counter.  Nothing lost is worth seeing too: the
- * lines stay flat and the legend says "0 lost".
+ * legend explains each counter.
+ *
+ * The plot never makes the window taller than a few lines, whatever the
+ * number of files: the legend takes at most %ETL_LOSS_PLOT_LEGEND_LINES
+ * lines, the files set out in columns and each entry shortened to its
+ * column (the tooltip lists them whole).  When no loss is recorded at all —
+ * every file's header states EventsLost 0 and BuffersLost 0 and the
+ * summary holds no loss point — the plot is one compact strip
+ * (%ETL_LOSS_PLOT_COMPACT_HEIGHT pixels): "No events lost" and a key of the
+ * files' colours, instead of two rows of flat lines.
  */
 
 #include "config.h"
@@ -44,6 +52,7 @@ struct _EtlLossPlot
 
   EtlTrace *trace;
   const EtlLoss *hover;   /* the loss point under the pointer */
+  gboolean compact;       /* nothing lost: one line instead of the plot */
 };
 
 enum
@@ -148,10 +157,11 @@ stroke_series (cairo_t *cr, const guint64 *values, guint n, double x0, double ba
   cairo_stroke (cr);
 }
 
-/* Layout, top to bottom: the legend (one line per file: its colour, name
- * and header totals), the key (what each line style counts), then two rows
- * of the plot, each with its own scale, so counts of different units are
- * never read against each other. */
+/* Layout, top to bottom: the legend (each file's colour, name and header
+ * totals, in columns over at most ETL_LOSS_PLOT_LEGEND_LINES lines), the key
+ * (what each line style counts), then two rows of the plot, each with its
+ * own scale, so counts of different units are never read against each
+ * other. */
 #define LEGEND_ROW 18
 #define PLOT_ROW 34
 
@@ -161,6 +171,8 @@ typedef struct
   double key_top;
   double rows_top;   /* top of the first plot row */
   double row_h;
+  guint legend_lines;
+  guint legend_columns;
 } Layout;
 
 static void
@@ -168,10 +180,89 @@ compute_layout (EtlLossPlot *self, int height, Layout *l)
 {
   guint n = MAX (self->file_names->len, 1);
 
+  l->legend_lines = MIN (n, ETL_LOSS_PLOT_LEGEND_LINES);
+  l->legend_columns = (n + l->legend_lines - 1) / l->legend_lines;
   l->legend_top = 4;
-  l->key_top = l->legend_top + n * LEGEND_ROW;
+  l->key_top = l->legend_top + l->legend_lines * LEGEND_ROW;
   l->rows_top = l->key_top + 2 * LEGEND_ROW + 2;
   l->row_h = MAX ((height - l->rows_top - 4) / 2.0, 12.0);
+}
+
+/* Whether @summary records no loss at all: headers and loss points. */
+static gboolean
+summary_is_lossless (EtlLossSummary *summary)
+{
+  for (guint f = 0; summary != NULL && f < etl_loss_summary_get_n_files (summary); f++)
+    {
+      guint64 ev = 0, bu = 0, sev = 0, sbu = 0;
+
+      etl_loss_summary_get_header_totals (summary, f, &ev, &bu);
+      etl_loss_summary_get_series_totals (summary, f, &sev, &sbu);
+      if (ev != 0 || bu != 0 || sev != 0 || sbu != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static const char *
+file_name (EtlLossPlot *self, guint file)
+{
+  return file < self->file_names->len ? g_ptr_array_index (self->file_names, file) : "?";
+}
+
+/* The compact strip: "Losses" in the label column, then "No events lost"
+ * and one colour square and name per file, as many as fit; the rest are
+ * counted ("+2 more") and listed in the tooltip. */
+static void
+render_compact (EtlLossPlot *self, cairo_t *cr, PangoLayout *layout, const GdkRGBA *fg, int width, int height)
+{
+  guint n_files = self->file_names->len;
+  double x = ETL_LABEL_COLUMN_WIDTH + 8, mid = height / 2.0;
+  int tw, th;
+
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, fg->alpha * 0.9);
+  pango_layout_set_markup (layout, "<b>Losses</b>", -1);
+  pango_layout_get_pixel_size (layout, NULL, &th);
+  cairo_move_to (cr, 10, mid - th / 2.0);
+  pango_cairo_show_layout (cr, layout);
+  if (self->summary == NULL || width <= ETL_LABEL_COLUMN_WIDTH)
+    return;
+
+  pango_layout_set_markup (layout, "No events lost", -1);
+  pango_layout_get_pixel_size (layout, &tw, &th);
+  cairo_move_to (cr, x, mid - th / 2.0);
+  pango_cairo_show_layout (cr, layout);
+  x += tw + 16;
+
+  for (guint f = 0; f < n_files; f++)
+    {
+      g_autofree char *name = g_markup_printf_escaped ("<small>%s</small>", file_name (self, f));
+      g_autofree char *more = g_strdup_printf ("<small>+%u more</small>", n_files - f);
+      int more_w;
+      GdkRGBA color;
+
+      pango_layout_set_markup (layout, more, -1);
+      pango_layout_get_pixel_size (layout, &more_w, NULL);
+      pango_layout_set_markup (layout, name, -1);
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      /* Room for this one, and for "+N more" after it unless it is last. */
+      if (x + 14 + tw + (f + 1 < n_files ? 12 + more_w : 0) > width - 4)
+        {
+          pango_layout_set_markup (layout, more, -1);
+          cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, fg->alpha * 0.6);
+          cairo_move_to (cr, x, mid - th / 2.0);
+          pango_cairo_show_layout (cr, layout);
+          break;
+        }
+      file_color (f, &color);
+      cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.9);
+      cairo_rectangle (cr, x, floor (mid) - 4, 8, 8);
+      cairo_fill (cr);
+      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, fg->alpha * 0.7);
+      cairo_move_to (cr, x + 14, mid - th / 2.0);
+      pango_cairo_show_layout (cr, layout);
+      x += 14 + tw + 12;
+    }
 }
 
 static const char *const loss_kind_names[ETL_N_LOSS_KINDS] = {
@@ -214,7 +305,9 @@ draw_line_key (cairo_t *cr, double x, double y, gboolean dashed, const GdkRGBA *
  * Draws the plot from the loss summary, in O(files × columns): the legend
  * and the key above, then the events row (buffers flagged EVENTS_LOST and
  * RTLostEvent records, solid) and the buffers row (lost buffers: flag,
- * sequence gaps, real-time records, dashed), each on its own scale.
+ * sequence gaps, real-time records, dashed), each on its own scale.  When
+ * no loss is recorded (etl_loss_plot_get_compact()), one line instead:
+ * "No events lost" and the files' colour key.
  */
 void
 etl_loss_plot_render (EtlLossPlot *self, cairo_t *cr, int width, int height)
@@ -237,6 +330,15 @@ etl_loss_plot_render (EtlLossPlot *self, cairo_t *cr, int width, int height)
   fg_color (widget, &fg);
   layout = gtk_widget_create_pango_layout (widget, NULL);
   compute_layout (self, height, &l);
+
+  if (self->compact)
+    {
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.25);
+      cairo_rectangle (cr, 0, 0, width, 1);
+      cairo_fill (cr);
+      render_compact (self, cr, layout, &fg, width, height);
+      return;
+    }
 
   /* Top border and label column. */
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.25);
@@ -275,24 +377,33 @@ etl_loss_plot_render (EtlLossPlot *self, cairo_t *cr, int width, int height)
       max_buffers = MAX (max_buffers, sbu);
     }
 
-  /* Legend: one line per file, outside the plot. */
-  for (guint f = 0; f < n_files; f++)
-    {
-      g_autofree char *text = etl_loss_plot_dup_legend_text (self, f);
-      g_autofree char *row = g_markup_printf_escaped (
-          "<b>%s</b>   %s", f < self->file_names->len ? (char *) g_ptr_array_index (self->file_names, f) : "?", text);
-      double y = l.legend_top + f * LEGEND_ROW;
-      GdkRGBA color;
+  /* Legend, outside the plot: the files in columns over at most
+   * ETL_LOSS_PLOT_LEGEND_LINES lines, each shortened to its column. */
+  {
+    double column_w = (double) (axis_w - 8) / l.legend_columns;
 
-      file_color (f, &color);
-      cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.9);
-      cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + 8, y + 4, 10, 10);
-      cairo_fill (cr);
-      pango_layout_set_markup (layout, row, -1);
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha);
-      cairo_move_to (cr, ETL_LABEL_COLUMN_WIDTH + 24, y);
-      pango_cairo_show_layout (cr, layout);
-    }
+    for (guint f = 0; f < n_files; f++)
+      {
+        g_autofree char *text = etl_loss_plot_dup_legend_text (self, f);
+        g_autofree char *row = g_markup_printf_escaped ("<b>%s</b>   %s", file_name (self, f), text);
+        double x = ETL_LABEL_COLUMN_WIDTH + 8 + (f % l.legend_columns) * column_w;
+        double y = l.legend_top + (f / l.legend_columns) * LEGEND_ROW;
+        GdkRGBA color;
+
+        file_color (f, &color);
+        cairo_set_source_rgba (cr, color.red, color.green, color.blue, 0.9);
+        cairo_rectangle (cr, x, y + 4, 10, 10);
+        cairo_fill (cr);
+        pango_layout_set_markup (layout, row, -1);
+        pango_layout_set_width (layout, MAX ((int) column_w - 24, 1) * PANGO_SCALE);
+        pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+        cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha);
+        cairo_move_to (cr, x + 16, y);
+        pango_cairo_show_layout (cr, layout);
+      }
+    pango_layout_set_width (layout, -1);
+    pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+  }
 
   /* Key: what each line style counts, one line each. */
   for (guint k = 0; k < 2; k++)
@@ -394,7 +505,8 @@ loss_at (EtlLossPlot *self, double x, double y, int width, int height)
   Layout l;
   int axis_w = width - ETL_LABEL_COLUMN_WIDTH;
 
-  if (self->trace == NULL || self->zoom_manager == NULL || axis_w <= 0 || x < ETL_LABEL_COLUMN_WIDTH)
+  if (self->trace == NULL || self->compact || self->zoom_manager == NULL || axis_w <= 0
+      || x < ETL_LABEL_COLUMN_WIDTH)
     return NULL;
   compute_layout (self, height, &l);
   if (y < l.rows_top)
@@ -458,6 +570,30 @@ etl_loss_plot_dup_loss_text (EtlLossPlot *self, double x, double y, int width, i
   "missing from the file) and RTLostBuffer / RTLostFile records.\n"                                                   \
   "The rows are cumulative and each has its own scale."
 
+#define EXPLANATION_COMPACT                                                                                           \
+  "<b>No loss recorded</b>\n"                                                                                          \
+  "Every file's header (TRACE_LOGFILE_HEADER) states EventsLost 0 and BuffersLost 0; no buffer is flagged "         \
+  "EVENTS_LOST or BUFFER_LOST, the buffers' SequenceNumber series has no gap and there are no RTLostEvent, "         \
+  "RTLostBuffer or RTLostFile records.  The plot opens when a trace has a loss."
+
+/* The tooltip over the legend: what the counters mean, then every file's
+ * line in full (the legend may shorten them). */
+static char *
+dup_legend_markup (EtlLossPlot *self)
+{
+  GString *str = g_string_new (self->compact ? EXPLANATION_COMPACT : EXPLANATION);
+
+  g_string_append (str, "\n");
+  for (guint f = 0; self->summary != NULL && f < etl_loss_summary_get_n_files (self->summary); f++)
+    {
+      g_autofree char *text = etl_loss_plot_dup_legend_text (self, f);
+      g_autofree char *row = g_markup_printf_escaped ("\n<b>%s</b>   %s", file_name (self, f), text);
+
+      g_string_append (str, row);
+    }
+  return g_string_free (str, FALSE);
+}
+
 static gboolean
 etl_loss_plot_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
 {
@@ -475,10 +611,13 @@ etl_loss_plot_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard,
       return TRUE;
     }
   compute_layout (self, gtk_widget_get_allocated_height (widget), &l);
-  /* Over the legend, the key or the row names: what the counters mean. */
-  if (y < l.rows_top || x < ETL_LABEL_COLUMN_WIDTH)
+  /* Over the legend, the key or the row names (anywhere on the compact
+   * strip): what the counters mean, and each file's totals. */
+  if (self->compact || y < l.rows_top || x < ETL_LABEL_COLUMN_WIDTH)
     {
-      gtk_tooltip_set_markup (tooltip, EXPLANATION);
+      g_autofree char *markup = dup_legend_markup (self);
+
+      gtk_tooltip_set_markup (tooltip, markup);
       return TRUE;
     }
   return FALSE;
@@ -541,9 +680,12 @@ static void
 etl_loss_plot_get_preferred_height (GtkWidget *widget, int *min, int *nat)
 {
   EtlLossPlot *self = ETL_LOSS_PLOT (widget);
-  guint n = MAX (self->file_names->len, 1);
+  guint lines = MIN (MAX (self->file_names->len, 1), ETL_LOSS_PLOT_LEGEND_LINES);
 
-  *min = *nat = 4 + (int) (n + 2) * LEGEND_ROW + 2 + 2 * PLOT_ROW + 4;
+  if (self->compact)
+    *min = *nat = ETL_LOSS_PLOT_COMPACT_HEIGHT;
+  else
+    *min = *nat = 4 + (int) (lines + 2) * LEGEND_ROW + 2 + 2 * PLOT_ROW + 4;
 }
 
 static void
@@ -650,6 +792,7 @@ static void
 etl_loss_plot_init (EtlLossPlot *self)
 {
   self->file_names = g_ptr_array_new_with_free_func (g_free);
+  self->compact = TRUE;
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_add_events (GTK_WIDGET (self), GDK_POINTER_MOTION_MASK | GDK_LEAVE_NOTIFY_MASK | GDK_BUTTON_PRESS_MASK);
 }
@@ -719,7 +862,23 @@ etl_loss_plot_set_trace (EtlLossPlot *self, EtlTrace *trace, EtlLossSummary *sum
       for (guint f = 0; f < etl_trace_get_n_files (trace); f++)
         g_ptr_array_add (self->file_names, g_path_get_basename (etl_trace_get_file_info (trace, f)->path));
     }
+  self->compact = summary_is_lossless (self->summary);
   gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/**
+ * etl_loss_plot_get_compact:
+ * @self: a loss plot
+ *
+ * Returns: %TRUE when the plot is the one-line strip: no trace, or no loss
+ *   recorded in any file (headers' EventsLost and BuffersLost 0, no loss
+ *   point in the summary)
+ */
+gboolean
+etl_loss_plot_get_compact (EtlLossPlot *self)
+{
+  g_return_val_if_fail (ETL_IS_LOSS_PLOT (self), TRUE);
+  return self->compact;
 }
 
 /**

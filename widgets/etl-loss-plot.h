@@ -11,6 +11,11 @@ G_BEGIN_DECLS
 
 #define ETL_TYPE_LOSS_PLOT (etl_loss_plot_get_type ())
 
+/* The most lines the legend takes, whatever the number of files. */
+#define ETL_LOSS_PLOT_LEGEND_LINES 2
+/* The height of the strip shown when nothing was lost, pixels. */
+#define ETL_LOSS_PLOT_COMPACT_HEIGHT 22
+
 G_DECLARE_FINAL_TYPE (EtlLossPlot, etl_loss_plot, ETL, LOSS_PLOT, GtkDrawingArea)
 
 GtkWidget *etl_loss_plot_new (EtlZoomManager *zoom_manager);
@@ -19,6 +24,7 @@ void etl_loss_plot_set_zoom_manager (EtlLossPlot *self, EtlZoomManager *zoom_man
 void etl_loss_plot_set_trace (EtlLossPlot *self, EtlTrace *trace, EtlLossSummary *summary);
 EtlLossSummary *etl_loss_plot_get_summary (EtlLossPlot *self);
 guint etl_loss_plot_get_n_files (EtlLossPlot *self);
+gboolean etl_loss_plot_get_compact (EtlLossPlot *self);
 gboolean etl_loss_plot_get_legend_totals (EtlLossPlot *self,
                                           guint file,
                                           guint64 *events_lost,

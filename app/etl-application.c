@@ -123,6 +123,19 @@ etl_application_startup (GApplication *application)
     { "win.find-previous", { "<Shift>F3", NULL } },
     { "win.add-marker", { "<Primary>m", NULL } },
     { "win.zoom-to-data", { "<Primary>9", NULL } },
+    /* The bottom panel: its tabs by position (Ctrl+1…3 are the lanes),
+     * maximised, the details beside the list. */
+    { "win.show-view(1)", { "<Alt>1", NULL } },
+    { "win.show-view(2)", { "<Alt>2", NULL } },
+    { "win.show-view(3)", { "<Alt>3", NULL } },
+    { "win.show-view(4)", { "<Alt>4", NULL } },
+    { "win.show-view(5)", { "<Alt>5", NULL } },
+    { "win.show-view(6)", { "<Alt>6", NULL } },
+    { "win.show-view(7)", { "<Alt>7", NULL } },
+    { "win.show-view(8)", { "<Alt>8", NULL } },
+    { "win.show-view(9)", { "<Alt>9", NULL } },
+    { "win.maximize-panel", { "<Primary><Shift>m", NULL } },
+    { "win.show-details", { "<Alt>Return", NULL } },
   };
   g_autoptr (GtkCssProvider) css = NULL;
 

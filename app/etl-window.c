@@ -10,12 +10,19 @@
  * switch (CPU / Provider / Process) and the primary menu.  Below it, an info
  * bar shown only for problems and a progress bar with a Cancel button shown
  * while a job runs; then a #GtkStack: the start page (Open, Open a demo
- * trace, the recent traces) when no trace is shown, else the trace area, top
- * to bottom: time ruler, timeline, loss plot, CPU usage graph (#EtlCpuGraph,
- * hidden for traces without SampledProfile or CSwitch records), and a vertical #GtkPaned with
- * the filter bar over the event list, and the details pane.  The session
- * configuration panel (#EtlSessionPanel) sits in a left pane, hidden until
- * asked for.
+ * trace, the recent traces) when no trace is shown, else the trace area: a
+ * vertical #GtkPaned with, on top, the time ruler, the timeline's lanes
+ * (scrolling in their own pane), the provider legend, the loss plot (one
+ * line when nothing was lost) and the CPU usage graph (#EtlCpuGraph, hidden
+ * for traces without SampledProfile or CSwitch records); below the handle,
+ * one bottom panel of tabs (#EtlViewPanel), as Perfetto's tracks above its
+ * tabs and WPA's graph above its table: Events (the filter bar over the
+ * event list, the selected event's details right of it, shown only while
+ * an event is selected) and Summary (#EtlGroupView); an analysis adds its
+ * tab with etl_window_add_view_tab().  Alt+1…9 show the tabs, Ctrl+Shift+M
+ * gives the panel the whole trace area and back, Alt+Return shows or hides
+ * the details.  The session configuration panel (#EtlSessionPanel) sits in
+ * a left pane (F9).
  *
  * Loading (etl_window_open_files()) runs in a #GTask — the trace index, its
  * per-CPU summary and its loss summary — while the progress bar moves.
@@ -43,7 +50,9 @@
  * one entry of the Recent menu and reopens as a set.
  *
  * The window's actions (prefix "win") are grouped by menu below: file,
- * view, export.  Window size, maximised state, pane positions, the session
+ * view, export.  Window size and position (clamped to the monitor's work
+ * area when read back), maximised state, the session pane, the bottom
+ * panel's tab, height and maximised state, the details' width, the session
  * panel's closed sections and the list's hidden columns are kept in
  * g_get_user_config_dir()/etlscope/state.ini (#GKeyFile, written
  * atomically); app.quit writes it too.
@@ -63,6 +72,7 @@
 
 #include "etl-cpu-graph.h"
 #include "etl-details.h"
+#include "etl-view-panel.h"
 #include "etl-stacks-dialog.h"
 #include "etl-event-list.h"
 #include "etl-filter-bar.h"
@@ -106,7 +116,9 @@ struct _EtlWindow
   GtkListBox *recent_list;
   GtkLabel *recent_title;
   GtkPaned *trace_paned;
-  GtkPaned *list_paned;
+  GtkBox *timeline_box;       /* the trace paned's top: ruler, lanes, plots */
+  EtlViewPanel *view_panel;   /* its bottom: the tabs */
+  GtkPaned *events_paned;     /* the Events tab: list | details */
   EtlTimeRuler *time_ruler;
   EtlTimelineView *timeline;
   EtlLossPlot *loss_plot;
@@ -116,7 +128,7 @@ struct _EtlWindow
   EtlDetails *details;
   GtkLabel *status_label;
   EtlStacks *stacks; /* the trace's stacks (load worker), or NULL */
-  EtlGroupView *group_view; /* the grouped summary beside the event list */
+  EtlGroupView *group_view; /* the grouped summary, the Summary tab */
 
   EtlSessionPanel *session_panel;
   EtlZoomManager *zoom_manager;
@@ -146,7 +158,11 @@ struct _EtlWindow
 
   gboolean syncing;
   gboolean state_saved;
-  gboolean panes_restored; /* the trace and list panes came from the saved state */
+  int panel_height;        /* the bottom panel's height, pixels; 0 = not set yet */
+  int details_width;       /* the details pane's width, pixels; 0 = not set yet */
+  int handle_size;         /* the trace paned's handle, pixels; -1 until measured */
+  gboolean panel_sized;    /* the panel got its first height */
+  gboolean panel_pending;  /* its height was set before the handle was measured */
 };
 
 G_DEFINE_TYPE (EtlWindow, etl_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -364,6 +380,207 @@ update_status (EtlWindow *self)
 }
 
 /* ------------------------------------------------------------------------ */
+/* The bottom panel: tabs, height, maximised; the details beside the list   */
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+action_state_bool (EtlWindow *self, const char *name)
+{
+  g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (self), name);
+
+  return state != NULL && g_variant_get_boolean (state);
+}
+
+static gboolean
+panel_maximized (EtlWindow *self)
+{
+  return !gtk_widget_get_visible (GTK_WIDGET (self->timeline_box));
+}
+
+/* The first height of the panel in a trace area @total pixels high: 400 px
+ * (the list's 13 rows at 1366×768, issue 18) or 48 % where that is more
+ * (16 rows at 1600×1000, the lanes, loss plot and CPU graph the rest), but
+ * never more than 70 % of a small window. */
+static int
+default_panel_height (int total)
+{
+  return MIN (MAX (400, total * 48 / 100), total * 70 / 100);
+}
+
+/* Puts the trace paned's handle @height pixels above its bottom.  GtkPaned
+ * keeps the top's minimum height (shrink False) whatever is asked. */
+static void
+apply_panel_height (EtlWindow *self, int height)
+{
+  int total = gtk_widget_get_allocated_height (GTK_WIDGET (self->trace_paned));
+
+  self->panel_height = height;
+  if (total > 1 && !panel_maximized (self))
+    {
+      gtk_paned_set_position (self->trace_paned, MAX (total - MAX (self->handle_size, 0) - height, 0));
+      /* Set again once the handle's size is known. */
+      self->panel_pending = self->handle_size < 0;
+    }
+}
+
+static void
+on_trace_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, EtlWindow *self)
+{
+  GtkWidget *top = GTK_WIDGET (self->timeline_box), *panel = GTK_WIDGET (self->view_panel);
+
+  /* The handle, from the children's allocations (its CSS size). */
+  if (!panel_maximized (self) && gtk_widget_get_visible (panel))
+    {
+      self->handle_size = MAX (allocation->height - gtk_widget_get_allocated_height (top)
+                               - gtk_widget_get_allocated_height (panel), 0);
+      if (self->panel_pending)
+        apply_panel_height (self, self->panel_height);
+    }
+  /* The first allocation of a real size: the height left last time, or the
+   * default; later the panel keeps its height (resize False) and the lanes
+   * take what the window gains or loses. */
+  if (self->panel_sized || allocation->height < 300)
+    return;
+  self->panel_sized = TRUE;
+  if (self->panel_height <= 0)
+    self->panel_height = default_panel_height (allocation->height);
+  apply_panel_height (self, self->panel_height);
+}
+
+static void
+place_details (EtlWindow *self)
+{
+  int width = gtk_widget_get_allocated_width (GTK_WIDGET (self->events_paned));
+
+  if (width <= 1)
+    return;
+  if (self->details_width <= 0)
+    self->details_width = CLAMP (width * 42 / 100, 320, 640);
+  gtk_paned_set_position (self->events_paned, MAX (width - self->details_width, 0));
+}
+
+/* The details pane right of the list: shown while an event is selected and
+ * the user has not hidden it (win.show-details); otherwise it takes no room
+ * at all. */
+static void
+update_details_visible (EtlWindow *self)
+{
+  GtkWidget *details = GTK_WIDGET (self->details);
+  gboolean want = action_state_bool (self, "show-details") && etl_details_get_has_event (self->details);
+
+  if (want == gtk_widget_get_visible (details))
+    return;
+  if (!want)
+    {
+      if (gtk_widget_get_mapped (details))
+        self->details_width = gtk_widget_get_allocated_width (details);
+      gtk_widget_hide (details);
+      return;
+    }
+  gtk_widget_show (details);
+  place_details (self);
+}
+
+static void
+on_details_has_event (EtlDetails *details, GParamSpec *pspec, EtlWindow *self)
+{
+  update_details_visible (self);
+}
+
+static void
+show_details_change_state (GSimpleAction *action, GVariant *state, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+
+  g_simple_action_set_state (action, state);
+  update_details_visible (self);
+}
+
+static void
+maximize_panel_change_state (GSimpleAction *action, GVariant *state, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+  GtkWidget *top = GTK_WIDGET (self->timeline_box);
+  gboolean maximize = g_variant_get_boolean (state);
+
+  g_simple_action_set_state (action, state);
+  if (maximize == panel_maximized (self))
+    return;
+  if (maximize)
+    {
+      GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+
+      /* The height to come back to. */
+      if (self->panel_sized && gtk_widget_get_mapped (GTK_WIDGET (self->view_panel)))
+        self->panel_height = gtk_widget_get_allocated_height (GTK_WIDGET (self->view_panel));
+      gtk_widget_hide (top);
+      /* The focus was in the lanes: into the panel. */
+      if (focus != NULL && gtk_widget_is_ancestor (focus, top))
+        gtk_widget_child_focus (GTK_WIDGET (self->view_panel), GTK_DIR_TAB_FORWARD);
+      return;
+    }
+  gtk_widget_show (top);
+  if (self->panel_sized)
+    apply_panel_height (self, self->panel_height);
+}
+
+/* Alt+1…9: the Nth tab, and the focus into it (the list for Events). */
+static void
+show_view_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  EtlWindow *self = user_data;
+  GtkWidget *page;
+
+  if (!etl_view_panel_show_nth (self->view_panel, (guint) MAX (g_variant_get_int32 (param), 0)))
+    return;
+  page = etl_view_panel_get_view_widget (self->view_panel, etl_view_panel_get_view (self->view_panel));
+  if (page == GTK_WIDGET (self->events_paned))
+    page = GTK_WIDGET (self->event_list);
+  if (page != NULL && gtk_widget_get_mapped (page))
+    gtk_widget_child_focus (page, GTK_DIR_TAB_FORWARD);
+}
+
+static void
+load_panel_state (EtlWindow *self, GKeyFile *kf)
+{
+  g_autofree char *tab = g_key_file_get_string (kf, "panel", "tab", NULL);
+  int height = g_key_file_get_integer (kf, "panel", "height", NULL);
+  int details_width = g_key_file_get_integer (kf, "panel", "details-width", NULL);
+
+  if (tab != NULL)
+    etl_view_panel_show_view (self->view_panel, tab);
+  if (height > 0)
+    self->panel_height = height;
+  if (details_width > 0)
+    self->details_width = details_width;
+  if (g_key_file_has_key (kf, "panel", "details-visible", NULL))
+    g_action_group_change_action_state (
+        G_ACTION_GROUP (self), "show-details",
+        g_variant_new_boolean (g_key_file_get_boolean (kf, "panel", "details-visible", NULL)));
+  if (g_key_file_get_boolean (kf, "panel", "maximized", NULL))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "maximize-panel", g_variant_new_boolean (TRUE));
+}
+
+static void
+save_panel_state (EtlWindow *self, GKeyFile *kf)
+{
+  const char *tab = etl_view_panel_get_view (self->view_panel);
+  int height = etl_window_get_panel_height (self);
+  int details_width = gtk_widget_get_mapped (GTK_WIDGET (self->details))
+                          ? gtk_widget_get_allocated_width (GTK_WIDGET (self->details))
+                          : self->details_width;
+
+  if (tab != NULL)
+    g_key_file_set_string (kf, "panel", "tab", tab);
+  if (height > 0)
+    g_key_file_set_integer (kf, "panel", "height", height);
+  g_key_file_set_boolean (kf, "panel", "maximized", panel_maximized (self));
+  g_key_file_set_boolean (kf, "panel", "details-visible", action_state_bool (self, "show-details"));
+  if (details_width > 0)
+    g_key_file_set_integer (kf, "panel", "details-width", details_width);
+}
+
+/* ------------------------------------------------------------------------ */
 /* State file                                                               */
 /* ------------------------------------------------------------------------ */
 
@@ -422,11 +639,21 @@ load_state (EtlWindow *self)
   height = g_key_file_get_integer (kf, "window", "height", NULL);
   /* A size saved on a bigger monitor (a laptop taken off its dock) would
    * put the status bar and the list's last rows off screen: fit it to this
-   * monitor's work area. */
+   * monitor's work area, and the position so that the window lies inside
+   * it (the window's minimum size is within 1024×700). */
   if (get_workarea (&area))
     {
       width = MIN (width, area.width);
       height = MIN (height, area.height);
+      if (g_key_file_has_key (kf, "window", "x", NULL) && g_key_file_has_key (kf, "window", "y", NULL))
+        {
+          int x = g_key_file_get_integer (kf, "window", "x", NULL);
+          int y = g_key_file_get_integer (kf, "window", "y", NULL);
+
+          x = CLAMP (x, area.x, area.x + area.width - MAX (width, 1));
+          y = CLAMP (y, area.y, area.y + area.height - MAX (height, 1));
+          gtk_window_move (GTK_WINDOW (self), x, y);
+        }
     }
   if (width >= 400 && height >= 300)
     gtk_window_set_default_size (GTK_WINDOW (self), width, height);
@@ -443,10 +670,8 @@ load_state (EtlWindow *self)
   }                                                                                                                  \
   G_STMT_END
   RESTORE_PANE ("session", self->paned);
-  RESTORE_PANE ("trace", self->trace_paned);
-  RESTORE_PANE ("list", self->list_paned);
 #undef RESTORE_PANE
-  self->panes_restored = g_key_file_has_key (kf, "panes", "trace", NULL);
+  load_panel_state (self, kf);
 
   /* The CPU usage graph: as the user left it; the first time, shown only
    * on screens tall enough for it and the lanes (about 900 px). */
@@ -491,9 +716,11 @@ load_state (EtlWindow *self)
  * @self: a window
  * @error: return location for a #GError
  *
- * Writes the window size, maximised state, pane positions, the session
- * panel's closed sections, the event list's hidden columns and whether the
- * timeline hides lanes without events in view to
+ * Writes the window size and position, maximised state, the session pane,
+ * the bottom panel's tab, height and maximised state, the details' width
+ * and whether they are shown, the session panel's closed sections, the
+ * event list's hidden columns and whether the timeline hides lanes without
+ * events in view to
  * g_get_user_config_dir()/etlscope/state.ini, atomically
  * (g_key_file_save_to_file() goes through g_file_set_contents()).
  *
@@ -516,14 +743,24 @@ etl_window_save_state (EtlWindow *self, GError **error)
   gtk_window_get_size (GTK_WINDOW (self), &width, &height);
   if (!maximized)
     {
+      int x, y;
+
       g_key_file_set_integer (kf, "window", "width", width);
       g_key_file_set_integer (kf, "window", "height", height);
+      if (gtk_widget_get_realized (GTK_WIDGET (self)))
+        {
+          gtk_window_get_position (GTK_WINDOW (self), &x, &y);
+          g_key_file_set_integer (kf, "window", "x", x);
+          g_key_file_set_integer (kf, "window", "y", y);
+        }
     }
   g_key_file_set_boolean (kf, "window", "maximized", maximized);
   g_key_file_set_integer (kf, "panes", "session", gtk_paned_get_position (self->paned));
   g_key_file_set_boolean (kf, "panes", "session-visible", gtk_widget_get_visible (GTK_WIDGET (self->session_box)));
-  g_key_file_set_integer (kf, "panes", "trace", gtk_paned_get_position (self->trace_paned));
-  g_key_file_set_integer (kf, "panes", "list", gtk_paned_get_position (self->list_paned));
+  /* Keys of the layout before the bottom panel (issue 18). */
+  g_key_file_remove_key (kf, "panes", "trace", NULL);
+  g_key_file_remove_key (kf, "panes", "list", NULL);
+  save_panel_state (self, kf);
   g_key_file_set_boolean (kf, "cpu-graph", "expanded", etl_cpu_graph_get_expanded (self->cpu_graph));
   g_key_file_set_boolean (kf, "timeline", "hide-empty-lanes", etl_timeline_view_get_hide_empty_lanes (self->timeline));
   {
@@ -1566,36 +1803,8 @@ on_group_activated (EtlGroupView *view, const EtlGroup *group, EtlWindow *self)
   g_ptr_array_add (self->conditions, c);
   apply_filter (self);
   update_status (self);
-}
-
-/* The summary's first width: a third of the list area, 300–600 px; it may
- * shrink below its own minimum width (clipped) so the window always fits
- * the screen, at 1366 px with the session panel open too. */
-static void
-on_summary_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, gpointer user_data)
-{
-  int width = CLAMP (allocation->width * 33 / 100, 300, 600);
-
-  if (allocation->width < 600)
-    return;
-  gtk_paned_set_position (GTK_PANED (paned), allocation->width - width);
-  g_signal_handlers_disconnect_by_func (paned, on_summary_paned_allocated, user_data);
-}
-
-/* First run: the timeline area (lanes, loss plot, CPU graph) gets 55 % of
- * the trace area's height and the list 72 % of the rest's, so the lanes are
- * not squeezed to their minimum and the details pane does not take the list's
- * room.  Later runs restore what the user left. */
-static void
-on_trace_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, EtlWindow *self)
-{
-  if (allocation->height < 300)
-    return;
-  g_signal_handlers_disconnect_by_func (paned, on_trace_paned_allocated, self);
-  if (self->panes_restored)
-    return;
-  gtk_paned_set_position (GTK_PANED (paned), allocation->height * 55 / 100);
-  gtk_paned_set_position (self->list_paned, (allocation->height * 45 / 100) * 72 / 100);
+  /* The group's rows: in the Events tab. */
+  etl_view_panel_show_view (self->view_panel, "events");
 }
 
 static void
@@ -3243,6 +3452,7 @@ etl_window_class_init (EtlWindowClass *klass)
   g_type_ensure (ETL_TYPE_FILTER_BAR);
   g_type_ensure (ETL_TYPE_EVENT_LIST);
   g_type_ensure (ETL_TYPE_DETAILS);
+  g_type_ensure (ETL_TYPE_VIEW_PANEL);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/etlscope/Etlscope/ui/etl-window.ui");
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, header_bar);
@@ -3260,7 +3470,9 @@ etl_window_class_init (EtlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, recent_title);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, trace_paned);
-  gtk_widget_class_bind_template_child (widget_class, EtlWindow, list_paned);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, timeline_box);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, view_panel);
+  gtk_widget_class_bind_template_child (widget_class, EtlWindow, events_paned);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, time_ruler);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, EtlWindow, loss_plot);
@@ -3291,6 +3503,9 @@ etl_window_init (EtlWindow *self)
     { "find", find_action },
     { "clear-filter", clear_filter_action },
     { "show-session", NULL, NULL, "true", show_session_change_state },
+    { "show-view", show_view_action, "i" },
+    { "maximize-panel", NULL, NULL, "false", maximize_panel_change_state },
+    { "show-details", NULL, NULL, "true", show_details_change_state },
     { "show-menu", show_menu_action },
 
     { "go-to-time", go_to_time_action },
@@ -3307,6 +3522,7 @@ etl_window_init (EtlWindow *self)
   GActionGroup *timeline_actions;
   GtkApplication *app;
 
+  self->handle_size = -1;
   self->conditions = g_ptr_array_new_with_free_func (condition_free);
   self->manifests = g_ptr_array_new_with_free_func (g_free);
   self->markers = g_array_new (FALSE, FALSE, sizeof (WindowMarker));
@@ -3316,7 +3532,7 @@ etl_window_init (EtlWindow *self)
   /* The provider colour legend, under the timeline. */
   {
     /* The timeline sits in its own scrolled pane; the legend goes into the
-     * box around that pane. */
+     * box of tracks around that pane, right under it. */
     GtkWidget *parent = gtk_widget_get_ancestor (GTK_WIDGET (self->timeline), GTK_TYPE_BOX);
 
     /* One line, most frequent first; scrolls sideways when narrow. */
@@ -3332,7 +3548,7 @@ etl_window_init (EtlWindow *self)
     if (GTK_IS_BOX (parent))
       {
         gtk_box_pack_start (GTK_BOX (parent), self->legend_scroller, FALSE, FALSE, 0);
-        gtk_box_reorder_child (GTK_BOX (parent), self->legend_scroller, 2);
+        gtk_box_reorder_child (GTK_BOX (parent), self->legend_scroller, 1);
       }
   }
 
@@ -3399,24 +3615,14 @@ etl_window_init (EtlWindow *self)
   g_signal_connect_object (self->loss_plot, "loss-activated", G_CALLBACK (on_loss_activated), self, 0);
   g_signal_connect_object (self->event_list, "filter-request", G_CALLBACK (on_list_filter_request), self, 0);
 
-  /* The grouped summary, beside the event list (filter bar and list). */
-  {
-    GtkWidget *list_box = gtk_widget_get_parent (GTK_WIDGET (self->event_list));
-    GtkWidget *side = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-
-    self->group_view = ETL_GROUP_VIEW (etl_group_view_new ());
-    g_signal_connect (side, "size-allocate", G_CALLBACK (on_summary_paned_allocated), NULL);
-    g_signal_connect (self->trace_paned, "size-allocate", G_CALLBACK (on_trace_paned_allocated), self);
-    g_object_ref (list_box);
-    gtk_container_remove (GTK_CONTAINER (self->list_paned), list_box);
-    gtk_paned_pack1 (GTK_PANED (side), list_box, TRUE, FALSE);
-    gtk_paned_pack2 (GTK_PANED (side), GTK_WIDGET (self->group_view), FALSE, TRUE);
-    g_object_unref (list_box);
-    gtk_paned_pack1 (self->list_paned, side, TRUE, FALSE);
-    gtk_widget_show (side);
-    g_signal_connect_object (self->group_view, "group-activated", G_CALLBACK (on_group_activated), self, 0);
-    g_signal_connect_object (self->timeline, "range-selected", G_CALLBACK (on_timeline_range_selected), self, 0);
-  }
+  /* The bottom panel: Events (from the template), then Summary. */
+  etl_view_panel_set_page_id (self->view_panel, GTK_WIDGET (self->events_paned), "events");
+  self->group_view = ETL_GROUP_VIEW (etl_group_view_new ());
+  etl_window_add_view_tab (self, "summary", "Summary", GTK_WIDGET (self->group_view));
+  g_signal_connect_object (self->group_view, "group-activated", G_CALLBACK (on_group_activated), self, 0);
+  g_signal_connect_object (self->timeline, "range-selected", G_CALLBACK (on_timeline_range_selected), self, 0);
+  g_signal_connect (self->trace_paned, "size-allocate", G_CALLBACK (on_trace_paned_allocated), self);
+  g_signal_connect_object (self->details, "notify::has-event", G_CALLBACK (on_details_has_event), self, 0);
   g_signal_connect_object (self->event_list, "show-in-timeline", G_CALLBACK (on_list_show_in_timeline), self, 0);
 
   self->recent_menu = g_menu_new ();
@@ -3556,10 +3762,102 @@ etl_window_get_event_list (EtlWindow *self)
 }
 
 /**
+ * etl_window_add_view_tab:
+ * @self: a window
+ * @id: the view's id, kept in state.ini as the tab last shown (e.g.
+ *   "cpu-precise"); unique among the tabs
+ * @title: the tab's text (e.g. "CPU Usage (Precise)")
+ * @widget: (transfer floating): the view
+ *
+ * Adds a view to the bottom panel as its last tab: Alt+N shows the Nth tab.
+ * The window's own tabs are "events" (Alt+1) and "summary" (Alt+2).
+ */
+void
+etl_window_add_view_tab (EtlWindow *self, const char *id, const char *title, GtkWidget *widget)
+{
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  etl_view_panel_add_view (self->view_panel, id, title, widget);
+}
+
+/**
+ * etl_window_show_view_tab:
+ * @self: a window
+ * @id: a view's id ("events", "summary", …)
+ *
+ * Returns: %FALSE when the panel has no such tab (nothing changes)
+ */
+gboolean
+etl_window_show_view_tab (EtlWindow *self, const char *id)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
+  return etl_view_panel_show_view (self->view_panel, id);
+}
+
+/**
+ * etl_window_get_view_tab:
+ * @self: a window
+ *
+ * Returns: (nullable): the id of the tab shown in the bottom panel
+ */
+const char *
+etl_window_get_view_tab (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return etl_view_panel_get_view (self->view_panel);
+}
+
+/**
+ * etl_window_get_view_panel:
+ * @self: a window
+ *
+ * Returns: (transfer none): the bottom panel of tabs
+ */
+EtlViewPanel *
+etl_window_get_view_panel (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->view_panel;
+}
+
+/**
+ * etl_window_get_panel_height:
+ * @self: a window
+ *
+ * Returns: the bottom panel's height in pixels, as laid out; while it is
+ *   maximised or before it is shown, the height it returns to (0 when not
+ *   known yet)
+ */
+int
+etl_window_get_panel_height (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), 0);
+
+  if (self->panel_sized && !panel_maximized (self) && gtk_widget_get_mapped (GTK_WIDGET (self->view_panel)))
+    return gtk_widget_get_allocated_height (GTK_WIDGET (self->view_panel));
+  return self->panel_height;
+}
+
+/**
+ * etl_window_set_panel_height:
+ * @self: a window
+ * @height: pixels
+ *
+ * Moves the handle between the lanes and the bottom panel so the panel is
+ * @height pixels high (the lanes keep their minimum), as a drag would.
+ */
+void
+etl_window_set_panel_height (EtlWindow *self, int height)
+{
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  g_return_if_fail (height > 0);
+  apply_panel_height (self, height);
+}
+
+/**
  * etl_window_get_group_view:
  * @self: a window
  *
- * Returns: (transfer none): the grouped summary beside the event list
+ * Returns: (transfer none): the grouped summary (the Summary tab)
  */
 EtlGroupView *
 etl_window_get_group_view (EtlWindow *self)

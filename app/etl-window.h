@@ -12,6 +12,7 @@
 #include "etl-session-panel.h"
 #include "etl-timeline-view.h"
 #include "etl-trace.h"
+#include "etl-view-panel.h"
 #include "etl-zoom-manager.h"
 
 G_BEGIN_DECLS
@@ -47,6 +48,14 @@ const char *etl_window_get_marker (EtlWindow *self, guint i, gint64 *filetime);
 void etl_window_get_export_range (EtlWindow *self, gint64 *begin, gint64 *end);
 void etl_window_export_selection (EtlWindow *self, const char *path);
 gboolean etl_window_export_image (EtlWindow *self, const char *path, GError **error);
+
+/* Bottom panel */
+void etl_window_add_view_tab (EtlWindow *self, const char *id, const char *title, GtkWidget *widget);
+gboolean etl_window_show_view_tab (EtlWindow *self, const char *id);
+const char *etl_window_get_view_tab (EtlWindow *self);
+EtlViewPanel *etl_window_get_view_panel (EtlWindow *self);
+int etl_window_get_panel_height (EtlWindow *self);
+void etl_window_set_panel_height (EtlWindow *self, int height);
 
 /* State */
 gboolean etl_window_save_state (EtlWindow *self, GError **error);

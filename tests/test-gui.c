@@ -788,8 +788,10 @@ test_state_file (Fixture *fixture, gconstpointer data)
   g_assert_true (g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &error));
   g_assert_no_error (error);
   g_assert_true (g_key_file_has_key (kf, "window", "maximized", NULL));
-  g_assert_cmpint (g_key_file_get_integer (kf, "panes", "list", NULL), >, 0);
-  g_assert_cmpint (g_key_file_get_integer (kf, "panes", "trace", NULL), >, 0);
+  /* The bottom panel's tab and state (issue 18: no more list/trace panes). */
+  g_assert_cmpstr (g_key_file_get_string (kf, "panel", "tab", NULL), ==, "events");
+  g_assert_true (g_key_file_has_key (kf, "panel", "maximized", NULL));
+  g_assert_false (g_key_file_has_key (kf, "panes", "list", NULL));
 
   /* Written explicitly too. */
   fixture->window = g_object_ref_sink (etl_window_new (NULL));

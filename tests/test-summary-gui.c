@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
-/* The grouped summary beside the event list: it fills from the trace, sorts
+/* The grouped summary (the Summary tab): it fills from the trace, sorts
  * by a header click, follows the selected time range, and activating a
  * group filters the list to exactly that group's count.  Run under Xvfb;
  * skipped without a display.  With ETLSCOPE_SCREENSHOT_DIR set, the
@@ -132,6 +132,9 @@ test_fill_sort_activate (Fixture *fixture, gconstpointer data)
 
   if (!open_net (fixture->window))
     return;
+  /* The summary is the bottom panel's second tab (Alt+2). */
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "show-view", g_variant_new_int32 (2));
+  etl_test_wait_paint (GTK_WIDGET (fixture->window));
   view = etl_window_get_group_view (fixture->window);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
   tv = etl_group_view_get_tree_view (view);
@@ -188,6 +191,8 @@ test_fill_sort_activate (Fixture *fixture, gconstpointer data)
   gtk_tree_view_expand_to_path (tv, path);
   gtk_tree_view_row_activated (tv, path, gtk_tree_view_get_column (tv, 0));
   wait_idle (fixture->window);
+  /* The group's rows are shown in the Events tab. */
+  g_assert_cmpstr (etl_window_get_view_tab (fixture->window), ==, "events");
   g_assert_cmpuint (etl_event_list_get_n_rows (etl_window_get_event_list (fixture->window)), ==, 79528);
   g_assert_cmpuint (etl_row_set_get_n (etl_window_get_rows (fixture->window)), ==, 79528);
   g_assert_cmpuint (etl_summary_get_n_records (etl_timeline_view_get_summary (etl_window_get_timeline (fixture->window))),
@@ -292,14 +297,8 @@ test_screenshot (Fixture *fixture, gconstpointer data)
       gtk_window_resize (GTK_WINDOW (fixture->window), 1600, want);
       etl_test_wait_paint (GTK_WIDGET (fixture->window));
     }
-  /* More room for the list and the summary than for the (empty) details. */
-  {
-    GtkWidget *side = gtk_widget_get_parent (GTK_WIDGET (etl_window_get_group_view (fixture->window)));
-    GtkWidget *list_paned = gtk_widget_get_parent (side);
-
-    g_assert_true (GTK_IS_PANED (list_paned));
-    gtk_paned_set_position (GTK_PANED (list_paned), 560);
-  }
+  /* The Summary tab of the bottom panel. */
+  g_assert_true (etl_window_show_view_tab (fixture->window, "summary"));
   /* Expand the two largest providers. */
   for (int i = 0; i < 2 && gtk_tree_model_iter_nth_child (model, &iter, NULL, i); i++)
     {

@@ -239,7 +239,7 @@ test_quit_saves_state (Fixture *fixture, gconstpointer data)
   g_assert_true (g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &error));
   g_assert_no_error (error);
   g_assert_true (g_key_file_has_key (kf, "window", "maximized", NULL));
-  g_assert_true (g_key_file_has_key (kf, "panes", "list", NULL));
+  g_assert_true (g_key_file_has_key (kf, "panel", "tab", NULL));
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
@@ -814,7 +814,7 @@ test_time_format (void)
 static gboolean
 plot_is_allocated (gpointer data)
 {
-  return gtk_widget_get_allocated_height (GTK_WIDGET (data)) >= 4 + 3 * 18 + 2 * 34;
+  return gtk_widget_get_allocated_height (GTK_WIDGET (data)) >= 4 + 2 * 18 + 2 + 2 * 28 + 4;
 }
 
 /* On the demo trace (buffers lost): hovering a loss point names its time,
@@ -853,7 +853,8 @@ test_loss_plot (Fixture *fixture, gconstpointer data)
   wait_for (plot_is_allocated, plot);
   width = gtk_widget_get_allocated_width (GTK_WIDGET (plot));
   height = gtk_widget_get_allocated_height (GTK_WIDGET (plot));
-  g_assert_cmpint (height, >=, 4 + 3 * 18 + 2 * 34);
+  /* Legend and key one line each, two rows of 28 px (issue 18). */
+  g_assert_cmpint (height, >=, 4 + 2 * 18 + 2 + 2 * 28 + 4);
 
   /* The first buffer-row loss, where the plot draws it. */
   etl_window_get_visible_range (fixture->window, &b, &e);

@@ -157,6 +157,8 @@ add_entry (EtlFilterBar *self, const char *placeholder, const char *tooltip, int
   gtk_entry_set_placeholder_text (entry, placeholder);
   gtk_widget_set_tooltip_text (GTK_WIDGET (entry), tooltip);
   gtk_entry_set_width_chars (entry, width_chars);
+  /* The bar's own search icon stands for all four: no icon inside each. */
+  gtk_entry_set_icon_from_icon_name (entry, GTK_ENTRY_ICON_PRIMARY, NULL);
   gtk_widget_set_hexpand (GTK_WIDGET (entry), expand);
   g_signal_connect_object (entry, "changed", G_CALLBACK (on_entry_changed), self, 0);
   g_signal_connect_object (entry, "activate", G_CALLBACK (on_entry_activate), self, 0);
@@ -254,19 +256,24 @@ etl_filter_bar_init (EtlFilterBar *self)
   gtk_widget_show (icon);
   gtk_box_pack_start (GTK_BOX (self), icon, FALSE, FALSE, 0);
 
-  self->provider_entry = add_entry (self, "Provider", "Provider name or GUID, any part of it", 22, FALSE);
-  self->pid_entry = add_entry (self, "PID", "Process id (decimal or 0x hex)", 8, FALSE);
-  self->tid_entry = add_entry (self, "TID", "Thread id (decimal or 0x hex)", 8, FALSE);
+  /* Narrow enough for the list's pane at a 1024 px window beside the
+   * session panel (issue 18); the free-text entry takes what is left. */
+  self->provider_entry = add_entry (self, "Provider", "Provider name or GUID, any part of it", 12, FALSE);
+  self->pid_entry = add_entry (self, "PID", "Process id (decimal or 0x hex)", 6, FALSE);
+  self->tid_entry = add_entry (self, "TID", "Thread id (decimal or 0x hex)", 6, FALSE);
   self->text_entry = add_entry (self, "Search provider, event, process and payload",
                                 "Text in the provider, event or process name or in the decoded payload "
                                 "(Reason=AllocSmall)",
-                                24, TRUE);
+                                10, TRUE);
 
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->spinner), FALSE, FALSE, 0);
 
   self->count_label = GTK_LABEL (gtk_label_new (""));
-  gtk_label_set_width_chars (self->count_label, 22);
+  /* "179,474 of 179,474 rows" in full where there is room. */
+  gtk_label_set_width_chars (self->count_label, 8);
+  gtk_label_set_max_width_chars (self->count_label, 26);
+  gtk_label_set_ellipsize (self->count_label, PANGO_ELLIPSIZE_START);
   gtk_label_set_xalign (self->count_label, 1.0);
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->count_label)), "dim-label");
   gtk_widget_show (GTK_WIDGET (self->count_label));

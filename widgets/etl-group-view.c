@@ -514,8 +514,9 @@ etl_group_view_init (EtlGroupView *self)
   self->status = GTK_LABEL (gtk_label_new (NULL));
     gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->status)), "dim-label");
-  /* Narrow enough not to widen the window: the chooser ellipsizes and the
-   * status line has a row of its own. */
+  /* Narrow enough not to widen the window: the chooser and the status
+   * ellipsize.  One row for the three: the view is a tab of the window's
+   * bottom panel, as wide as the trace area. */
   {
     GList *cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (self->chooser));
 
@@ -523,11 +524,12 @@ etl_group_view_init (EtlGroupView *self)
       g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_END, "width-chars", 8, NULL);
     g_list_free (cells);
   }
-  gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->chooser), TRUE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->chooser), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->range_toggle), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->status), TRUE, TRUE, 0);
   gtk_label_set_xalign (self->status, 0.0);
   gtk_label_set_width_chars (self->status, 4);
-  g_object_set (self->status, "margin-start", 6, "margin-end", 6, "margin-bottom", 2, NULL);
+  g_object_set (self->status, "margin-start", 6, NULL);
 
   self->store = gtk_tree_store_new (ETL_GROUP_VIEW_N_COLUMNS, G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_STRING,
                                     G_TYPE_DOUBLE, G_TYPE_STRING, G_TYPE_INT64, G_TYPE_STRING, G_TYPE_INT64,
@@ -546,7 +548,6 @@ etl_group_view_init (EtlGroupView *self)
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->tree_view));
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->status), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), scrolled, TRUE, TRUE, 0);
   gtk_widget_show_all (GTK_WIDGET (self));
 

@@ -159,11 +159,11 @@ stroke_series (cairo_t *cr, const guint64 *values, guint n, double x0, double ba
 
 /* Layout, top to bottom: the legend (each file's colour, name and header
  * totals, in columns over at most ETL_LOSS_PLOT_LEGEND_LINES lines), the key
- * (what each line style counts), then two rows of the plot, each with its
+ * (what each line style counts, one line), then two rows of the plot, each with its
  * own scale, so counts of different units are never read against each
  * other. */
 #define LEGEND_ROW 18
-#define PLOT_ROW 34
+#define PLOT_ROW 28
 
 typedef struct
 {
@@ -184,7 +184,7 @@ compute_layout (EtlLossPlot *self, int height, Layout *l)
   l->legend_columns = (n + l->legend_lines - 1) / l->legend_lines;
   l->legend_top = 4;
   l->key_top = l->legend_top + l->legend_lines * LEGEND_ROW;
-  l->rows_top = l->key_top + 2 * LEGEND_ROW + 2;
+  l->rows_top = l->key_top + LEGEND_ROW + 2;
   l->row_h = MAX ((height - l->rows_top - 4) / 2.0, 12.0);
 }
 
@@ -405,22 +405,30 @@ etl_loss_plot_render (EtlLossPlot *self, cairo_t *cr, int width, int height)
     pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
   }
 
-  /* Key: what each line style counts, one line each. */
-  for (guint k = 0; k < 2; k++)
-    {
-      double x = ETL_LABEL_COLUMN_WIDTH + 8, y = l.key_top + (k + 0.5) * LEGEND_ROW;
+  /* Key: what each line style counts, both on one line (shortened to the
+   * width; the tooltip says it in full). */
+  {
+    double x = ETL_LABEL_COLUMN_WIDTH + 8, y = l.key_top + 0.5 * LEGEND_ROW;
 
-      draw_line_key (cr, x, y, k == 1, &fg);
-      pango_layout_set_markup (layout,
-                               k == 0 ? "<small>events row: buffers flagged EVENTS_LOST, RTLostEvent records</small>"
-                                      : "<small>buffers row: lost buffers — BUFFER_LOST flag, sequence gaps, "
-                                        "RTLostBuffer / RTLostFile</small>",
-                               -1);
-      pango_layout_get_pixel_size (layout, &tw, &th);
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.75);
-      cairo_move_to (cr, x + 24, y - th / 2.0);
-      pango_cairo_show_layout (cr, layout);
-    }
+    for (guint k = 0; k < 2 && x + 24 < width; k++)
+      {
+        draw_line_key (cr, x, y, k == 1, &fg);
+        pango_layout_set_markup (layout,
+                                 k == 0 ? "<small>events row: buffers flagged EVENTS_LOST, RTLostEvent records</small>"
+                                        : "<small>buffers row: BUFFER_LOST flag, sequence gaps, "
+                                          "RTLostBuffer / RTLostFile</small>",
+                                 -1);
+        pango_layout_set_width (layout, MAX ((int) (width - x - 32), 1) * PANGO_SCALE);
+        pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+        pango_layout_get_pixel_size (layout, &tw, &th);
+        cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.75);
+        cairo_move_to (cr, x + 24, y - th / 2.0);
+        pango_cairo_show_layout (cr, layout);
+        x += 24 + tw + 24;
+      }
+    pango_layout_set_width (layout, -1);
+    pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+  }
 
   /* Two rows, each with its name and scale in the label column. */
   for (guint r = 0; r < 2; r++)
@@ -685,7 +693,7 @@ etl_loss_plot_get_preferred_height (GtkWidget *widget, int *min, int *nat)
   if (self->compact)
     *min = *nat = ETL_LOSS_PLOT_COMPACT_HEIGHT;
   else
-    *min = *nat = 4 + (int) (lines + 2) * LEGEND_ROW + 2 + 2 * PLOT_ROW + 4;
+    *min = *nat = 4 + (int) (lines + 1) * LEGEND_ROW + 2 + 2 * PLOT_ROW + 4;
 }
 
 static void

@@ -63,8 +63,10 @@ struct _EtlDetails
   GtkLabel *source_label;     /* which schema decoded the fields */
   GtkTreeView *fields_view;
   GtkListStore *fields;
-  GtkTextView *text_view;     /* header fields, extended data, hex dump */
+  GtkTextView *text_view;     /* header fields, extended data */
   GtkTextBuffer *buffer;
+  GtkTextView *dump_view;     /* the hex dump: its lines do not wrap */
+  GtkTextBuffer *dump;
   char *text;                 /* all of it as plain text */
   GHashTable *manifest_files; /* provider name → manifest file's base name */
   EtlStacks *stacks;          /* the trace's stacks, or NULL */
@@ -99,6 +101,7 @@ typedef struct
   GString *text;
   GtkTextBuffer *buffer;
   GtkTextBuffer *below;
+  GtkTextBuffer *dump;  /* the hex dump's own buffer, or NULL: into buffer */
   GtkListStore *fields;
   GtkLabel *source_label;
   GHashTable *manifest_files;
@@ -330,7 +333,16 @@ format_hex_dump (Out *out, const guint8 *data, gsize len)
     }
   if (len > shown)
     g_string_append_printf (s, "… %" G_GSIZE_FORMAT " more bytes\n", len - shown);
-  out_append (out, s->str, "mono");
+  if (out->dump != NULL)
+    {
+      GtkTextBuffer *buffer = out->buffer;
+
+      out->buffer = out->dump;
+      out_append (out, s->str, "mono");
+      out->buffer = buffer;
+    }
+  else
+    out_append (out, s->str, "mono");
   g_string_free (s, TRUE);
 }
 
@@ -750,10 +762,49 @@ etl_details_class_init (EtlDetailsClass *klass)
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "etldetails");
 }
 
+/* The pane's text views.  A wrapping GtkTextView of GTK 3 asks, as its
+ * minimum width, the width it was last laid out at, so a pane once wide
+ * could never be narrowed again (and the window's minimum width grew with
+ * it): this one asks at most DETAILS_TEXT_MIN_WIDTH and rewraps to the
+ * width it gets.  Private to the details pane. */
+#define DETAILS_TEXT_MIN_WIDTH 120
+
+typedef struct
+{
+  GtkTextView parent_instance;
+} EtlDetailsText;
+
+typedef struct
+{
+  GtkTextViewClass parent_class;
+} EtlDetailsTextClass;
+
+static GType etl_details_text_get_type (void);
+G_DEFINE_TYPE (EtlDetailsText, etl_details_text, GTK_TYPE_TEXT_VIEW)
+
+static void
+etl_details_text_get_preferred_width (GtkWidget *widget, int *min, int *nat)
+{
+  GTK_WIDGET_CLASS (etl_details_text_parent_class)->get_preferred_width (widget, min, nat);
+  if (gtk_text_view_get_wrap_mode (GTK_TEXT_VIEW (widget)) != GTK_WRAP_NONE)
+    *min = MIN (*min, DETAILS_TEXT_MIN_WIDTH);
+}
+
+static void
+etl_details_text_class_init (EtlDetailsTextClass *klass)
+{
+  GTK_WIDGET_CLASS (klass)->get_preferred_width = etl_details_text_get_preferred_width;
+}
+
+static void
+etl_details_text_init (EtlDetailsText *self)
+{
+}
+
 static GtkTextView *
 new_text_view (EtlDetails *self, gboolean head)
 {
-  GtkTextView *view = GTK_TEXT_VIEW (gtk_text_view_new ());
+  GtkTextView *view = GTK_TEXT_VIEW (g_object_new (etl_details_text_get_type (), NULL));
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
   PangoTabArray *tabs;
 
@@ -803,7 +854,9 @@ etl_details_init (EtlDetails *self)
 {
   GtkWidget *box;
 
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+  /* Beside the list the pane is narrow: its texts wrap to its width and
+   * the field table scrolls sideways in a scroller of its own. */
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   self->manifest_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -828,17 +881,39 @@ etl_details_init (EtlDetails *self)
   gtk_tree_view_set_enable_search (self->fields_view, FALSE);
   gtk_tree_view_set_grid_lines (self->fields_view, GTK_TREE_VIEW_GRID_LINES_VERTICAL);
   gtk_tree_view_set_tooltip_column (self->fields_view, FIELD_COLUMN_VALUE);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->fields_view), 12);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->fields_view), 12);
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->fields_view)), "event-fields");
   add_field_column (self, "Field", FIELD_COLUMN_NAME, FALSE);
   add_field_column (self, "Value", FIELD_COLUMN_VALUE, TRUE);
   add_field_column (self, "Type", FIELD_COLUMN_TYPE, FALSE);
-  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->fields_view));
+  {
+    GtkWidget *table_scroller = gtk_scrolled_window_new (NULL, NULL);
+
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (table_scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (table_scroller), TRUE);
+    gtk_widget_set_margin_start (table_scroller, 12);
+    gtk_widget_set_margin_end (table_scroller, 12);
+    gtk_container_add (GTK_CONTAINER (table_scroller), GTK_WIDGET (self->fields_view));
+    gtk_container_add (GTK_CONTAINER (box), table_scroller);
+  }
 
   self->text_view = new_text_view (self, FALSE);
   self->buffer = gtk_text_view_get_buffer (self->text_view);
+  gtk_text_view_set_bottom_margin (self->text_view, 0);
   gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->text_view));
+
+  /* The hex dump scrolls sideways by itself; the texts above wrap. */
+  self->dump_view = new_text_view (self, FALSE);
+  self->dump = gtk_text_view_get_buffer (self->dump_view);
+  gtk_text_view_set_wrap_mode (self->dump_view, GTK_WRAP_NONE);
+  gtk_text_view_set_top_margin (self->dump_view, 0);
+  {
+    GtkWidget *dump_scroller = gtk_scrolled_window_new (NULL, NULL);
+
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (dump_scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (dump_scroller), TRUE);
+    gtk_container_add (GTK_CONTAINER (dump_scroller), GTK_WIDGET (self->dump_view));
+    gtk_container_add (GTK_CONTAINER (box), dump_scroller);
+  }
 
   gtk_widget_show_all (box);
   gtk_container_add (GTK_CONTAINER (self), box);
@@ -875,19 +950,23 @@ etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row)
 
   gtk_text_buffer_set_text (self->head, "", 0);
   gtk_text_buffer_set_text (self->buffer, "", 0);
+  gtk_text_buffer_set_text (self->dump, "", 0);
   gtk_list_store_clear (self->fields);
   out.text = g_string_new (NULL);
   out.buffer = self->head;
   out.below = self->buffer;
+  out.dump = self->dump;
   out.fields = self->fields;
   out.source_label = self->source_label;
   out.manifest_files = self->manifest_files;
   out.stacks = self->stacks;
   format_record (&out, trace, row);
   gtk_widget_show (GTK_WIDGET (self->source_label));
-  gtk_widget_set_visible (GTK_WIDGET (self->fields_view),
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->fields_view)),
                           gtk_tree_model_iter_n_children (GTK_TREE_MODEL (self->fields), NULL) > 0);
   gtk_widget_show (GTK_WIDGET (self->text_view));
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->dump_view)),
+                          gtk_text_buffer_get_char_count (self->dump) > 0);
   g_free (self->text);
   self->text = g_string_free (out.text, FALSE);
   set_has_event (self, TRUE);
@@ -926,8 +1005,10 @@ etl_details_clear (EtlDetails *self)
   gtk_text_buffer_set_text (self->buffer, "", 0);
   gtk_list_store_clear (self->fields);
   gtk_widget_hide (GTK_WIDGET (self->source_label));
-  gtk_widget_hide (GTK_WIDGET (self->fields_view));
+  gtk_widget_hide (gtk_widget_get_parent (GTK_WIDGET (self->fields_view)));
   gtk_widget_hide (GTK_WIDGET (self->text_view));
+  gtk_text_buffer_set_text (self->dump, "", 0);
+  gtk_widget_hide (gtk_widget_get_parent (GTK_WIDGET (self->dump_view)));
   g_free (self->text);
   self->text = g_strdup ("No event selected");
   set_has_event (self, FALSE);

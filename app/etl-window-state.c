@@ -53,6 +53,29 @@ get_workarea (GdkRectangle *area)
   return area->width > 0 && area->height > 0;
 }
 
+/* The frame GTK 3 draws around a window with client-side decorations and
+ * no compositing manager: 5 px a side, outside the default size (measured
+ * under Xvfb: a 1400×900 default size made a 1410×956 window with its
+ * 46 px header bar). */
+#define CSD_FRAME 10
+
+/* Fits a default size of @width × @height to @area, header bar and frame
+ * included (they are outside the default size); @outer_w × @outer_h is the
+ * whole window's size then. */
+static void
+fit_workarea (EtlWindow *self, const GdkRectangle *area, int *width, int *height, int *outer_w, int *outer_h)
+{
+  GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (self));
+  int title_h = 0;
+
+  if (titlebar != NULL && gtk_widget_get_visible (titlebar))
+    gtk_widget_get_preferred_height (titlebar, &title_h, NULL);
+  *width = MIN (*width, area->width - CSD_FRAME);
+  *height = MIN (*height, area->height - title_h - CSD_FRAME);
+  *outer_w = MAX (*width + CSD_FRAME, 1);
+  *outer_h = MAX (*height + title_h + CSD_FRAME, 1);
+}
+
 void
 load_state (EtlWindow *self)
 {
@@ -81,18 +104,26 @@ load_state (EtlWindow *self)
   /* A size saved on a bigger monitor (a laptop taken off its dock) would
    * put the status bar and the list's last rows off screen: fit it to this
    * monitor's work area, and the position so that the window lies inside
-   * it (the window's minimum size is within 1024×700). */
+   * it (the window's minimum size is within 1024×700).  No size saved (the
+   * window was maximised when it closed): as on a first run, not the
+   * template's 1400×900, which is wider than a 1366×768 screen. */
   if (get_workarea (&area))
     {
-      width = MIN (width, area.width);
-      height = MIN (height, area.height);
+      int outer_w, outer_h;
+
+      if (width < 400 || height < 300)
+        {
+          width = area.width - 24;
+          height = area.height - 64;
+        }
+      fit_workarea (self, &area, &width, &height, &outer_w, &outer_h);
       if (g_key_file_has_key (kf, "window", "x", NULL) && g_key_file_has_key (kf, "window", "y", NULL))
         {
           int x = g_key_file_get_integer (kf, "window", "x", NULL);
           int y = g_key_file_get_integer (kf, "window", "y", NULL);
 
-          x = CLAMP (x, area.x, area.x + area.width - MAX (width, 1));
-          y = CLAMP (y, area.y, area.y + area.height - MAX (height, 1));
+          x = CLAMP (x, area.x, area.x + area.width - outer_w);
+          y = CLAMP (y, area.y, area.y + area.height - outer_h);
           gtk_window_move (GTK_WINDOW (self), x, y);
         }
     }

@@ -265,8 +265,12 @@ test_state_fits_monitor (Fixture *fixture, gconstpointer data)
   g_assert_no_error (error);
   window = etl_window_new (NULL);
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
-  g_assert_cmpint (width, ==, area.width);
-  g_assert_cmpint (height, ==, area.height);
+  /* The header bar and the frame are outside the default size: the whole
+   * window fits (issue 18; test-layout-gui checks the window shown). */
+  g_assert_cmpint (width, <=, area.width - 10);
+  g_assert_cmpint (width, >=, area.width - 20);
+  g_assert_cmpint (height, <=, area.height - 10 - 40);
+  g_assert_cmpint (height, >=, area.height - 100);
   gtk_widget_destroy (GTK_WIDGET (window));
 
   /* A size that fits is kept as saved. */

@@ -717,7 +717,7 @@ run_cpu (int expect_status, const char *first, ...)
   va_end (args);
   g_ptr_array_add (argv, NULL);
   proc
-      = g_subprocess_newv ((const char *const *)argv->pdata,
+      = etl_test_subprocess_newv ((const char *const *)argv->pdata,
                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);

@@ -155,7 +155,7 @@ run_cli (const char *const *args, GBytes **out, char **err)
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  proc = g_subprocess_newv ((const char *const *) argv->pdata,
+  proc = etl_test_subprocess_newv ((const char *const *) argv->pdata,
                             G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
   g_assert_no_error (error);
   g_subprocess_communicate (proc, NULL, NULL, out, &err_bytes, &error);

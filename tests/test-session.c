@@ -16,6 +16,7 @@
 
 #include "etl-session-export.h"
 #include "etl-session.h"
+#include "etl-test-util.h"
 
 #define N_CPUS 8
 
@@ -756,7 +757,7 @@ run_cli (const char *const *args, char **out, gsize *out_len, char **err, int *s
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
-  proc = g_subprocess_newv ((const char *const *) argv->pdata,
+  proc = etl_test_subprocess_newv ((const char *const *) argv->pdata,
                             G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_communicate (proc, NULL, NULL, &stdout_b, &stderr_b, &error));

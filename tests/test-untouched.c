@@ -61,12 +61,18 @@ run_cli (const char *command, const char *path)
                          dump ? path : NULL, NULL };
   g_autoptr (GSubprocess) proc = NULL;
   g_autoptr (GError) error = NULL;
+  g_autofree char *err_text = NULL;
 
   g_assert_nonnull (argv[0]);
-  proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
+  /* stderr is kept: when the command fails, the test log says why. */
+  proc = etl_test_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
   g_assert_no_error (error);
-  g_assert_true (g_subprocess_wait_check (proc, NULL, &error));
+  g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, &err_text, &error));
   g_assert_no_error (error);
+  if (!g_subprocess_get_successful (proc))
+    g_test_message ("etlscope-cli %s %s failed (wait status %d); stderr: %s", command, path,
+                    g_subprocess_get_status (proc), err_text != NULL ? err_text : "");
+  g_assert_true (g_subprocess_get_successful (proc));
 }
 
 static void

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/*
+ * Export: the selected range's records that the filter keeps written to a
+ * new .etl file in a worker (etl_writer_write_slice()), and the timeline
+ * written as a PNG, SVG or PDF image.
+ */
+
+#include "config.h"
+
+#define G_LOG_DOMAIN "etlscope"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include "etl-loss-plot.h"
+#include "etl-time-ruler.h"
+#include "etl-timeline-view.h"
+#include "etl-window-private.h"
+#include "etl-worker.h"
+#include "etl-writer.h"
+
+/* ------------------------------------------------------------------------ */
+/* Export                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  EtlTrace *trace;
+  EtlRowSet *rows;
+  gint64 from;
+  gint64 to;
+  char *path;
+  Progress *progress;
+  EtlWriterStats stats;
+} ExportData;
+
+static void
+export_data_free (gpointer data)
+{
+  ExportData *ed = data;
+
+  etl_trace_unref (ed->trace);
+  g_clear_pointer (&ed->rows, etl_row_set_unref);
+  g_free (ed->path);
+  progress_unref (ed->progress);
+  g_free (ed);
+}
+
+static gboolean
+row_in_set (EtlTrace *trace, guint64 index, gpointer user_data)
+{
+  EtlRowSet *rows = user_data;
+  guint64 pos = etl_row_set_find (rows, index);
+
+  return pos < etl_row_set_get_n (rows) && etl_row_set_get (rows, pos) == index;
+}
+
+static void
+export_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  ExportData *ed = task_data;
+  GError *error = NULL;
+  EtlSliceOptions options;
+
+  etl_slice_options_init (&options);
+  options.from = ed->from;
+  options.to = ed->to;
+  if (ed->rows != NULL)
+    {
+      options.filter = row_in_set;
+      options.filter_data = ed->rows;
+    }
+  if (etl_writer_write_slice (ed->trace, &options, ed->path, on_progress, ed->progress, cancellable, &ed->stats,
+                              &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  EtlWindow *self = ETL_WINDOW (source);
+  ExportData *ed = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *message = NULL;
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->export_cancellable)
+    return;
+  stop_progress (self);
+  g_clear_object (&self->export_cancellable);
+  update_actions (self);
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          message = g_strdup_printf ("Export to %s failed: %s", ed->path, error->message);
+          show_message (self, GTK_MESSAGE_ERROR, message);
+        }
+      return;
+    }
+  message = g_strdup_printf ("Exported %'" G_GUINT64_FORMAT " records (%'" G_GUINT64_FORMAT " bytes) to %s",
+                             ed->stats.n_records, ed->stats.file_size, ed->path);
+  show_message (self, GTK_MESSAGE_INFO, message);
+}
+
+/**
+ * etl_window_get_export_range:
+ * @self: a window
+ * @begin: (out): start, FILETIME
+ * @end: (out): end (exclusive), FILETIME
+ *
+ * The range File ▸ Export Selection writes: the timeline's selected range,
+ * else the visible range.
+ */
+void
+etl_window_get_export_range (EtlWindow *self, gint64 *begin, gint64 *end)
+{
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  if (!etl_timeline_view_get_selection (self->timeline, begin, end))
+    etl_zoom_manager_get_visible (self->zoom_manager, begin, end);
+}
+
+/**
+ * etl_window_export_selection:
+ * @self: a window
+ * @path: (type filename): the .etl file to write
+ *
+ * Writes the records of the export range (etl_window_get_export_range())
+ * that the current filter keeps to @path with etl_writer_write_slice(), in
+ * a worker with progress.  The outcome is shown in the info bar.
+ */
+void
+etl_window_export_selection (EtlWindow *self, const char *path)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *label = NULL;
+  ExportData *ed;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+  if (self->trace == NULL)
+    return;
+
+  cancel_jobs (self);
+  ed = g_new0 (ExportData, 1);
+  ed->trace = etl_trace_ref (self->trace);
+  if (self->rows != NULL && !etl_row_set_is_all (self->rows))
+    ed->rows = etl_row_set_ref (self->rows);
+  etl_window_get_export_range (self, &ed->from, &ed->to);
+  ed->path = g_strdup (path);
+  ed->progress = progress_new ();
+
+  base = g_path_get_basename (path);
+  label = g_strdup_printf ("Exporting %s…", base);
+  self->export_cancellable = g_cancellable_new ();
+  start_progress (self, label, ed->progress);
+  update_actions (self);
+
+  task = g_task_new (self, self->export_cancellable, on_export_done, NULL);
+  g_task_set_source_tag (task, etl_window_export_selection);
+  g_task_set_task_data (task, ed, export_data_free);
+  etl_worker_run (task, export_thread);
+}
+
+typedef struct
+{
+  GOutputStream *stream;
+  GError *error;
+} WriteStream;
+
+static cairo_status_t
+write_to_stream (void *closure, const unsigned char *data, unsigned int length)
+{
+  WriteStream *ws = closure;
+
+  if (ws->error != NULL || !g_output_stream_write_all (ws->stream, data, length, NULL, NULL, &ws->error))
+    return CAIRO_STATUS_WRITE_ERROR;
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/**
+ * etl_window_export_image:
+ * @self: a window
+ * @path: (type filename): the file to write; its extension picks the format:
+ *   .svg, .pdf, else PNG
+ * @error: return location for a #GError
+ *
+ * Draws the visible part of the timeline — time ruler, lanes and loss plot,
+ * at their size on screen — into a cairo image, SVG or PDF surface.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+etl_window_export_image (EtlWindow *self, const char *path, GError **error)
+{
+  GtkWidget *parts[3];
+  int heights[3], width, total = 0;
+  g_autofree char *lower = NULL;
+  g_autoptr (GFile) file = NULL;
+  WriteStream ws = { NULL, NULL };
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+  gboolean png;
+
+  g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  parts[0] = GTK_WIDGET (self->time_ruler);
+  parts[1] = GTK_WIDGET (self->timeline);
+  parts[2] = GTK_WIDGET (self->loss_plot);
+  width = MAX (gtk_widget_get_allocated_width (parts[1]), 400);
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      heights[i] = MAX (gtk_widget_get_allocated_height (parts[i]), 1);
+      if (i == 1 && heights[i] < 100)
+        heights[i] = 400;
+      total += heights[i];
+    }
+
+  /* Written through g_file_replace(): a temporary file renamed over @path
+   * on success, so an interrupted export leaves the old file intact. */
+  file = g_file_new_for_path (path);
+  ws.stream = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error));
+  if (ws.stream == NULL)
+    return FALSE;
+
+  lower = g_ascii_strdown (path, -1);
+  png = FALSE;
+  if (g_str_has_suffix (lower, ".svg"))
+    surface = cairo_svg_surface_create_for_stream (write_to_stream, &ws, width, total);
+  else if (g_str_has_suffix (lower, ".pdf"))
+    surface = cairo_pdf_surface_create_for_stream (write_to_stream, &ws, width, total);
+  else
+    {
+      surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, total);
+      png = TRUE;
+    }
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_save (cr);
+  etl_time_ruler_render (self->time_ruler, cr, width, heights[0]);
+  cairo_restore (cr);
+  cairo_save (cr);
+  cairo_translate (cr, 0, heights[0]);
+  cairo_rectangle (cr, 0, 0, width, heights[1]);
+  cairo_clip (cr);
+  etl_timeline_view_render (self->timeline, cr, width, heights[1]);
+  cairo_restore (cr);
+  cairo_save (cr);
+  cairo_translate (cr, 0, heights[0] + heights[1]);
+  etl_loss_plot_render (self->loss_plot, cr, width, heights[2]);
+  cairo_restore (cr);
+  cairo_destroy (cr);
+
+  cairo_surface_flush (surface);
+  if (png)
+    status = cairo_surface_write_to_png_stream (surface, write_to_stream, &ws);
+  else
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS || ws.error != NULL)
+    {
+      g_autoptr (GCancellable) abandon = g_cancellable_new ();
+
+      /* A cancelled close keeps the original file and drops the temporary one. */
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (ws.stream, abandon, NULL);
+      g_object_unref (ws.stream);
+      if (ws.error != NULL)
+        g_propagate_prefixed_error (error, ws.error, "%s: ", path);
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  if (!g_output_stream_close (ws.stream, NULL, error))
+    {
+      g_object_unref (ws.stream);
+      return FALSE;
+    }
+  g_object_unref (ws.stream);
+  return TRUE;
+}

@@ -22,7 +22,7 @@
 #include <sys/mman.h>
 #endif
 
-#include "etl-names.h"
+#include "etl-kernel-groups.h"
 
 /* ------------------------------------------------------------------------ */
 /* PID tables                                                               */
@@ -246,11 +246,11 @@ etl_trace_cursor_advance (Merge *m, Cursor *c)
 
           if (G_UNLIKELY (v == 0))
             {
-              EtlKernelEventInfo info;
+              const EtlGuid *cls = etl_kernel_hook_class (pk.hook_id);
               EtlGuid guid = { 0 };
 
-              if (etl_names_kernel_event (pk.hook_id, &info) && info.provider != NULL)
-                guid = *info.provider;
+              if (cls != NULL)
+                guid = *cls;
               v = (guint32) intern_provider (trace, &guid) + 1;
               if (etl_is_rt_lost (&guid, pk.opcode))
                 v |= HOOK_RT_LOST;
@@ -532,11 +532,11 @@ segment_scan (Open *o, Segment *sg, HookCache *hc, gboolean caller)
 
               if (G_UNLIKELY (hc->gen[pk.hook_id] != hc->cur))
                 {
-                  EtlKernelEventInfo info;
+                  const EtlGuid *cls = etl_kernel_hook_class (pk.hook_id);
                   EtlGuid guid = { 0 };
 
-                  if (etl_names_kernel_event (pk.hook_id, &info) && info.provider != NULL)
-                    guid = *info.provider;
+                  if (cls != NULL)
+                    guid = *cls;
                   v = (guint32) segment_intern_provider (sg, &guid) + 1;
                   if (etl_is_rt_lost (&guid, pk.opcode))
                     v |= HOOK_RT_LOST;

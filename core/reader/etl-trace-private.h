@@ -5,11 +5,11 @@
  */
 #pragma once
 
-#include "etl-trace.h"
+#include "etl-trace-reader.h"
 
 #include "etl-format-private.h"
 #include "etl-record-private.h"
-#include "etl-trace-feed-private.h"
+#include "etl-trace-decode-private.h"
 
 G_BEGIN_DECLS
 

@@ -20,7 +20,7 @@
 
 #define G_LOG_DOMAIN "etlscope"
 
-#include "etl-trace-feed-private.h"
+#include "etl-trace-decode-private.h"
 #include "etl-process-table-private.h"
 
 #include <string.h>

@@ -127,7 +127,7 @@ compare_losses (gconstpointer a, gconstpointer b)
   return (gint) x->file - (gint) y->file;
 }
 
-/* Decodes @c's head record in full and gives it to the decode feed. */
+/* Decodes @c's head record in full and hands it to the hooks (etl-trace-hooks.c). */
 static void
 merge_feed (Merge *m, Cursor *c)
 {
@@ -135,14 +135,13 @@ merge_feed (Merge *m, Cursor *c)
   const EtlBuffer *b = &g_array_index (trace->buffers, EtlBuffer, c->buf);
   EtlRecord r;
 
-  if (trace->feed == NULL
-      || !etl_record_decode (c->data + c->rec_offset, c->len - c->rec_offset, &r, NULL))
+  if (!etl_record_decode (c->data + c->rec_offset, c->len - c->rec_offset, &r, NULL))
     return;
   r.file = c->file;
   r.cpu = c->cpu;
   r.filetime = c->filetime;
   r.file_offset = b->offset + c->rec_offset;
-  etl_trace_feed_add (trace->feed, (EtlFeedKind) c->feed, &r);
+  etl_trace_hooks_add (trace, c->feed, &r, 0);
 }
 
 /*
@@ -227,7 +226,7 @@ merge_serial (EtlTrace *trace, guint64 n_hint, EtlProgressFunc progress, gpointe
             index_advise (m.index, m.cap_index * sizeof (EtlIndexEntry));
         }
       e = &m.index[m.n_index];
-      entry_set (e, c->filetime, c->buf, c->rec_offset, c->header_type, ETL_FEED_NONE,
+      entry_set (e, c->filetime, c->buf, c->rec_offset, c->header_type, 0,
                  c->pid == NO_PID ? PID16_NONE : etl_pid_set_intern (&m.pids, c->pid), c->provider);
       if (m.n_index > 0 && entry_filetime (&e[-1]) > c->filetime)
         sorted = FALSE;
@@ -236,9 +235,9 @@ merge_serial (EtlTrace *trace, guint64 n_hint, EtlProgressFunc progress, gpointe
       last_time[c->file] = c->filetime;
       m.n_index++;
 
-      /* The record is still in the cursor's buffer: hand what decoding
-       * needs (metadata, manifests, volumes, lifetimes) over now. */
-      if (G_UNLIKELY (c->feed != ETL_FEED_NONE))
+      /* The record is still in the cursor's buffer: hand what a hook asked
+       * for (metadata, manifests, volumes, lifetimes) over now. */
+      if (G_UNLIKELY (c->feed != 0))
         merge_feed (&m, c);
 
       leaf_set_key (&m, w, etl_trace_cursor_advance (&m, c));
@@ -325,17 +324,19 @@ merge_serial (EtlTrace *trace, guint64 n_hint, EtlProgressFunc progress, gpointe
  * 1. scan: each (file, processor) stream is cut into segments of adjacent
  *    buffers; a worker takes one segment at a time, loads (decompresses) its
  *    buffers and writes one temporary #EtlIndexEntry per record into chunks of
- *    CHUNK_ENTRIES, with segment-local PID and provider ids.  What the serial
- *    walk did in merge order is recorded with where it happened instead: feed
- *    records (a copy of their bytes, keyed by the record), provider first
- *    uses, real-time loss records and problems (keyed by the record the
- *    serial walk had merged last from that stream: a #OrderRef).
+ *    CHUNK_ENTRIES, with segment-local PID and provider ids and the feed kind
+ *    of the records a hook asked for (etl-trace-hooks.c).  What the serial
+ *    walk did in merge order is recorded with where it happened instead:
+ *    provider first uses, real-time loss records and problems (keyed by the
+ *    record the serial walk had merged last from that stream: a #OrderRef).
  * 2. merge: the calling thread turns the local ids into the trace's ids (in
- *    the serial walk's order), feeds the decode feed in merged order, then the
- *    merged sequence is cut at splitter keys sampled from all streams; each
- *    worker merges its key range of every stream into its slice of the final,
- *    exactly sized index with a loser tree, and releases each temporary chunk
- *    as soon as every range that reads it is past it.
+ *    the serial walk's order), then the merged sequence is cut at splitter
+ *    keys sampled from all streams; each worker merges its key range of every
+ *    stream into its slice of the final, exactly sized index with a loser
+ *    tree, notes the positions of the records with a feed kind, and releases
+ *    each temporary chunk as soon as every range that reads it is past it.
+ *    Last, the calling thread hands those records to the hooks in merged
+ *    order (open_feed()).
  *
  * When a stream is out of time order the merged order of the serial walk
  * (feed order, provider ids, problem order) is not the key order; the open
@@ -571,6 +572,8 @@ static void
 merge_job (Open *o, gboolean caller)
 {
   guint ns = o->n_streams;
+  guint n_lists = o->trace->n_lists;
+  const guint8 *kind_list = o->trace->kind_list;
   LoserTree lt;
   RangeCursor *cur;
   gint r;
@@ -620,7 +623,7 @@ merge_job (Open *o, gboolean caller)
           EtlIndexEntry e = *c->p;
 
           if (G_UNLIKELY (e.packed & ENTRY_FEED_MASK))
-            g_array_append_val (o->range_feed[r * FEED_LISTS + feed_list (entry_feed (&e))], out_pos);
+            g_array_append_val (o->range_feed[r * n_lists + kind_list[entry_feed (&e)]], out_pos);
           out_pos++;
           if (e.pid < PID16_REREAD)
             e.pid = c->pid_map[e.pid];
@@ -671,8 +674,8 @@ open_split (Open *o)
 
   o->bounds = g_new0 (guint64, (gsize) (nr + 1) * ns);
   o->range_out = g_new0 (guint64, nr + 1);
-  o->range_feed = g_new0 (GArray *, nr * FEED_LISTS);
-  for (guint r = 0; r < nr * FEED_LISTS; r++)
+  o->range_feed = g_new0 (GArray *, nr * o->trace->n_lists);
+  for (guint r = 0; r < nr * o->trace->n_lists; r++)
     o->range_feed[r] = g_array_new (FALSE, FALSE, sizeof (guint64));
   for (guint s = 0; s < ns; s++)
     o->bounds[(gsize) nr * ns + s] = o->streams[s].n;
@@ -720,21 +723,23 @@ open_clear (Open *o)
   g_clear_pointer (&o->segs, g_free);
   g_clear_pointer (&o->bounds, g_free);
   g_clear_pointer (&o->range_out, g_free);
-  for (guint r = 0; o->range_feed != NULL && r < o->n_ranges * FEED_LISTS; r++)
+  for (guint r = 0; o->range_feed != NULL && r < o->n_ranges * o->trace->n_lists; r++)
     g_array_unref (o->range_feed[r]);
   g_clear_pointer (&o->range_feed, g_free);
 }
 
 /*
- * The decode feed, in merged order: the records the merge found flagged, read
- * again (merge_feed() does the same from the cursor).  Compressed buffers are
- * decompressed again, through a small cache: each stream's feed records come
- * in its own order, so a buffer is rarely decompressed twice here.
+ * The feed, in merged order: the records the merge found flagged, read
+ * again and handed to the hooks (merge_feed() does the same from the
+ * cursor).  Compressed buffers are decompressed again, through a small
+ * cache: each stream's feed records come in its own order, so a buffer is
+ * rarely decompressed twice here.
  */
 static void
 open_feed (Open *o)
 {
   EtlTrace *trace = o->trace;
+  guint n_lists = trace->n_lists;
   struct
   {
     guint buffer;
@@ -742,27 +747,26 @@ open_feed (Open *o)
   } cache[64];
 
   memset (cache, 0, sizeof cache);
-  if (trace->feed == NULL)
+  if (trace->n_hooks == 0)
     return;
-  etl_trace_feed_keep_by_index (trace->feed);
-  /* Kept records (lists 1 and 2) in one piece when the feed's caps cannot
-   * stop any: no need to read them.  Each list keeps its own order; the
-   * lists do not depend on one another. */
-  for (guint list = 1; list < FEED_LISTS; list++)
+  etl_trace_hooks_keep_by_index (trace);
+  /* Kept records (lists 1 and up) in one piece when the caps cannot stop
+   * any: no need to read them.  Each list keeps its own order; the lists do
+   * not depend on one another. */
+  for (guint list = 1; list < n_lists; list++)
     {
       g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (guint64));
       guint64 bytes = 0;
 
       for (guint i = 0; i < o->n_segs; i++)
-        bytes += o->segs[i].keep_bytes[list - 1];
+        bytes += o->segs[i].keep_bytes[list];
       for (guint r = 0; r < o->n_ranges; r++)
-        g_array_append_vals (all, o->range_feed[r * FEED_LISTS + list]->data,
-                             o->range_feed[r * FEED_LISTS + list]->len);
-      if (etl_trace_feed_keep_indexes (trace->feed, list == 1 ? ETL_FEED_LIFETIME : ETL_FEED_FILE_NAME, all, bytes))
+        g_array_append_vals (all, o->range_feed[r * n_lists + list]->data, o->range_feed[r * n_lists + list]->len);
+      if (etl_trace_hooks_keep_indexes (trace, list, all, bytes))
         for (guint r = 0; r < o->n_ranges; r++)
-          g_array_set_size (o->range_feed[r * FEED_LISTS + list], 0);
+          g_array_set_size (o->range_feed[r * n_lists + list], 0);
     }
-  for (guint q = 0; q < o->n_ranges * FEED_LISTS; q++)
+  for (guint q = 0; q < o->n_ranges * n_lists; q++)
     for (guint i = 0; i < o->range_feed[q]->len; i++)
       {
         EtlIndexEntry *e = &o->index[g_array_index (o->range_feed[q], guint64, i)];
@@ -792,21 +796,21 @@ open_feed (Open *o)
               }
             data = g_bytes_get_data (cache[slot].hold, &len);
           }
-        if (trace->feed == NULL || off >= len)
+        if (off >= len)
           continue;
-        if (kind == ETL_FEED_LIFETIME || kind == ETL_FEED_FILE_NAME)
+        if (trace->kind_list[kind] != 0)
           {
             EtlRecordPeek pk;
 
-            /* Kept by index: the feed needs only the record's size (a record
-             * that peeks decodes, etl_record_peek()). */
+            /* Kept by index: needs only the record's size (a record that
+             * peeks decodes, etl_record_peek()). */
             if (etl_record_peek (data + off, len - off, &pk) == ETL_PEEK_OK)
               {
                 memset (&rec, 0, sizeof rec);
                 rec.raw = data + off;
                 rec.raw_len = len - off;
                 rec.size = pk.size;
-                etl_trace_feed_add_at (trace->feed, (EtlFeedKind) kind, &rec, (guint64) (e - o->index));
+                etl_trace_hooks_add (trace, kind, &rec, (guint64) (e - o->index));
                 continue;
               }
           }
@@ -816,7 +820,7 @@ open_feed (Open *o)
         rec.cpu = b->cpu;
         rec.filetime = entry_filetime (e);
         rec.file_offset = b->offset + off;
-        etl_trace_feed_add_at (trace->feed, (EtlFeedKind) kind, &rec, (guint64) (e - o->index));
+        etl_trace_hooks_add (trace, kind, &rec, (guint64) (e - o->index));
       }
   for (guint i = 0; i < G_N_ELEMENTS (cache); i++)
     g_clear_pointer (&cache[i].hold, g_bytes_unref);

@@ -40,7 +40,7 @@ typedef struct
   guint32 pid;
   guint16 provider;
   guint8 header_type;
-  guint8 feed;          /* EtlFeedKind of the head record: decoding state to hand over */
+  guint8 feed;          /* feed kind of the head record (etl-trace-hooks.c), 0 = none */
   guint16 file;
   guint16 cpu;
   /* the last provider GUID this stream interned (records of a stream repeat providers) */
@@ -82,7 +82,7 @@ typedef struct
 } Merge;
 
 #define HOOK_RT_LOST 0x80000000u
-#define HOOK_FEED_SHIFT 24      /* bits 24..27 of a hook_cache value: the EtlFeedKind */
+#define HOOK_FEED_SHIFT 24      /* bits 24..27 of a hook_cache value: the feed kind */
 #define HOOK_FEED_MASK  0x0F000000u
 
 typedef struct
@@ -139,7 +139,7 @@ typedef struct
   PidSet pids;
   GArray *providers;            /* EtlGuid by local id */
   GArray *provider_refs;        /* OrderRef of each local id's first record */
-  GByteArray *provider_class;   /* EtlFeedClass by local id */
+  GByteArray *provider_class;   /* hook << 5 | class by local id (etl_trace_hooks_classify_provider()) */
   GHashTable *provider_ids;     /* EtlGuid* -> local id + 1 */
   gboolean has_last_guid;
   guint16 last_provider;
@@ -147,7 +147,7 @@ typedef struct
   GArray *losses;               /* LossItem */
   GArray *problems;             /* ProblemItem */
   guint64 n_problems_dropped;
-  guint64 keep_bytes[2];        /* Size sum of its ETL_FEED_LIFETIME, ETL_FEED_FILE_NAME records */
+  guint64 keep_bytes[ETL_TRACE_MAX_HOOK_KINDS + 1];  /* Size sum of its records of each kept list */
   /* filled after the scan */
   OrderRef start_ref;
   guint16 *pid_map;             /* local PID index -> trace PID index */
@@ -195,19 +195,11 @@ typedef struct
   guint n_ranges;
   guint64 *bounds;              /* (n_ranges + 1) × n_streams stream indexes */
   guint64 *range_out;           /* n_ranges + 1 output positions */
-  GArray **range_feed;          /* per range and list (FEED_LISTS): index positions (guint64) of feed records */
+  GArray **range_feed;          /* per range and list (trace->n_lists): index positions (guint64) of feed records */
 } Open;
 
 #define CHUNK_BYTES (CHUNK_ENTRIES * sizeof (EtlIndexEntry))
 
-/* The merge's feed lists: decoded records, kept lifetime records, kept file name records. */
-#define FEED_LISTS 3
-
-static inline guint
-feed_list (guint kind)
-{
-  return kind == ETL_FEED_LIFETIME ? 1 : kind == ETL_FEED_FILE_NAME ? 2 : 0;
-}
 
 static inline gint
 compare_merge_keys (const MergeKey *x, const MergeKey *y)

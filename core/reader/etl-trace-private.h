@@ -9,7 +9,6 @@
 
 #include "etl-format-private.h"
 #include "etl-record-private.h"
-#include "etl-trace-decode-private.h"
 
 G_BEGIN_DECLS
 
@@ -46,17 +45,18 @@ typedef struct
  * in its buffer is a multiple of 8 below MAX_BUFFER_BYTES, so offset / 8 fits
  * 22 bits, next to the header type (5 bits: an indexed record's type is one of
  * the known ones, all below ETL_N_HEADER_TYPES) and, while the trace is
- * opened, the record's EtlFeedKind (3 bits).  The process id is an index into the
- * trace's PID table (trace->pids), with two sentinels: PID16_NONE (the header
- * has none) and PID16_REREAD (the table was full: the accessor reads the
- * record header again), so no answer depends on the table's cap.
+ * opened, the record's feed kind (3 bits, etl-trace-hooks.c).  The process id
+ * is an index into the trace's PID table (trace->pids), with two sentinels:
+ * PID16_NONE (the header has none) and PID16_REREAD (the table was full: the
+ * accessor reads the record header again), so no answer depends on the
+ * table's cap.
  */
 typedef struct
 {
   guint32 ft_lo;         /* FILETIME, low 32 bits */
   guint32 ft_hi;         /* FILETIME, high 32 bits */
   guint32 buffer;        /* index into trace->buffers */
-  guint32 packed;        /* bits 0..21: record offset / 8; 22..26: header type; 27..29: EtlFeedKind (for the open; ignored after) */
+  guint32 packed;        /* bits 0..21: record offset / 8; 22..26: header type; 27..29: feed kind (for the open; ignored after) */
   guint16 pid;           /* index into trace->pids, PID16_NONE or PID16_REREAD */
   guint16 provider;      /* index into trace->providers, PROVIDER_OVERFLOW past 65535 */
 } EtlIndexEntry;
@@ -152,17 +152,17 @@ struct _EtlTrace
   GHashTable *cache;              /* buffer index -> GBytes (decompressed) */
   GQueue cache_order;
 
-  /* What decoding needs, gathered during the same walk (etl-decode-feed.h). */
-  GByteArray *provider_feed;      /* provider id -> EtlFeedClass */
-  EtlTraceFeed *feed;            /* NULL once the open is finished */
-  EtlSchemaRegistry *registry;
-  EtlVolumeMap *volumes;
-  EtlProcessTable *processes;
-  GArray *lifetime_records;       /* kept Process/Thread records, until first used */
-  GOnce processes_once;           /* builds the process table from them */
-  GArray *file_name_records;      /* kept FileIo name records, until first used */
-  GOnce file_names_once;          /* builds file_names from them */
-  EtlMofFileNames *file_names;
+  /* The layers above, and what the walk hands them (etl-trace-hooks.c). */
+  EtlTraceHook hooks[ETL_TRACE_MAX_HOOKS];
+  guint n_hooks;
+  GByteArray *provider_class;     /* provider id -> hook << 5 | its class, 0 = unclaimed */
+  gint any_opcode;                /* EtlTraceHookClass.any_provider_opcode, or -1 */
+  guint8 any_opcode_hook;         /* the hook it belongs to */
+  guint8 kind_base[ETL_TRACE_MAX_HOOKS];  /* a hook's kind k is feed kind kind_base + k */
+  guint8 kind_hook[ETL_TRACE_MAX_HOOK_KINDS + 1];   /* feed kind -> hook */
+  guint8 kind_list[ETL_TRACE_MAX_HOOK_KINDS + 1];   /* feed kind -> 0 (handed over) or its kept list */
+  guint n_lists;                  /* 1 + kept kinds */
+  EtlKeptRecords *kept[ETL_TRACE_MAX_HOOK_KINDS + 1];  /* by list (1..n_lists - 1) */
 };
 
 static inline gint64
@@ -204,6 +204,19 @@ void etl_trace_collect_buffer_losses (EtlTrace *trace);
 
 /* etl-trace-records.c */
 const guint8 *etl_trace_cached_buffer (EtlTrace *trace, guint buffer, GBytes **hold, gsize *len, GError **error);
+
+/* etl-trace-hooks.c: the feed, records handed over to the hooks */
+#define ETL_HOOK_CLASS_SHIFT 5          /* provider_class: hook << 5 | class */
+void etl_trace_hooks_init (EtlTrace *trace, const EtlTraceHook *hooks, guint n_hooks);
+void etl_trace_hooks_clear (EtlTrace *trace);
+guint8 etl_trace_hooks_classify_provider (EtlTrace *trace, const EtlGuid *provider);
+guint etl_trace_hooks_classify_hook (EtlTrace *trace, guint16 hook_id);
+guint etl_trace_hooks_classify_record (EtlTrace *trace, guint8 provider_class, guint8 header_type, guint8 opcode,
+                                       const guint8 *record, gsize size);
+void etl_trace_hooks_add (EtlTrace *trace, guint kind, const EtlRecord *record, guint64 index);
+void etl_trace_hooks_keep_by_index (EtlTrace *trace);
+gboolean etl_trace_hooks_keep_indexes (EtlTrace *trace, guint list, GArray *indexes, guint64 bytes);
+void etl_trace_hooks_finish (EtlTrace *trace);
 
 /* etl-trace-merge.c */
 gboolean etl_trace_merge_parallel (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data,

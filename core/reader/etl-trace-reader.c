@@ -12,7 +12,15 @@
  * allocated at its exact size) and re-reads records from the mapping, or from
  * a small cache of decompressed buffers, on demand.  The open reads,
  * decompresses, indexes and merges on etl_trace_get_open_threads() threads
- * ("Parallel open" below); the result does not depend on their number.
+ * ("Parallel open" in etl-trace-merge.c); the result does not depend on their
+ * number.
+ *
+ * The reader knows records by their headers only.  What a record means is
+ * the business of the layers above (decode/, model/): they register hooks
+ * with the open (#EtlTraceHookClass, etl-trace-hooks.c) and get, during the
+ * same walk, the few records they need decoded; etl_trace_open_full()
+ * (model/etl-trace.c) opens a trace with the decoder's and the process
+ * table's hooks.
  *
  * Nothing read from a file is trusted: every count is capped, every access
  * bounds-checked, and a problem is recorded with the file, the byte offset and
@@ -24,18 +32,14 @@
 
 #include "etl-trace-private.h"
 
-#include "etl-manifest.h"
-#include "etl-mof-derived.h"
-#include "etl-mof-kernel.h"
-#include "etl-tdh-system.h"
-
 G_DEFINE_QUARK (etl-error-quark, etl_error)
 
 static gint open_threads = 0;   /* atomic; 0 = automatic */
 
 /**
  * etl_trace_set_open_threads:
- * @n_threads: worker threads for etl_trace_open_full(), 1 to 64; 0 = automatic
+ * @n_threads: worker threads for etl_trace_open_with_hooks() (and so
+ *   etl_trace_open_full()), 1 to 64; 0 = automatic
  *
  * Sets, for the whole process, how many threads read, decompress, index and
  * merge a trace while it is opened.  Automatic (0, the default) means the
@@ -53,7 +57,7 @@ etl_trace_set_open_threads (guint n_threads)
 /**
  * etl_trace_get_open_threads:
  *
- * The number of threads the next etl_trace_open_full() uses: what
+ * The number of threads the next etl_trace_open_with_hooks() uses: what
  * etl_trace_set_open_threads() set, or else `ETLSCOPE_THREADS`, or else
  * g_get_num_processors().
  *
@@ -94,34 +98,13 @@ compare_buffers (gconstpointer a, gconstpointer b)
 /* ------------------------------------------------------------------------ */
 /* Opening                                                                  */
 
-/* The schemas every trace starts with, registered once per process: the
- * kernel's MOF classes and the manifests in the user's folder
- * ($XDG_DATA_HOME/etlscope/manifests/, read at the first open).
- * (TraceLogging events describe themselves.) */
-static gpointer
-build_base_registry (gpointer data)
-{
-  EtlSchemaRegistry *base = etl_schema_registry_new ();
-
-  etl_mof_register_kernel (base);
-  etl_manifest_load_user_dir (base, NULL, NULL);
-  return base;
-}
-
-static void
-trace_register_schemas (EtlTrace *trace)
-{
-  static GOnce base_once = G_ONCE_INIT;
-  EtlSchemaRegistry *base = g_once (&base_once, build_base_registry, NULL);
-
-  etl_schema_registry_add_all (trace->registry, base);
-}
-
 /**
- * etl_trace_open_full:
+ * etl_trace_open_with_hooks:
  * @paths: (array zero-terminated=1): the .etl files to open together
- * @manifests: (array zero-terminated=1) (nullable): instrumentation manifest
- *   files (XML) to describe events with, as etl_trace_load_manifest()
+ * @hooks: (array length=n_hooks) (nullable): what the layers above ask of
+ *   the index walk; the trace takes their data (transfer full), also when
+ *   the open fails
+ * @n_hooks: number of @hooks, at most %ETL_TRACE_MAX_HOOKS
  * @progress: (scope call) (nullable): called as buffers are read
  * @progress_data: closure for @progress
  * @cancellable: (nullable): a #GCancellable; checked between buffers
@@ -138,6 +121,11 @@ trace_register_schemas (EtlTrace *trace)
  * read a second time by a serial walk, whose order defines the result, and
  * @progress starts again from 0.
  *
+ * During the same walk each hook gets the records it asks for (see
+ * #EtlTraceHookClass): only those are decoded in full, the rest keep the
+ * fast path.  etl_trace_open_full() is this with the decoder's and the
+ * process table's hooks.
+ *
  * A file that cannot be read at all (missing, empty, not an .etl file) fails
  * the whole open with %ETL_ERROR_OPEN, %ETL_ERROR_EMPTY or %ETL_ERROR_NOT_ETL.
  * Damage inside a file does not: the valid records are kept and each problem
@@ -145,27 +133,17 @@ trace_register_schemas (EtlTrace *trace)
  * in #EtlFileInfo.problems.  Cancellation returns %NULL with
  * %G_IO_ERROR_CANCELLED.
  *
- * During the same walk it gathers what decoding needs (see
- * etl_trace_get_schema_registry()): the kernel's MOF layouts and the user's
- * manifests ($XDG_DATA_HOME/etlscope/manifests/, read once per process, at
- * the first open), then the KernelTraceControl MetaData (TDH) records and
- * EventSource manifests of every file opened together, the SysConfig volume
- * mapping and the process table (etl-trace-feed.c: only those records are
- * decoded in full; the rest keep the fast path).  A manifest in @manifests
- * that cannot be read fails the open with the manifest parser's error
- * (etl_manifest_load_file()).  On Windows the registry also asks the
- * machine's TDH about events the trace's own metadata does not describe
- * (etl_tdh_system_attach()).
- *
  * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
  */
 EtlTrace *
-etl_trace_open_full (const char *const *paths, const char *const *manifests, EtlProgressFunc progress,
-                     gpointer progress_data, GCancellable *cancellable, GError **error)
+etl_trace_open_with_hooks (const char *const *paths, const EtlTraceHook *hooks, guint n_hooks,
+                           EtlProgressFunc progress, gpointer progress_data, GCancellable *cancellable,
+                           GError **error)
 {
   g_autoptr (EtlTrace) trace = NULL;
 
   g_return_val_if_fail (paths != NULL && paths[0] != NULL, NULL);
+  g_return_val_if_fail (n_hooks <= ETL_TRACE_MAX_HOOKS, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   trace = g_new0 (EtlTrace, 1);
@@ -179,19 +157,7 @@ etl_trace_open_full (const char *const *paths, const char *const *manifests, Etl
   g_queue_init (&trace->cache_order);
   g_mutex_init (&trace->cache_lock);
   trace->origin = G_MAXINT64;
-  trace->file_names_once = (GOnce) G_ONCE_INIT;
-  trace->processes_once = (GOnce) G_ONCE_INIT;
-  trace->provider_feed = g_byte_array_new ();
-  trace->registry = etl_schema_registry_new ();
-  /* On Windows, events the trace does not describe ask the machine's TDH. */
-  etl_tdh_system_attach (trace->registry);
-  trace->volumes = etl_volume_map_new ();
-  trace_register_schemas (trace);
-  for (guint i = 0; manifests != NULL && manifests[i] != NULL; i++)
-    if (!etl_manifest_load_file (trace->registry, manifests[i], NULL, error))
-      return NULL;
-  trace->processes = etl_process_table_new (trace->registry);
-  trace->feed = etl_trace_feed_new (trace->registry, trace->volumes, trace->processes);
+  etl_trace_hooks_init (trace, hooks, n_hooks);
 
   for (guint i = 0; paths[i] != NULL; i++)
     {
@@ -226,31 +192,9 @@ etl_trace_open_full (const char *const *paths, const char *const *manifests, Etl
   g_array_sort (trace->buffers, compare_buffers);
   if (!etl_trace_merge_parallel (trace, progress, progress_data, cancellable, error))
     return NULL;
-  etl_trace_feed_finish (trace->feed);
-  trace->lifetime_records = etl_trace_feed_steal_lifetimes (trace->feed);
-  trace->file_name_records = etl_trace_feed_steal_file_names (trace->feed);
-  g_clear_pointer (&trace->feed, etl_trace_feed_free);
+  etl_trace_hooks_finish (trace);
 
   return g_steal_pointer (&trace);
-}
-
-/**
- * etl_trace_open:
- * @paths: (array zero-terminated=1): the .etl files to open together
- * @progress: (scope call) (nullable): called as buffers are read
- * @progress_data: closure for @progress
- * @cancellable: (nullable): a #GCancellable; checked between buffers
- * @error: return location for a #GError
- *
- * etl_trace_open_full() without manifest files.
- *
- * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
- */
-EtlTrace *
-etl_trace_open (const char *const *paths, EtlProgressFunc progress, gpointer progress_data,
-                GCancellable *cancellable, GError **error)
-{
-  return etl_trace_open_full (paths, NULL, progress, progress_data, cancellable, error);
 }
 
 /**
@@ -289,17 +233,7 @@ etl_trace_unref (EtlTrace *trace)
   g_hash_table_unref (trace->cache);
   g_queue_clear (&trace->cache_order);
   g_mutex_clear (&trace->cache_lock);
-  g_clear_pointer (&trace->feed, etl_trace_feed_free);
-  g_clear_pointer (&trace->provider_feed, g_byte_array_unref);
-  if (trace->lifetime_records != NULL)
-    etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), NULL, NULL, NULL);
-  g_clear_pointer (&trace->processes, etl_process_table_unref);
-  g_clear_pointer (&trace->file_names, etl_mof_file_names_free);
-  if (trace->file_name_records != NULL)
-    etl_mof_file_names_free (etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records),
-                                                              NULL, NULL, NULL, NULL));
-  g_clear_pointer (&trace->volumes, etl_volume_map_free);
-  g_clear_pointer (&trace->registry, etl_schema_registry_unref);
+  etl_trace_hooks_clear (trace);
   g_free (trace);
 }
 
@@ -457,198 +391,4 @@ etl_trace_get_losses (EtlTrace *trace, guint *n_losses)
 {
   *n_losses = trace->losses->len;
   return (const EtlLoss *) (void *) trace->losses->data;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Decoding                                                                 */
-
-/**
- * etl_trace_get_schema_registry:
- * @trace: a trace
- *
- * The schemas that describe this trace's events: the kernel's MOF layouts,
- * the user's manifests, every file's KernelTraceControl MetaData and
- * EventSource manifests, and manifests loaded with etl_trace_load_manifest().
- *
- * Returns: (transfer none): the registry (thread-safe)
- */
-EtlSchemaRegistry *
-etl_trace_get_schema_registry (EtlTrace *trace)
-{
-  g_return_val_if_fail (trace != NULL, NULL);
-  return trace->registry;
-}
-
-/**
- * etl_trace_get_volume_map:
- * @trace: a trace
- *
- * Returns: (transfer none): NT device paths to DOS paths, from the trace's
- *   SysConfig VolumeMapping records (read-only)
- */
-const EtlVolumeMap *
-etl_trace_get_volume_map (EtlTrace *trace)
-{
-  g_return_val_if_fail (trace != NULL, NULL);
-  return trace->volumes;
-}
-
-/* EtlTraceFeedReader: the kept records of a parallel open are index positions. */
-static gboolean
-feed_read_record (gpointer data, guint64 index, EtlRecord *record)
-{
-  EtlTrace *trace = data;
-
-  return index < trace->n_index && etl_trace_get_record (trace, index, record, NULL);
-}
-
-/* The process table from the Process/Thread records the walk kept, on first use. */
-static gpointer
-build_processes (gpointer data)
-{
-  EtlTrace *trace = data;
-
-  etl_trace_feed_build_process_table (g_steal_pointer (&trace->lifetime_records), trace->processes,
-                                      feed_read_record, trace);
-  return trace->processes;
-}
-
-/**
- * etl_trace_get_process_table:
- * @trace: a trace
- *
- * The processes and threads of all files.  Their Process and Thread
- * records (kernel, Microsoft-Windows-Kernel-Process) are gathered during
- * the open's walk and decoded at the first call, with every schema the
- * trace knows by then (thread-safe).
- *
- * Returns: (transfer none): the table (read-only, thread-safe)
- */
-EtlProcessTable *
-etl_trace_get_process_table (EtlTrace *trace)
-{
-  g_return_val_if_fail (trace != NULL, NULL);
-  return g_once (&trace->processes_once, build_processes, trace);
-}
-
-/**
- * etl_trace_load_manifest:
- * @trace: a trace
- * @path: an instrumentation manifest (.man / .xml) file
- * @info: (out caller-allocates) (optional): what was registered; see
- *   etl_manifest_load_file()
- * @error: return location for the manifest parser's #GError (file, line,
- *   reason)
- *
- * Registers the events a manifest describes, for File ▸ Load Manifest… after
- * the trace is open.  Decoding done afterwards uses them; the process table
- * built at open is kept.  Thread-safe against decoding in other threads.
- *
- * Returns: %TRUE when the manifest was read
- */
-gboolean
-etl_trace_load_manifest (EtlTrace *trace, const char *path, EtlManifestInfo *info, GError **error)
-{
-  g_return_val_if_fail (trace != NULL && path != NULL, FALSE);
-  return etl_manifest_load_file (trace->registry, path, info, error);
-}
-
-/**
- * etl_trace_decode_record:
- * @trace: a trace
- * @record: one of its records (etl_trace_get_record())
- *
- * etl_decode_record() with the trace's schemas and volume map.
- *
- * Returns: (transfer full): the decoded fields; free with etl_decoded_free()
- */
-EtlDecoded *
-etl_trace_decode_record (EtlTrace *trace, const EtlRecord *record)
-{
-  g_return_val_if_fail (trace != NULL && record != NULL, NULL);
-  return etl_decode_record (trace->registry, trace->volumes, record);
-}
-
-/**
- * etl_trace_decode_record_prefix:
- * @trace: a trace
- * @record: one of its records (etl_trace_get_record())
- * @max_fields: decode at most this many fields
- *
- * etl_decode_record_prefix() with the trace's schemas and volume map: the
- * first @max_fields fields, for previews (the event list's Payload column).
- *
- * Returns: (transfer full): the decoded fields; free with etl_decoded_free()
- */
-EtlDecoded *
-etl_trace_decode_record_prefix (EtlTrace *trace, const EtlRecord *record, guint max_fields)
-{
-  g_return_val_if_fail (trace != NULL && record != NULL, NULL);
-  return etl_decode_record_prefix (trace->registry, trace->volumes, record, max_fields);
-}
-
-/**
- * etl_trace_get_record_process:
- * @trace: a trace
- * @record: one of its records
- * @decoded: (nullable): @record's fields when the caller has them (a kernel
- *   record names its process in its payload)
- *
- * etl_process_table_lookup_record() on the trace's process table.
- *
- * Returns: (transfer none) (nullable): the process the record belongs to
- */
-const EtlProcess *
-etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded)
-{
-  g_return_val_if_fail (trace != NULL && record != NULL, NULL);
-  return etl_process_table_lookup_record (etl_trace_get_process_table (trace), record, decoded);
-}
-
-/* The FileObject → name table for derived FileName fields, built on first use. */
-static gpointer
-build_file_names (gpointer data)
-{
-  EtlTrace *trace = data;
-
-  trace->file_names = etl_trace_feed_build_file_names (g_steal_pointer (&trace->file_name_records), trace->registry,
-                                                       trace->volumes, feed_read_record, trace);
-  return trace->file_names;
-}
-
-/**
- * etl_trace_get_derived_fields:
- * @trace: a trace
- * @record: one of its records
- * @decoded: @record's fields (etl_trace_decode_record())
- *
- * The fields TraceEvent computes for kernel events from their payload and
- * header (etl_mof_derived_fields(): BuildTime, ElapsedTimeMSec, a sample's
- * processor and priority, a thread's creator, the FileName of a FileKey
- * from the trace's FileIo name records — decoded at the first call — …),
- * with the clock of
- * @record's file: PerfFreq for QPC, 10,000,000 for system time,
- * CpuSpeedInMHz × 10^6 for CPU cycles.
- *
- * Returns: (transfer full) (nullable) (element-type EtlField): the derived
- *   fields, or %NULL when none apply; free with g_array_unref()
- */
-GArray *
-etl_trace_get_derived_fields (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded)
-{
-  const EtlFileInfo *info;
-  gint64 freq = 0;
-
-  g_return_val_if_fail (trace != NULL && record != NULL && decoded != NULL, NULL);
-  if (decoded->schema == NULL || decoded->schema->source != ETL_SCHEMA_SOURCE_MOF || record->file >= trace->files->len)
-    return NULL;
-  info = &((EtlFile *) g_ptr_array_index (trace->files, record->file))->info;
-  switch (info->clock_type)
-    {
-    case ETL_CLOCK_QPC: freq = info->perf_freq; break;
-    case ETL_CLOCK_SYSTEM_TIME: freq = 10000000; break;
-    case ETL_CLOCK_CPU_CYCLE: freq = (gint64) info->cpu_speed_mhz * 1000000; break;
-    default: break;
-    }
-  return etl_mof_derived_fields (decoded, record, freq, g_once (&trace->file_names_once, build_file_names, trace));
 }

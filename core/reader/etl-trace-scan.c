@@ -112,9 +112,9 @@ intern_provider (EtlTrace *trace, const EtlGuid *guid)
   id = trace->providers->len;
   g_array_append_val (trace->providers, *guid);
   {
-    guint8 cls = (guint8) etl_trace_feed_classify_provider (guid);
+    guint8 cls = etl_trace_hooks_classify_provider (trace, guid);
 
-    g_byte_array_append (trace->provider_feed, &cls, 1);
+    g_byte_array_append (trace->provider_class, &cls, 1);
   }
   key = g_memdup2 (guid, sizeof *guid);
   g_hash_table_insert (trace->provider_ids, key, GUINT_TO_POINTER (id + 1));
@@ -254,7 +254,7 @@ etl_trace_cursor_advance (Merge *m, Cursor *c)
               v = (guint32) intern_provider (trace, &guid) + 1;
               if (etl_is_rt_lost (&guid, pk.opcode))
                 v |= HOOK_RT_LOST;
-              v |= (guint32) etl_trace_feed_classify_hook (pk.hook_id) << HOOK_FEED_SHIFT;
+              v |= (guint32) etl_trace_hooks_classify_hook (trace, pk.hook_id) << HOOK_FEED_SHIFT;
               m->hook_cache[pk.hook_id] = v;
             }
           c->provider = (guint16) ((v & ~(HOOK_RT_LOST | HOOK_FEED_MASK)) - 1);
@@ -271,13 +271,14 @@ etl_trace_cursor_advance (Merge *m, Cursor *c)
               c->has_last_guid = TRUE;
             }
           c->provider = c->last_provider;
-          c->feed = ETL_FEED_NONE;
-          if (G_UNLIKELY (c->provider < trace->provider_feed->len && trace->provider_feed->data[c->provider] != 0))
-            c->feed = (guint8) etl_trace_feed_classify (trace->provider_feed->data[c->provider], pk.header_type,
-                                                         pk.opcode, c->data + c->rec_offset, pk.size);
-          else if (G_UNLIKELY (pk.opcode == ETL_EVENTSOURCE_MANIFEST_OPCODE && pk.kind == ETL_RECORD_KIND_MANIFEST))
-            c->feed = (guint8) etl_trace_feed_classify (ETL_FEED_CLASS_NONE, pk.header_type, pk.opcode,
-                                                         c->data + c->rec_offset, pk.size);
+          c->feed = 0;
+          if (G_UNLIKELY (c->provider < trace->provider_class->len && trace->provider_class->data[c->provider] != 0))
+            c->feed = (guint8) etl_trace_hooks_classify_record (trace, trace->provider_class->data[c->provider],
+                                                                pk.header_type, pk.opcode, c->data + c->rec_offset,
+                                                                pk.size);
+          else if (G_UNLIKELY (pk.opcode == trace->any_opcode && pk.kind == ETL_RECORD_KIND_MANIFEST))
+            c->feed = (guint8) etl_trace_hooks_classify_record (trace, 0, pk.header_type, pk.opcode,
+                                                                c->data + c->rec_offset, pk.size);
           if (G_UNLIKELY (etl_is_rt_lost (&pk.provider, pk.opcode)))
             add_rt_loss (trace, c, b, pk.opcode);
         }
@@ -423,7 +424,7 @@ segment_add_problem (Segment *sg, const EtlFile *f, gint code, guint64 offset, c
 
 /* intern_provider() for one segment: local ids, with the place of first use. */
 static guint16
-segment_intern_provider (Segment *sg, const EtlGuid *guid)
+segment_intern_provider (EtlTrace *trace, Segment *sg, const EtlGuid *guid)
 {
   gpointer value;
   guint id;
@@ -438,7 +439,7 @@ segment_intern_provider (Segment *sg, const EtlGuid *guid)
   g_array_append_val (sg->providers, *guid);
   ref = segment_ref (sg);
   g_array_append_val (sg->provider_refs, ref);
-  cls = (guint8) etl_trace_feed_classify_provider (guid);
+  cls = etl_trace_hooks_classify_provider (trace, guid);
   g_byte_array_append (sg->provider_class, &cls, 1);
   g_hash_table_insert (sg->provider_ids, g_memdup2 (guid, sizeof *guid), GUINT_TO_POINTER (id + 1));
   return (guint16) id;
@@ -464,6 +465,7 @@ static void
 segment_scan (Open *o, Segment *sg, HookCache *hc, gboolean caller)
 {
   EtlTrace *trace = o->trace;
+  const gint any_opcode = trace->any_opcode;
   EtlIndexEntry *chunk = NULL;
   guint32 in_chunk = CHUNK_ENTRIES;
 
@@ -501,7 +503,7 @@ segment_scan (Open *o, Segment *sg, HookCache *hc, gboolean caller)
           guint32 rec_offset;
           gint64 ft;
           guint16 pid16, provider;
-          guint8 feed = ETL_FEED_NONE;
+          guint8 feed = 0;
 
           if (etl_record_peek (data + pos, len - pos, &pk) != ETL_PEEK_OK)
             {
@@ -537,10 +539,10 @@ segment_scan (Open *o, Segment *sg, HookCache *hc, gboolean caller)
 
                   if (cls != NULL)
                     guid = *cls;
-                  v = (guint32) segment_intern_provider (sg, &guid) + 1;
+                  v = (guint32) segment_intern_provider (trace, sg, &guid) + 1;
                   if (etl_is_rt_lost (&guid, pk.opcode))
                     v |= HOOK_RT_LOST;
-                  v |= (guint32) etl_trace_feed_classify_hook (pk.hook_id) << HOOK_FEED_SHIFT;
+                  v |= (guint32) etl_trace_hooks_classify_hook (trace, pk.hook_id) << HOOK_FEED_SHIFT;
                   hc->val[pk.hook_id] = v;
                   hc->gen[pk.hook_id] = hc->cur;
                 }
@@ -554,18 +556,17 @@ segment_scan (Open *o, Segment *sg, HookCache *hc, gboolean caller)
               if (!sg->has_last_guid || memcmp (&sg->last_guid, &pk.provider, sizeof pk.provider) != 0)
                 {
                   sg->last_guid = pk.provider;
-                  sg->last_provider = segment_intern_provider (sg, &pk.provider);
+                  sg->last_provider = segment_intern_provider (trace, sg, &pk.provider);
                   sg->has_last_guid = TRUE;
                 }
               provider = sg->last_provider;
               /* An overflowed provider has no class, as in the serial walk. */
               if (G_UNLIKELY (provider < sg->provider_class->len && sg->provider_class->data[provider] != 0))
-                feed = (guint8) etl_trace_feed_classify (sg->provider_class->data[provider], pk.header_type,
-                                                         pk.opcode, data + rec_offset, pk.size);
-              else if (G_UNLIKELY (pk.opcode == ETL_EVENTSOURCE_MANIFEST_OPCODE
-                                   && pk.kind == ETL_RECORD_KIND_MANIFEST))
-                feed = (guint8) etl_trace_feed_classify (ETL_FEED_CLASS_NONE, pk.header_type, pk.opcode,
-                                                         data + rec_offset, pk.size);
+                feed = (guint8) etl_trace_hooks_classify_record (trace, sg->provider_class->data[provider],
+                                                                 pk.header_type, pk.opcode, data + rec_offset, pk.size);
+              else if (G_UNLIKELY (pk.opcode == any_opcode && pk.kind == ETL_RECORD_KIND_MANIFEST))
+                feed = (guint8) etl_trace_hooks_classify_record (trace, 0, pk.header_type, pk.opcode,
+                                                                 data + rec_offset, pk.size);
               if (G_UNLIKELY (etl_is_rt_lost (&pk.provider, pk.opcode)))
                 segment_add_rt_loss (sg, ft, b, pk.opcode);
             }
@@ -577,8 +578,8 @@ segment_scan (Open *o, Segment *sg, HookCache *hc, gboolean caller)
               in_chunk = 0;
             }
           entry_set (&chunk[in_chunk++], ft, bi, rec_offset, pk.header_type, feed, pid16, provider);
-          if (G_UNLIKELY (feed == ETL_FEED_LIFETIME || feed == ETL_FEED_FILE_NAME))
-            sg->keep_bytes[feed == ETL_FEED_FILE_NAME] += pk.size;
+          if (G_UNLIKELY (feed != 0))
+            sg->keep_bytes[trace->kind_list[feed]] += pk.size;
           if (sg->n == 0)
             {
               sg->first_key.ft = ft;
@@ -649,7 +650,7 @@ ordered_add (GArray *ordered, const Open *o, guint seg, guint seq, OrderRef ref,
 }
 
 /* After the scan: per-file counts, the trace's PID table and provider ids,
- * losses, problems and the decode feed, all in the serial walk's order. */
+ * losses and problems, all in the serial walk's order. */
 void
 etl_trace_open_gather (Open *o)
 {

@@ -2,8 +2,8 @@
 
 /*
  * The File menu's actions (prefix "win"): open, open recent, the demo
- * trace, close, cancel, export, and loading event manifests (in a worker)
- * so that later opens decode with them too.
+ * trace, close, cancel, export, and loading event manifests (the
+ * document's job) so that later opens decode with them too.
  */
 
 #include "config.h"
@@ -15,7 +15,6 @@
 #include "etl-details.h"
 #include "etl-event-list.h"
 #include "etl-window-private.h"
-#include "etl-worker.h"
 
 /* ------------------------------------------------------------------------ */
 /* Actions: File menu                                                        */
@@ -80,76 +79,61 @@ etl_window_show_open_dialog (EtlWindow *self)
 
 /* Manifests --------------------------------------------------------------- */
 
+/* EtlDocument::schemas-changed: names, processes and payloads read anew
+ * (the list's formatted rows, the timeline's tooltips); the details follow
+ * once the pane knows which file described which provider
+ * (on_manifest_done()). */
+void
+on_document_schemas_changed (EtlDocument *document, EtlWindow *self)
+{
+  etl_event_list_refresh (self->event_list);
+  gtk_widget_queue_draw (GTK_WIDGET (self->timeline));
+}
+
 typedef struct
 {
-  EtlTrace *trace;
+  EtlWindow *self;
+  EtlTrace *trace; /* the trace the manifest was loaded for */
   char *path;
-  EtlManifestInfo info;
-} ManifestData;
-
-static void
-manifest_data_free (gpointer data)
-{
-  ManifestData *md = data;
-
-  etl_trace_unref (md->trace);
-  g_free (md->path);
-  etl_manifest_info_clear (&md->info);
-  g_free (md);
-}
-
-static void
-manifest_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  ManifestData *md = task_data;
-  GError *error = NULL;
-
-  if (!etl_trace_load_manifest (md->trace, md->path, &md->info, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
+} ManifestRequest;
 
 static void
 on_manifest_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr (EtlWindow) self = user_data;
-  ManifestData *md = g_task_get_task_data (G_TASK (result));
-  g_autoptr (GError) error = NULL;
-  g_autofree char *base = g_path_get_basename (md->path);
+  ManifestRequest *request = user_data;
+  g_autoptr (EtlWindow) self = request->self;
+  g_autoptr (EtlTrace) trace = request->trace;
+  g_autofree char *path = request->path;
+  g_autofree char *base = g_path_get_basename (path);
   g_autofree char *message = NULL;
+  g_autoptr (GError) error = NULL;
+  EtlManifestInfo info = ETL_MANIFEST_INFO_INIT;
   guint64 selected;
 
-  if (g_task_get_cancellable (G_TASK (result)) != self->manifest_cancellable)
+  g_free (request);
+  /* The window went away (its dispose cancelled the document's jobs). */
+  if (self->document == NULL)
     return;
-  g_clear_object (&self->manifest_cancellable);
   update_status (self);
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (!etl_document_load_manifest_finish (ETL_DOCUMENT (source), result, &info, &error))
     {
-      show_message (self, GTK_MESSAGE_ERROR, error->message);
+      /* Replaced by another manifest: that one reports. */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_message (self, GTK_MESSAGE_ERROR, error->message);
       return;
     }
-  if (!g_ptr_array_find_with_equal_func (self->manifests, md->path, g_str_equal, NULL))
-    g_ptr_array_add (self->manifests, g_strdup (md->path));
-  etl_details_add_manifest (self->details, md->path, md->info.provider_names);
-  if (md->trace != self->trace)
-    return;
-
-  /* Names, processes and payloads read anew: the list's formatted rows,
-   * the details, and a text filter that may match differently now. */
-  etl_event_list_refresh (self->event_list);
-  gtk_widget_queue_draw (GTK_WIDGET (self->timeline));
-  selected = etl_event_list_get_selected_row (self->event_list);
-  if (selected != ETL_EVENT_LIST_NO_ROW)
-    etl_details_show_row (self->details, self->trace, selected);
-  if (self->filter != NULL && self->filter->text != NULL && self->filter->text[0] != '\0')
-    apply_filter (self);
-
-  message = g_strdup_printf ("%s: %u event%s of %u provider%s described%s", base, md->info.n_events,
-                             md->info.n_events == 1 ? "" : "s", md->info.n_providers,
-                             md->info.n_providers == 1 ? "" : "s",
-                             md->info.n_warnings > 0 ? " (with warnings)" : "");
-  show_message (self, md->info.n_warnings > 0 ? GTK_MESSAGE_WARNING : GTK_MESSAGE_INFO, message);
+  etl_details_add_manifest (self->details, path, info.provider_names);
+  if (trace == etl_document_get_trace (self->document))
+    {
+      selected = etl_event_list_get_selected_row (self->event_list);
+      if (selected != ETL_EVENT_LIST_NO_ROW)
+        etl_details_show_row (self->details, trace, selected);
+      message = g_strdup_printf ("%s: %u event%s of %u provider%s described%s", base, info.n_events,
+                                 info.n_events == 1 ? "" : "s", info.n_providers, info.n_providers == 1 ? "" : "s",
+                                 info.n_warnings > 0 ? " (with warnings)" : "");
+      show_message (self, info.n_warnings > 0 ? GTK_MESSAGE_WARNING : GTK_MESSAGE_INFO, message);
+    }
+  etl_manifest_info_clear (&info);
 }
 
 /**
@@ -158,38 +142,32 @@ on_manifest_done (GObject *source, GAsyncResult *result, gpointer user_data)
  * @path: an instrumentation manifest (.man or .xml)
  *
  * File ▸ Load Manifest…: registers the events @path describes with the
- * trace shown (etl_trace_load_manifest(), in a worker), then shows the new
- * names in the list, the details and the timeline's tooltips.  Traces
- * opened later in this window use the manifest too.  Errors go to the info
- * bar; see etl_window_get_busy().
+ * trace shown (etl_document_load_manifest_async(), in a worker), then shows
+ * the new names in the list, the details and the timeline's tooltips.
+ * Traces opened later in this window use the manifest too.  Errors go to
+ * the info bar; see etl_window_get_busy().
  */
 void
 etl_window_load_manifest (EtlWindow *self, const char *path)
 {
-  g_autoptr (GTask) task = NULL;
-  ManifestData *md;
+  EtlTrace *trace;
+  ManifestRequest *request;
 
   g_return_if_fail (ETL_IS_WINDOW (self));
   g_return_if_fail (path != NULL);
 
-  if (self->trace == NULL)
+  trace = etl_document_get_trace (self->document);
+  if (trace == NULL)
     {
       /* Nothing open: the next trace opened gets it. */
-      if (!g_ptr_array_find_with_equal_func (self->manifests, path, g_str_equal, NULL))
-        g_ptr_array_add (self->manifests, g_strdup (path));
+      etl_document_add_manifest (self->document, path);
       return;
     }
-  if (self->manifest_cancellable != NULL)
-    g_cancellable_cancel (self->manifest_cancellable);
-  g_clear_object (&self->manifest_cancellable);
-  self->manifest_cancellable = g_cancellable_new ();
-  md = g_new0 (ManifestData, 1);
-  md->trace = etl_trace_ref (self->trace);
-  md->path = g_strdup (path);
-  task = g_task_new (NULL, self->manifest_cancellable, on_manifest_done, g_object_ref (self));
-  g_task_set_source_tag (task, etl_window_load_manifest);
-  g_task_set_task_data (task, md, manifest_data_free);
-  etl_worker_run (task, manifest_thread);
+  request = g_new0 (ManifestRequest, 1);
+  request->self = g_object_ref (self);
+  request->trace = etl_trace_ref (trace);
+  request->path = g_strdup (path);
+  etl_document_load_manifest_async (self->document, path, on_manifest_done, request);
 }
 
 static void
@@ -279,7 +257,7 @@ cancel_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 static char *
 suggested_name (EtlWindow *self, const char *suffix)
 {
-  g_autofree char *base = g_path_get_basename (etl_trace_get_file_info (self->trace, 0)->path);
+  g_autofree char *base = g_path_get_basename (etl_trace_get_file_info (etl_document_get_trace (self->document), 0)->path);
   char *dot = strrchr (base, '.');
 
   if (dot != NULL)
@@ -322,7 +300,7 @@ ask_save_path (EtlWindow *self, const char *title, const char *suffix, const cha
   g_autofree char *name = NULL;
   SaveRequest *request;
 
-  if (self->trace == NULL)
+  if (etl_document_get_trace (self->document) == NULL)
     return;
   dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE, "_Export", "_Cancel");
   gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);

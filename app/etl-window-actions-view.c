@@ -28,10 +28,9 @@ clear_filter_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   EtlWindow *self = ETL_WINDOW (user_data);
 
-  if (self->conditions->len > 0)
+  if (etl_document_get_n_conditions (self->document) > 0)
     {
-      g_ptr_array_set_size (self->conditions, 0);
-      apply_filter (self);
+      etl_document_clear_conditions (self->document);
       update_status (self);
     }
   etl_filter_bar_set_filter (self->filter_bar, NULL);
@@ -62,18 +61,19 @@ update_actions (EtlWindow *self)
                                             "clear-filter", "go-to-time", "find-next", "find-previous",
                                             "add-marker", "zoom-to-data", "load-manifest",
                                             "stacks-summary" };
-  gboolean busy = self->load_cancellable != NULL || self->export_cancellable != NULL;
+  gboolean busy = (etl_document_get_jobs (self->document) & (ETL_DOCUMENT_JOB_OPEN | ETL_DOCUMENT_JOB_EXPORT)) != 0;
+  gboolean open = etl_document_get_trace (self->document) != NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (need_trace); i++)
     {
       GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), need_trace[i]);
 
-      g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->trace != NULL);
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (action), open);
     }
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "cancel")), busy);
   /* Zoom and lanes mean nothing on the start page. */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->zoom_box), self->trace != NULL);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->lane_box), self->trace != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->zoom_box), open);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->lane_box), open);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -2,7 +2,8 @@
 
 /*
  * Export: the selected range's records that the filter keeps written to a
- * new .etl file in a worker (etl_writer_write_slice()), and the timeline
+ * new .etl file by the window's #EtlDocument (etl_document_export_async(),
+ * in a worker with progress), and the timeline
  * written as a PNG, SVG or PDF image.
  */
 
@@ -17,8 +18,6 @@
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
 #include "etl-window-private.h"
-#include "etl-worker.h"
-#include "etl-writer.h"
 
 /* ------------------------------------------------------------------------ */
 /* Export                                                                   */
@@ -26,83 +25,36 @@
 
 typedef struct
 {
-  EtlTrace *trace;
-  EtlRowSet *rows;
-  gint64 from;
-  gint64 to;
+  EtlWindow *self;
   char *path;
-  Progress *progress;
-  EtlWriterStats stats;
-} ExportData;
-
-static void
-export_data_free (gpointer data)
-{
-  ExportData *ed = data;
-
-  etl_trace_unref (ed->trace);
-  g_clear_pointer (&ed->rows, etl_row_set_unref);
-  g_free (ed->path);
-  progress_unref (ed->progress);
-  g_free (ed);
-}
-
-static gboolean
-row_in_set (EtlTrace *trace, guint64 index, gpointer user_data)
-{
-  EtlRowSet *rows = user_data;
-  guint64 pos = etl_row_set_find (rows, index);
-
-  return pos < etl_row_set_get_n (rows) && etl_row_set_get (rows, pos) == index;
-}
-
-static void
-export_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  ExportData *ed = task_data;
-  GError *error = NULL;
-  EtlSliceOptions options;
-
-  etl_slice_options_init (&options);
-  options.from = ed->from;
-  options.to = ed->to;
-  if (ed->rows != NULL)
-    {
-      options.filter = row_in_set;
-      options.filter_data = ed->rows;
-    }
-  if (etl_writer_write_slice (ed->trace, &options, ed->path, on_progress, ed->progress, cancellable, &ed->stats,
-                              &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
+} ExportRequest;
 
 static void
 on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  EtlWindow *self = ETL_WINDOW (source);
-  ExportData *ed = g_task_get_task_data (G_TASK (result));
+  ExportRequest *request = user_data;
+  g_autoptr (EtlWindow) self = request->self;
+  g_autofree char *path = request->path;
   g_autoptr (GError) error = NULL;
   g_autofree char *message = NULL;
+  EtlWriterStats stats;
 
-  if (g_task_get_cancellable (G_TASK (result)) != self->export_cancellable)
+  g_free (request);
+  /* The window went away (its dispose cancelled the document's jobs). */
+  if (self->document == NULL)
     return;
-  stop_progress (self);
-  g_clear_object (&self->export_cancellable);
   update_actions (self);
-
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (!etl_document_export_finish (ETL_DOCUMENT (source), result, &stats, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          message = g_strdup_printf ("Export to %s failed: %s", ed->path, error->message);
+          message = g_strdup_printf ("Export to %s failed: %s", path, error->message);
           show_message (self, GTK_MESSAGE_ERROR, message);
         }
       return;
     }
   message = g_strdup_printf ("Exported %'" G_GUINT64_FORMAT " records (%'" G_GUINT64_FORMAT " bytes) to %s",
-                             ed->stats.n_records, ed->stats.file_size, ed->path);
+                             stats.n_records, stats.file_size, path);
   show_message (self, GTK_MESSAGE_INFO, message);
 }
 
@@ -135,35 +87,20 @@ etl_window_get_export_range (EtlWindow *self, gint64 *begin, gint64 *end)
 void
 etl_window_export_selection (EtlWindow *self, const char *path)
 {
-  g_autoptr (GTask) task = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *label = NULL;
-  ExportData *ed;
+  ExportRequest *request;
+  gint64 from, to;
 
   g_return_if_fail (ETL_IS_WINDOW (self));
   g_return_if_fail (path != NULL);
-  if (self->trace == NULL)
+  if (etl_document_get_trace (self->document) == NULL)
     return;
 
-  cancel_jobs (self);
-  ed = g_new0 (ExportData, 1);
-  ed->trace = etl_trace_ref (self->trace);
-  if (self->rows != NULL && !etl_row_set_is_all (self->rows))
-    ed->rows = etl_row_set_ref (self->rows);
-  etl_window_get_export_range (self, &ed->from, &ed->to);
-  ed->path = g_strdup (path);
-  ed->progress = progress_new ();
-
-  base = g_path_get_basename (path);
-  label = g_strdup_printf ("Exporting %s…", base);
-  self->export_cancellable = g_cancellable_new ();
-  start_progress (self, label, ed->progress);
+  etl_window_get_export_range (self, &from, &to);
+  request = g_new0 (ExportRequest, 1);
+  request->self = g_object_ref (self);
+  request->path = g_strdup (path);
+  etl_document_export_async (self->document, path, from, to, on_export_done, request);
   update_actions (self);
-
-  task = g_task_new (self, self->export_cancellable, on_export_done, NULL);
-  g_task_set_source_tag (task, etl_window_export_selection);
-  g_task_set_task_data (task, ed, export_data_free);
-  etl_worker_run (task, export_thread);
 }
 
 typedef struct

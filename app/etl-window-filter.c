@@ -2,9 +2,11 @@
 
 /*
  * Filter and selection: the filter bar's filter and the event list's
- * context-menu conditions run in a worker and their #EtlRowSet goes to the
- * list and the timeline; the handlers that keep the list, the timeline, the
- * loss plot, the grouped summary and the details pane in step.
+ * context-menu conditions go to the window's #EtlDocument, which runs them
+ * in a worker; its #EtlRowSet (#EtlDocument::rows-changed) goes to the list,
+ * the summary and the timeline.  The handlers that keep the list, the
+ * timeline, the loss plot, the grouped summary and the details pane in
+ * step, and tell the document what is selected.
  */
 
 #include "config.h"
@@ -14,46 +16,31 @@
 #include "etl-details.h"
 #include "etl-event-list.h"
 #include "etl-filter-bar.h"
-#include "etl-filter.h"
-#include "etl-group-summary.h"
 #include "etl-group-view.h"
 #include "etl-loss-plot.h"
-#include "etl-names.h"
 #include "etl-timeline-view.h"
 #include "etl-window-private.h"
-#include "etl-worker.h"
 
 /* ------------------------------------------------------------------------ */
 /* Filter and selection                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* EtlDocument::rows-changed: the filter's rows go to the list, the
+ * summary and the timeline; a selected event they hide is unselected. */
 void
-condition_free (gpointer data)
+on_document_rows_changed (EtlDocument *document, EtlWindow *self)
 {
-  Condition *c = data;
-
-  g_free (c->field);
-  g_free (c->name);
-  etl_group_matcher_free (c->matcher);
-  g_free (c);
-}
-
-static void
-show_rows (EtlWindow *self, EtlRowSet *rows)
-{
+  EtlTrace *trace = etl_document_get_trace (document);
+  EtlRowSet *rows = etl_document_get_row_set (document);
   guint64 selected = etl_timeline_view_get_selected_row (self->timeline);
 
-  g_clear_pointer (&self->rows, etl_row_set_unref);
-  self->rows = etl_row_set_ref (rows);
-  etl_event_list_set_rows (self->event_list, self->trace, rows);
-  etl_group_view_set_rows (self->group_view, self->trace, rows);
+  etl_event_list_set_rows (self->event_list, trace, rows);
+  etl_group_view_set_rows (self->group_view, trace, rows);
   etl_timeline_view_set_rows (self->timeline, etl_row_set_is_all (rows) ? NULL : rows);
-  etl_filter_bar_set_counts (self->filter_bar, etl_row_set_get_n (rows), etl_trace_get_n_records (self->trace));
+  etl_filter_bar_set_counts (self->filter_bar, etl_row_set_get_n (rows), etl_trace_get_n_records (trace));
   if (selected != ETL_TIMELINE_NO_ROW && etl_event_list_get_selected_row (self->event_list) == ETL_EVENT_LIST_NO_ROW)
     {
-      guint64 pos = etl_row_set_find (rows, selected);
-
-      if (pos < etl_row_set_get_n (rows) && etl_row_set_get (rows, pos) == selected)
+      if (etl_document_is_shown (document, selected))
         etl_event_list_select_row (self->event_list, selected);
       else
         {
@@ -67,156 +54,19 @@ show_rows (EtlWindow *self, EtlRowSet *rows)
   update_status (self);
 }
 
-static gboolean
-condition_matches (const Condition *c, EtlTrace *trace, guint64 row)
-{
-  if (c->matcher != NULL)
-    return etl_group_matcher_matches (c->matcher, row);
-  if (g_str_equal (c->field, "provider"))
-    return etl_trace_get_provider_index (trace, row) == c->provider;
-  if (g_str_equal (c->field, "process"))
-    {
-      guint32 pid;
-
-      return etl_trace_get_pid (trace, row, &pid) && pid == c->value;
-    }
-  if (g_str_equal (c->field, "event") && etl_trace_get_provider_index (trace, row) != c->provider)
-    return FALSE;
-  {
-    EtlRecord record;
-    gboolean match = FALSE;
-
-    if (!etl_trace_get_record (trace, row, &record, NULL))
-      return FALSE;
-    if (g_str_equal (c->field, "thread"))
-      match = record.has_pid && record.tid == c->value;
-    else
-      {
-        g_autofree char *name = etl_decode_dup_event_name (etl_trace_get_schema_registry (trace), &record);
-
-        match = g_strcmp0 (name, c->name) == 0;
-      }
-    etl_record_clear (&record);
-    return match;
-  }
-}
-
-typedef struct
-{
-  EtlTrace *trace;
-  EtlFilter *filter;
-  GPtrArray *conditions;
-} FilterData;
-
-static void
-filter_data_free (gpointer data)
-{
-  FilterData *fd = data;
-
-  etl_trace_unref (fd->trace);
-  etl_filter_free (fd->filter);
-  g_ptr_array_unref (fd->conditions);
-  g_free (fd);
-}
-
-/* The filter bar's filter (etl_filter_apply()), then the context menu's
- * conditions over the rows it keeps. */
-static void
-filter_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  FilterData *fd = task_data;
-  GError *error = NULL;
-  g_autoptr (EtlRowSet) rows = NULL;
-  g_autoptr (GArray) kept = NULL;
-  guint64 n;
-
-  if (etl_filter_is_empty (fd->filter))
-    rows = etl_row_set_new_all (etl_trace_get_n_records (fd->trace));
-  else if ((rows = etl_filter_apply (fd->trace, fd->filter, cancellable, &error)) == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  if (fd->conditions->len == 0)
-    {
-      g_task_return_pointer (task, g_steal_pointer (&rows), (GDestroyNotify) etl_row_set_unref);
-      return;
-    }
-  n = etl_row_set_get_n (rows);
-  kept = g_array_new (FALSE, FALSE, sizeof (guint64));
-  for (guint64 i = 0; i < n; i++)
-    {
-      guint64 row = etl_row_set_get (rows, i);
-      gboolean keep = TRUE;
-
-      if ((i & 0xFFFF) == 0 && g_task_return_error_if_cancelled (task))
-        return;
-      for (guint c = 0; c < fd->conditions->len && keep; c++)
-        {
-          const Condition *cond = g_ptr_array_index (fd->conditions, c);
-
-          keep = condition_matches (cond, fd->trace, row) != cond->exclude;
-        }
-      if (keep)
-        g_array_append_val (kept, row);
-    }
-  n = kept->len;
-  g_task_return_pointer (task, etl_row_set_new_take ((guint64 *) g_array_free (g_steal_pointer (&kept), FALSE), n),
-                         (GDestroyNotify) etl_row_set_unref);
-}
-
-static void
-on_filter_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (EtlWindow) self = user_data;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (EtlRowSet) rows = g_task_propagate_pointer (G_TASK (result), &error);
-
-  if (rows == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_message (self, GTK_MESSAGE_ERROR, error->message);
-      return;
-    }
-  if (g_task_get_cancellable (G_TASK (result)) != self->filter_cancellable || self->trace == NULL)
-    return;
-  g_clear_object (&self->filter_cancellable);
-  etl_filter_bar_set_busy (self->filter_bar, FALSE);
-  show_rows (self, rows);
-}
-
+/* notify::filtering: the filter bar shows that the filter runs. */
 void
-apply_filter (EtlWindow *self)
+on_document_filtering (EtlDocument *document, GParamSpec *pspec, EtlWindow *self)
 {
-  g_autoptr (GTask) task = NULL;
-  FilterData *fd;
+  etl_filter_bar_set_busy (self->filter_bar, etl_document_get_filtering (document));
+}
 
-  if (self->filter_cancellable != NULL)
-    g_cancellable_cancel (self->filter_cancellable);
-  g_clear_object (&self->filter_cancellable);
-  etl_filter_bar_set_busy (self->filter_bar, FALSE);
-  if (self->trace == NULL)
-    return;
-
-  if (etl_filter_is_empty (self->filter) && self->conditions->len == 0)
-    {
-      g_autoptr (EtlRowSet) all = etl_row_set_new_all (etl_trace_get_n_records (self->trace));
-
-      if (self->rows != NULL && !etl_row_set_is_all (self->rows))
-        show_rows (self, all);
-      return;
-    }
-
-  self->filter_cancellable = g_cancellable_new ();
-  etl_filter_bar_set_busy (self->filter_bar, TRUE);
-  fd = g_new0 (FilterData, 1);
-  fd->trace = etl_trace_ref (self->trace);
-  fd->filter = self->filter != NULL ? etl_filter_copy (self->filter) : etl_filter_new ();
-  fd->conditions = g_ptr_array_ref (self->conditions);
-  task = g_task_new (NULL, self->filter_cancellable, on_filter_done, g_object_ref (self));
-  g_task_set_source_tag (task, apply_filter);
-  g_task_set_task_data (task, fd, filter_data_free);
-  etl_worker_run (task, filter_thread);
+/* EtlDocument::job-finished::filter: a filter that failed says why. */
+void
+on_filter_job_finished (EtlDocument *document, const char *job, const GError *error, EtlWindow *self)
+{
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_message (self, GTK_MESSAGE_ERROR, error->message);
 }
 
 /**
@@ -236,44 +86,18 @@ void
 etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, guint64 row)
 {
   g_autoptr (GError) error = NULL;
-  EtlRecord record;
-  Condition *c;
 
   g_return_if_fail (ETL_IS_WINDOW (self));
   g_return_if_fail (field != NULL);
-  if (self->trace == NULL || row >= etl_trace_get_n_records (self->trace))
-    return;
-  if (!etl_trace_get_record (self->trace, row, &record, &error))
+  if (!etl_document_add_condition (self->document, field, exclude, row, &error))
     {
-      show_message (self, GTK_MESSAGE_ERROR, error->message);
+      /* A row beyond the trace, or without a process or thread, adds
+       * nothing; a record that cannot be read says why. */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT)
+          && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        show_message (self, GTK_MESSAGE_ERROR, error->message);
       return;
     }
-  c = g_new0 (Condition, 1);
-  c->field = g_strdup (field);
-  c->exclude = exclude;
-  c->provider = etl_trace_get_provider_index (self->trace, row);
-  if (g_str_equal (field, "provider"))
-    c->name = etl_record_dup_provider_name (&record);
-  else if (g_str_equal (field, "process") && record.has_pid)
-    {
-      c->value = record.pid;
-      c->name = g_strdup_printf ("%u", record.pid);
-    }
-  else if (g_str_equal (field, "thread") && record.has_pid)
-    {
-      c->value = record.tid;
-      c->name = g_strdup_printf ("%u", record.tid);
-    }
-  else if (g_str_equal (field, "event"))
-    c->name = etl_decode_dup_event_name (etl_trace_get_schema_registry (self->trace), &record);
-  etl_record_clear (&record);
-  if (c->name == NULL)
-    {
-      condition_free (c);
-      return;
-    }
-  g_ptr_array_add (self->conditions, c);
-  apply_filter (self);
   update_status (self);
 }
 
@@ -282,24 +106,18 @@ etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, 
 void
 on_group_activated (EtlGroupView *view, const EtlGroup *group, EtlWindow *self)
 {
-  Condition *c;
-
-  if (self->trace == NULL || group == NULL || group->parent == NULL)
-    return;
-  c = g_new0 (Condition, 1);
-  c->field = g_strdup ("group");
-  c->matcher = etl_group_matcher_new (self->trace, group);
-  c->name = g_strdup (etl_group_matcher_get_description (c->matcher));
-  g_ptr_array_add (self->conditions, c);
-  apply_filter (self);
-  update_status (self);
-  /* The group's rows: in the Events tab. */
-  etl_view_panel_show_view (self->view_panel, "events");
+  if (group != NULL && etl_document_add_group_condition (self->document, group))
+    {
+      update_status (self);
+      /* The group's rows: in the Events tab. */
+      etl_view_panel_show_view (self->view_panel, "events");
+    }
 }
 
 void
 on_timeline_range_selected (EtlTimelineView *timeline, gint64 begin, gint64 end, EtlWindow *self)
 {
+  etl_document_set_range (self->document, begin, end);
   etl_group_view_set_range (self->group_view, begin, end);
 }
 
@@ -313,9 +131,11 @@ on_list_filter_request (EtlEventList *list, const char *field, gboolean exclude,
 void
 on_loss_activated (EtlLossPlot *plot, gint64 filetime, EtlWindow *self)
 {
-  if (self->trace == NULL || etl_trace_get_n_records (self->trace) == 0)
+  EtlTrace *trace = etl_document_get_trace (self->document);
+
+  if (trace == NULL || etl_trace_get_n_records (trace) == 0)
     return;
-  select_everywhere (self, MIN (etl_trace_lower_bound (self->trace, filetime), etl_trace_get_n_records (self->trace) - 1));
+  select_everywhere (self, MIN (etl_trace_lower_bound (trace, filetime), etl_trace_get_n_records (trace) - 1));
 }
 
 void
@@ -330,39 +150,44 @@ on_list_show_in_timeline (EtlEventList *list, guint64 row, EtlWindow *self)
 void
 on_filter_changed (EtlFilterBar *bar, EtlFilter *filter, EtlWindow *self)
 {
-  etl_filter_free (self->filter);
-  self->filter = etl_filter_copy (filter);
-  apply_filter (self);
+  etl_document_set_filter (self->document, filter);
 }
 
 void
 on_list_row_selected (EtlEventList *list, guint64 row, EtlWindow *self)
 {
-  if (self->syncing || self->trace == NULL)
+  EtlTrace *trace = etl_document_get_trace (self->document);
+
+  if (self->syncing || trace == NULL)
     return;
   self->syncing = TRUE;
+  etl_document_set_selected_record (self->document, row == ETL_EVENT_LIST_NO_ROW ? -1 : (gint64) row);
   etl_timeline_view_select_row (self->timeline, row, TRUE);
-  etl_details_show_row (self->details, self->trace, row);
-  etl_zoom_manager_set_focus (self->zoom_manager, etl_trace_get_filetime (self->trace, row));
+  etl_details_show_row (self->details, trace, row);
+  etl_zoom_manager_set_focus (self->zoom_manager, etl_trace_get_filetime (trace, row));
   self->syncing = FALSE;
 }
 
 void
 on_timeline_event_selected (EtlTimelineView *view, guint64 row, EtlWindow *self)
 {
-  if (self->syncing || self->trace == NULL)
+  EtlTrace *trace = etl_document_get_trace (self->document);
+
+  if (self->syncing || trace == NULL)
     return;
   self->syncing = TRUE;
   if (row == ETL_TIMELINE_NO_ROW)
     {
+      etl_document_set_selected_record (self->document, ETL_DOCUMENT_NO_RECORD);
       etl_details_clear (self->details);
       etl_zoom_manager_set_focus (self->zoom_manager, G_MININT64);
     }
   else
     {
+      etl_document_set_selected_record (self->document, (gint64) row);
       etl_event_list_select_row (self->event_list, row);
-      etl_details_show_row (self->details, self->trace, row);
-      etl_zoom_manager_set_focus (self->zoom_manager, etl_trace_get_filetime (self->trace, row));
+      etl_details_show_row (self->details, trace, row);
+      etl_zoom_manager_set_focus (self->zoom_manager, etl_trace_get_filetime (trace, row));
     }
   self->syncing = FALSE;
 }

@@ -32,18 +32,20 @@
 void
 select_everywhere (EtlWindow *self, guint64 row)
 {
+  EtlTrace *trace = etl_document_get_trace (self->document);
   guint64 shown;
 
-  if (self->trace == NULL || row >= etl_trace_get_n_records (self->trace))
+  if (trace == NULL || row >= etl_trace_get_n_records (trace))
     return;
   self->syncing = TRUE;
   etl_event_list_select_row (self->event_list, row);
   shown = etl_event_list_get_selected_row (self->event_list);
   if (shown == ETL_EVENT_LIST_NO_ROW)
     shown = row;
+  etl_document_set_selected_record (self->document, (gint64) shown);
   etl_timeline_view_select_row (self->timeline, shown, TRUE);
-  etl_details_show_row (self->details, self->trace, shown);
-  etl_zoom_manager_set_focus (self->zoom_manager, etl_trace_get_filetime (self->trace, shown));
+  etl_details_show_row (self->details, trace, shown);
+  etl_zoom_manager_set_focus (self->zoom_manager, etl_trace_get_filetime (trace, shown));
   self->syncing = FALSE;
 }
 
@@ -95,6 +97,7 @@ parse_relative (const char *text, gint64 *ticks)
 static gboolean
 parse_wall_clock (EtlWindow *self, const char *text, gint64 *filetime)
 {
+  EtlTrace *trace = etl_document_get_trace (self->document);
   g_autoptr (GTimeZone) tz = etl_time_ruler_get_utc (self->time_ruler) ? g_time_zone_new_utc ()
                                                                          : g_time_zone_new_local ();
   g_autoptr (GDateTime) dt = NULL;
@@ -134,7 +137,7 @@ parse_wall_clock (EtlWindow *self, const char *text, gint64 *filetime)
   if (*end != '\0' || hour < 0 || hour > 23 || minute < 0 || minute > 59 || seconds < 0 || seconds >= 61)
     return FALSE;
   {
-    gint64 first = etl_trace_get_first_filetime (self->trace);
+    gint64 first = etl_trace_get_first_filetime (trace);
     g_autoptr (GDateTime) day = g_date_time_new (tz, 1970, 1, 1, 0, 0, 0);
     g_autoptr (GDateTime) first_dt = NULL;
     gint64 candidate;
@@ -172,14 +175,16 @@ parse_wall_clock (EtlWindow *self, const char *text, gint64 *filetime)
 gboolean
 etl_window_go_to_time (EtlWindow *self, const char *text, GError **error)
 {
+  EtlTrace *trace;
   g_autofree char *stripped = NULL;
   gint64 filetime, ticks;
   guint64 n, row;
 
   g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
+  trace = etl_document_get_trace (self->document);
 
-  if (self->trace == NULL || (n = etl_trace_get_n_records (self->trace)) == 0)
+  if (trace == NULL || (n = etl_trace_get_n_records (trace)) == 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "No trace is shown");
       return FALSE;
@@ -195,14 +200,14 @@ etl_window_go_to_time (EtlWindow *self, const char *text, GError **error)
         }
     }
   else if (parse_relative (stripped, &ticks))
-    filetime = etl_trace_get_origin (self->trace) + ticks;
+    filetime = etl_trace_get_origin (trace) + ticks;
   else
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "“%s” is not a time since the start (ms, or a number with µs, ms, s, min, h)", stripped);
       return FALSE;
     }
-  row = MIN (etl_trace_lower_bound (self->trace, filetime), n - 1);
+  row = MIN (etl_trace_lower_bound (trace, filetime), n - 1);
   select_everywhere (self, row);
   return TRUE;
 }
@@ -259,8 +264,9 @@ void
 go_to_time_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   EtlWindow *self = ETL_WINDOW (user_data);
+  EtlTrace *trace = etl_document_get_trace (self->document);
 
-  if (self->trace == NULL)
+  if (trace == NULL)
     return;
   entry_dialog (self, "Go to Time",
                 "A time since the start — 1500 (ms), 1.5 s, 250 µs, 2 min — or a wall-clock time: 14:03:22.125 "
@@ -398,13 +404,15 @@ on_find_done (GObject *source, GAsyncResult *result, gpointer user_data)
 void
 etl_window_find_same_event (EtlWindow *self, gboolean forward)
 {
+  EtlTrace *trace;
   g_autoptr (GTask) task = NULL;
   guint64 row;
   FindData *fd;
 
   g_return_if_fail (ETL_IS_WINDOW (self));
+  trace = etl_document_get_trace (self->document);
   row = selected_row (self);
-  if (self->trace == NULL || row == ETL_EVENT_LIST_NO_ROW || row >= etl_trace_get_n_records (self->trace))
+  if (trace == NULL || row == ETL_EVENT_LIST_NO_ROW || row >= etl_trace_get_n_records (trace))
     return;
   if (self->find_cancellable != NULL)
     g_cancellable_cancel (self->find_cancellable);
@@ -412,8 +420,8 @@ etl_window_find_same_event (EtlWindow *self, gboolean forward)
   self->find_cancellable = g_cancellable_new ();
 
   fd = g_new0 (FindData, 1);
-  fd->trace = etl_trace_ref (self->trace);
-  fd->rows = self->rows != NULL ? etl_row_set_ref (self->rows) : etl_row_set_new_all (etl_trace_get_n_records (self->trace));
+  fd->trace = etl_trace_ref (trace);
+  fd->rows = etl_row_set_ref (etl_document_get_row_set (self->document));
   fd->from = row;
   fd->forward = forward;
   task = g_task_new (NULL, self->find_cancellable, on_find_done, g_object_ref (self));
@@ -450,15 +458,17 @@ find_previous_action (GSimpleAction *action, GVariant *param, gpointer user_data
 gboolean
 etl_window_get_data_range (EtlWindow *self, gint64 *begin, gint64 *end)
 {
+  EtlTrace *trace;
   guint64 n, lo, hi;
 
   g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
-  if (self->trace == NULL || (n = etl_trace_get_n_records (self->trace)) == 0)
+  trace = etl_document_get_trace (self->document);
+  if (trace == NULL || (n = etl_trace_get_n_records (trace)) == 0)
     return FALSE;
   lo = n / 2000;
   hi = n - 1 - n / 2000;
-  *begin = etl_trace_get_filetime (self->trace, lo);
-  *end = MAX (etl_trace_get_filetime (self->trace, hi) + 1, *begin + 1);
+  *begin = etl_trace_get_filetime (trace, lo);
+  *end = MAX (etl_trace_get_filetime (trace, hi) + 1, *begin + 1);
   return TRUE;
 }
 
@@ -493,6 +503,7 @@ etl_window_zoom_to_data (EtlWindow *self)
 GtkWidget *
 etl_window_show_stacks (EtlWindow *self)
 {
+  EtlTrace *trace;
   gint64 begin, end;
   g_autofree char *from = NULL;
   g_autofree char *to = NULL;
@@ -500,16 +511,17 @@ etl_window_show_stacks (EtlWindow *self)
   GtkWidget *dialog;
 
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
-  if (self->trace == NULL || self->stacks == NULL)
+  trace = etl_document_get_trace (self->document);
+  if (trace == NULL || etl_document_get_stacks (self->document) == NULL)
     {
       show_message (self, GTK_MESSAGE_INFO, "This trace has no stacks (no StackWalk records).");
       return NULL;
     }
   etl_window_get_export_range (self, &begin, &end);
-  from = etl_time_format_span (begin - etl_trace_get_origin (self->trace));
-  to = etl_time_format_span (end - etl_trace_get_origin (self->trace));
+  from = etl_time_format_span (begin - etl_trace_get_origin (trace));
+  to = etl_time_format_span (end - etl_trace_get_origin (trace));
   range = g_strdup_printf ("%s – %s", from, to);
-  dialog = etl_stacks_dialog_new (GTK_WINDOW (self), self->stacks, begin, end, range);
+  dialog = etl_stacks_dialog_new (GTK_WINDOW (self), etl_document_get_stacks (self->document), begin, end, range);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
   gtk_widget_show (dialog);
   return dialog;

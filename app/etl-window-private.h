@@ -3,14 +3,14 @@
 
 /*
  * What the etl-window-*.c files share: the #EtlWindow instance structure,
- * the private types more than one of them uses (#Progress, #Condition,
- * #WindowMarker) and the functions one file defines and another calls
+ * and the functions one file defines and another calls
  * (signal handlers and actions connected in etl-window.c among them).
  * Not installed; for app/ only.
  */
 
 #include <gtk/gtk.h>
 
+#include "etl-document.h"
 #include "etl-group-summary.h"
 #include "etl-stacks.h"
 #include "etl-time-ruler.h"
@@ -49,7 +49,6 @@ struct _EtlWindow
   EtlEventList *event_list;
   EtlDetails *details;
   GtkLabel *status_label;
-  EtlStacks *stacks; /* the trace's stacks (load worker), or NULL */
   EtlGroupView *group_view; /* the grouped summary, the Summary tab */
 
   EtlSessionPanel *session_panel;
@@ -57,26 +56,15 @@ struct _EtlWindow
   GtkRecentManager *recent_manager;
   GMenu *recent_menu;
 
-  EtlTrace *trace;
-  EtlRowSet *rows;       /* the filter's rows; NULL = all */
-  EtlFilter *filter;     /* the filter bar's last filter */
-  GPtrArray *conditions; /* Condition*: the list's context menu filters */
-  GArray *markers;       /* WindowMarker, by time: this trace's markers */
+  /* What is shown: the trace, its filter and rows, markers, and the jobs
+   * (open, filter, export, manifest) with their progress. */
+  EtlDocument *document;
   GtkMenuButton *markers_button;
   GtkListBox *markers_list;
   GtkBox *legend_box;
   GtkWidget *legend_scroller;
   GCancellable *find_cancellable;
-
-  /* Jobs: loading (or generating the demo), filtering, exporting. */
-  GCancellable *load_cancellable;
-  GCancellable *filter_cancellable;
-  GCancellable *export_cancellable;
-  GCancellable *manifest_cancellable;
-  GPtrArray *manifests;  /* char*: manifest files loaded; later opens use them too */
-  struct Progress *progress;
-  guint progress_source;
-  char *progress_label;
+  guint pulse_source; /* pulses the progress bar while the document's progress is unknown */
 
   gboolean syncing;
   gboolean state_saved;
@@ -87,39 +75,9 @@ struct _EtlWindow
   gboolean panel_pending;  /* its height was set before the handle was measured */
 };
 
-typedef struct Progress
-{
-  gatomicrefcount ref_count;
-  int permille; /* -1: unknown, pulse */
-  const char *stage; /* atomic; static text: what the worker does after the percentages */
-} Progress;
-
-/* A filter from the event list's context menu: keep only, or leave out,
- * rows sharing a provider, process, thread or event with a chosen row. */
-typedef struct
-{
-  char *field;     /* "provider", "process", "thread", "event" */
-  gboolean exclude;
-  guint provider;  /* provider index (provider, event) */
-  guint32 value;   /* process or thread id */
-  char *name;      /* event name; for the status line: the value's name */
-  EtlGroupMatcher *matcher; /* "group": a summary group's rows */
-} Condition;
-
-typedef struct
-{
-  gint64 filetime;
-  char *name;
-} WindowMarker;
-
 /* etl-window-progress.c: progress, info bar, status line */
-void progress_set_stage (Progress *p, const char *stage);
-Progress *progress_new (void);
-void progress_unref (Progress *p);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Progress, progress_unref)
-void on_progress (double fraction, gpointer user_data);
-void start_progress (EtlWindow *self, const char *label, Progress *progress);
-void stop_progress (EtlWindow *self);
+void on_document_progress (EtlDocument *document, GParamSpec *pspec, EtlWindow *self);
+void stop_pulse (EtlWindow *self);
 void show_messages (EtlWindow *self, GPtrArray *messages, GtkMessageType type);
 void show_message (EtlWindow *self, GtkMessageType type, const char *message);
 void update_status (EtlWindow *self);
@@ -146,11 +104,13 @@ void open_uris (EtlWindow *self, const char *const *uris);
 void on_recent_row_activated (GtkListBox *list, GtkListBoxRow *row, EtlWindow *self);
 
 /* etl-window-load.c */
-void cancel_jobs (EtlWindow *self);
+void setup_document (EtlWindow *self);
+void dispose_document (EtlWindow *self);
 
 /* etl-window-filter.c: filter and selection */
-void condition_free (gpointer data);
-void apply_filter (EtlWindow *self);
+void on_document_rows_changed (EtlDocument *document, EtlWindow *self);
+void on_document_filtering (EtlDocument *document, GParamSpec *pspec, EtlWindow *self);
+void on_filter_job_finished (EtlDocument *document, const char *job, const GError *error, EtlWindow *self);
 void on_group_activated (EtlGroupView *view, const EtlGroup *group, EtlWindow *self);
 void on_timeline_range_selected (EtlTimelineView *timeline, gint64 begin, gint64 end, EtlWindow *self);
 void on_list_filter_request (EtlEventList *list, const char *field, gboolean exclude, guint64 row, EtlWindow *self);
@@ -172,13 +132,12 @@ void stacks_summary_action (GSimpleAction *action, GVariant *param, gpointer use
 void zoom_to_data_action (GSimpleAction *action, GVariant *param, gpointer user_data);
 
 /* etl-window-markers.c */
-void window_marker_clear (gpointer data);
 void on_marker_row_activated (GtkListBox *list, GtkListBoxRow *row, EtlWindow *self);
 void show_markers (EtlWindow *self);
-void load_markers (EtlWindow *self);
 void add_marker_action (GSimpleAction *action, GVariant *param, gpointer user_data);
 
 /* etl-window-actions-file.c: File menu */
+void on_document_schemas_changed (EtlDocument *document, EtlWindow *self);
 void load_manifest_action (GSimpleAction *action, GVariant *param, gpointer user_data);
 void open_action (GSimpleAction *action, GVariant *param, gpointer user_data);
 void open_files_action (GSimpleAction *action, GVariant *param, gpointer user_data);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
 /*
- * Progress of the window's jobs and what the window says about them: a
- * #Progress shared with a worker (it writes a fraction or a stage, the main
- * loop polls it into the progress bar), the info bar that lists problems
- * and the status line (records, CPUs, files, what the filter keeps).
+ * Progress of the document's jobs and what the window says about them: the
+ * progress bar follows #EtlDocument:progress and :progress-label, the info
+ * bar lists problems and the status line says what is shown (records, CPUs,
+ * files, what the filter and its conditions keep).
  */
 
 #include "config.h"
@@ -14,101 +14,59 @@
 #include "etl-window-private.h"
 
 #define MAX_MESSAGES_SHOWN 6
-#define PROGRESS_POLL_MS 50
+#define PULSE_MS 50
 
 /* ------------------------------------------------------------------------ */
-/* Progress shared with a worker                                            */
+/* Progress of the document's open or export                                */
 /* ------------------------------------------------------------------------ */
-
-/* The worker's current step, shown after the label while the bar pulses. */
-void
-progress_set_stage (Progress *p, const char *stage)
-{
-  g_atomic_pointer_set (&p->stage, stage);
-}
-
-Progress *
-progress_new (void)
-{
-  Progress *p = g_new0 (Progress, 1);
-
-  g_atomic_ref_count_init (&p->ref_count);
-  return p;
-}
-
-static Progress *
-progress_ref (Progress *p)
-{
-  g_atomic_ref_count_inc (&p->ref_count);
-  return p;
-}
-
-void
-progress_unref (Progress *p)
-{
-  if (g_atomic_ref_count_dec (&p->ref_count))
-    g_free (p);
-}
-
-void
-on_progress (double fraction, gpointer user_data)
-{
-  Progress *p = user_data;
-
-  g_atomic_int_set (&p->permille, (int) (fraction * 1000));
-}
 
 static gboolean
-progress_poll_cb (gpointer user_data)
+pulse_cb (gpointer user_data)
 {
   EtlWindow *self = user_data;
-  int permille;
 
-  if (self->progress == NULL)
-    {
-      self->progress_source = 0;
-      return G_SOURCE_REMOVE;
-    }
-  permille = g_atomic_int_get (&self->progress->permille);
-  if (permille < 0)
-    {
-      const char *stage = g_atomic_pointer_get (&self->progress->stage);
-      g_autofree char *text = stage != NULL ? g_strdup_printf ("%s %s", self->progress_label, stage) : NULL;
-
-      gtk_progress_bar_pulse (self->progress_bar);
-      gtk_progress_bar_set_text (self->progress_bar, text != NULL ? text : self->progress_label);
-    }
-  else
-    {
-      /* The text replaces GTK's own percentage, so it carries one. */
-      g_autofree char *text = g_strdup_printf ("%s %d %%", self->progress_label, permille / 10);
-
-      gtk_progress_bar_set_fraction (self->progress_bar, permille / 1000.0);
-      gtk_progress_bar_set_text (self->progress_bar, text);
-    }
+  gtk_progress_bar_pulse (self->progress_bar);
   return G_SOURCE_CONTINUE;
 }
 
 void
-start_progress (EtlWindow *self, const char *label, Progress *progress)
+stop_pulse (EtlWindow *self)
 {
-  g_clear_handle_id (&self->progress_source, g_source_remove);
-  g_clear_pointer (&self->progress, progress_unref);
-  self->progress = progress_ref (progress);
-  g_free (self->progress_label);
-  self->progress_label = g_strdup (label);
-  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
-  gtk_progress_bar_set_text (self->progress_bar, label);
-  gtk_widget_show (GTK_WIDGET (self->progress_box));
-  self->progress_source = g_timeout_add (PROGRESS_POLL_MS, progress_poll_cb, self);
+  g_clear_handle_id (&self->pulse_source, g_source_remove);
 }
 
+/* notify::progress and notify::progress-label of the document (which
+ * change at most every 50 ms): the bar shows the fraction with a
+ * percentage, or pulses with the worker's current step while the fraction
+ * is unknown; it hides when no open or export runs. */
 void
-stop_progress (EtlWindow *self)
+on_document_progress (EtlDocument *document, GParamSpec *pspec, EtlWindow *self)
 {
-  g_clear_handle_id (&self->progress_source, g_source_remove);
-  g_clear_pointer (&self->progress, progress_unref);
-  gtk_widget_hide (GTK_WIDGET (self->progress_box));
+  const char *label = etl_document_get_progress_label (document);
+  double fraction = etl_document_get_progress (document);
+
+  if (label == NULL)
+    {
+      stop_pulse (self);
+      gtk_widget_hide (GTK_WIDGET (self->progress_box));
+      return;
+    }
+  if (fraction < 0)
+    {
+      if (self->pulse_source == 0)
+        self->pulse_source = g_timeout_add (PULSE_MS, pulse_cb, self);
+      gtk_progress_bar_set_text (self->progress_bar, label);
+    }
+  else
+    {
+      /* The text replaces GTK's own percentage, so it carries one. */
+      g_autofree char *text = g_strdup_printf ("%s %d %%", label, (int) (fraction * 100));
+
+      stop_pulse (self);
+      gtk_progress_bar_set_fraction (self->progress_bar, fraction);
+      gtk_progress_bar_set_text (self->progress_bar, text);
+    }
+  gtk_widget_show (GTK_WIDGET (self->progress_box));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -153,9 +111,11 @@ update_status (EtlWindow *self)
 {
   g_autoptr (GString) status = g_string_new (NULL);
   g_autoptr (GString) names = g_string_new (NULL);
+  EtlTrace *trace = etl_document_get_trace (self->document);
+  EtlRowSet *rows = etl_document_get_row_set (self->document);
   guint n_files;
 
-  if (self->trace == NULL)
+  if (trace == NULL)
     {
       gtk_label_set_text (self->status_label, "No trace loaded");
       gtk_header_bar_set_subtitle (self->header_bar, NULL);
@@ -163,26 +123,28 @@ update_status (EtlWindow *self)
       return;
     }
 
-  n_files = etl_trace_get_n_files (self->trace);
+  n_files = etl_trace_get_n_files (trace);
   for (guint f = 0; f < n_files; f++)
     {
-      g_autofree char *base = g_path_get_basename (etl_trace_get_file_info (self->trace, f)->path);
+      g_autofree char *base = g_path_get_basename (etl_trace_get_file_info (trace, f)->path);
 
       if (f > 0)
         g_string_append (names, ", ");
       g_string_append (names, base);
     }
   g_string_append_printf (status, "%'" G_GUINT64_FORMAT " records · %u CPUs · %s",
-                          etl_trace_get_n_records (self->trace),
-                          etl_trace_get_n_cpus (self->trace),
+                          etl_trace_get_n_records (trace),
+                          etl_trace_get_n_cpus (trace),
                           names->str);
-  if (self->rows != NULL && !etl_row_set_is_all (self->rows))
-    g_string_append_printf (status, " · filter keeps %'" G_GUINT64_FORMAT, etl_row_set_get_n (self->rows));
-  for (guint i = 0; i < self->conditions->len; i++)
+  if (rows != NULL && !etl_row_set_is_all (rows))
+    g_string_append_printf (status, " · filter keeps %'" G_GUINT64_FORMAT, etl_row_set_get_n (rows));
+  for (guint i = 0; i < etl_document_get_n_conditions (self->document); i++)
     {
-      const Condition *c = g_ptr_array_index (self->conditions, i);
+      gboolean exclude = FALSE;
+      const char *name = NULL;
+      const char *field = etl_document_get_condition (self->document, i, &exclude, &name);
 
-      g_string_append_printf (status, " · %s %s %s", c->exclude ? "without" : "only", c->field, c->name);
+      g_string_append_printf (status, " · %s %s %s", exclude ? "without" : "only", field, name);
     }
   gtk_label_set_text (self->status_label, status->str);
   gtk_header_bar_set_subtitle (self->header_bar, names->str);

@@ -25,17 +25,20 @@
  * shows or hides the details.  The session configuration panel
  * (#EtlSessionPanel) sits in a left pane (F9).
  *
- * Loading (etl_window_open_files()) runs in a #GTask — the trace index, its
- * per-CPU summary and its loss summary — while the progress bar moves.
- * Cancel leaves the window as it was.  A file that cannot be opened is left
- * out and reported in the info bar with the reader's message (file, offset,
- * reason); a file read only in part is shown with what was read and its
- * problems listed.
+ * What the window shows belongs to its #EtlDocument (core/model): the
+ * trace, its filter and row set, the selection, the markers and the jobs.
+ * Loading (etl_window_open_files()) is the document's job — the trace
+ * index, its per-CPU summary and its loss summary, in a worker — while the
+ * progress bar follows its progress.  Cancel leaves the window as it was.
+ * A file that cannot be opened is left out and reported in the info bar
+ * with the reader's message (file, offset, reason); a file read only in
+ * part is shown with what was read and its problems listed.
  *
- * The filter bar's filter runs in a worker (etl_filter_apply_async()); its
- * #EtlRowSet goes to the event list and to the timeline, which rebuilds its
- * summaries from it.  Selecting an event in the list selects and centres it
- * in the timeline, and the other way round; the details pane shows it.
+ * The filter bar's filter runs in the document's worker; its #EtlRowSet
+ * (#EtlDocument::rows-changed) goes to the event list and to the timeline,
+ * which rebuilds its summaries from it.  Selecting an event in the list
+ * selects and centres it in the timeline, and the other way round; the
+ * details pane shows it.
  *
  * Navigation: Go to Time (Ctrl+G: a time since the start in any unit, or
  * a wall-clock time), the next / previous event of the same provider and
@@ -110,27 +113,10 @@ etl_window_dispose (GObject *object)
       etl_window_save_state (self, NULL);
     }
   /* No widget calls here: dispose runs again after the children are gone. */
-  if (self->load_cancellable != NULL)
-    g_cancellable_cancel (self->load_cancellable);
-  g_clear_object (&self->load_cancellable);
-  if (self->export_cancellable != NULL)
-    g_cancellable_cancel (self->export_cancellable);
-  g_clear_object (&self->export_cancellable);
-  g_clear_handle_id (&self->progress_source, g_source_remove);
-  g_clear_pointer (&self->progress, progress_unref);
-  if (self->filter_cancellable != NULL)
-    g_cancellable_cancel (self->filter_cancellable);
-  g_clear_object (&self->filter_cancellable);
-  if (self->manifest_cancellable != NULL)
-    g_cancellable_cancel (self->manifest_cancellable);
-  g_clear_object (&self->manifest_cancellable);
+  dispose_document (self);
   if (self->recent_manager != NULL)
     g_signal_handlers_disconnect_by_data (self->recent_manager, self);
   g_clear_object (&self->recent_manager);
-  g_clear_pointer (&self->trace, etl_trace_unref);
-  g_clear_pointer (&self->stacks, etl_stacks_unref);
-  g_clear_pointer (&self->rows, etl_row_set_unref);
-  g_clear_pointer (&self->filter, etl_filter_free);
   if (self->find_cancellable != NULL)
     g_cancellable_cancel (self->find_cancellable);
   g_clear_object (&self->find_cancellable);
@@ -145,10 +131,6 @@ etl_window_finalize (GObject *object)
 
   g_clear_object (&self->zoom_manager);
   g_clear_object (&self->recent_menu);
-  g_free (self->progress_label);
-  g_clear_pointer (&self->manifests, g_ptr_array_unref);
-  g_clear_pointer (&self->markers, g_array_unref);
-  g_clear_pointer (&self->conditions, g_ptr_array_unref);
 
   G_OBJECT_CLASS (etl_window_parent_class)->finalize (object);
 }
@@ -240,10 +222,7 @@ etl_window_init (EtlWindow *self)
   GtkApplication *app;
 
   self->handle_size = -1;
-  self->conditions = g_ptr_array_new_with_free_func (condition_free);
-  self->manifests = g_ptr_array_new_with_free_func (g_free);
-  self->markers = g_array_new (FALSE, FALSE, sizeof (WindowMarker));
-  g_array_set_clear_func (self->markers, window_marker_clear);
+  setup_document (self);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   /* The provider colour legend, under the timeline. */
@@ -394,22 +373,21 @@ gboolean
 etl_window_get_loading (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
-  return self->load_cancellable != NULL;
+  return etl_document_get_loading (self->document);
 }
 
 /**
  * etl_window_get_busy:
  * @self: a window
  *
- * Returns: whether a load, a filter, a sort of the list or an export is
- *   running
+ * Returns: whether a job of the document (load, filter, export, manifest),
+ *   a search for the next event or a sort of the list is running
  */
 gboolean
 etl_window_get_busy (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), FALSE);
-  return self->load_cancellable != NULL || self->filter_cancellable != NULL || self->export_cancellable != NULL
-         || self->manifest_cancellable != NULL || self->find_cancellable != NULL
+  return etl_document_get_busy (self->document) || self->find_cancellable != NULL
          || etl_event_list_get_sorting (self->event_list);
 }
 
@@ -423,21 +401,35 @@ EtlTrace *
 etl_window_get_trace (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
-  return self->trace;
+  return etl_document_get_trace (self->document);
+}
+
+/**
+ * etl_window_get_document:
+ * @self: a window
+ *
+ * Returns: (transfer none): what the window shows: the trace, its filter,
+ *   rows, selection and markers, and the jobs that compute them
+ */
+EtlDocument *
+etl_window_get_document (EtlWindow *self)
+{
+  g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
+  return self->document;
 }
 
 /**
  * etl_window_get_rows:
  * @self: a window
  *
- * Returns: (transfer none) (nullable): the rows the filter keeps; %NULL
- *   before any filter ran (every row)
+ * Returns: (transfer none) (nullable): the rows the filter keeps (every
+ *   row before a filter ran); %NULL when no trace is shown
  */
 EtlRowSet *
 etl_window_get_rows (EtlWindow *self)
 {
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
-  return self->rows;
+  return etl_document_get_row_set (self->document);
 }
 
 /**

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "etl-details.h"
+#include "etl-document.h"
 #include "etl-event-list.h"
 #include "etl-filter-bar.h"
 #include "etl-cpu-graph.h"
@@ -65,6 +66,7 @@ char *etl_window_get_state_path (void);
 gboolean etl_window_get_loading (EtlWindow *self);
 gboolean etl_window_get_busy (EtlWindow *self);
 EtlTrace *etl_window_get_trace (EtlWindow *self);
+EtlDocument *etl_window_get_document (EtlWindow *self);
 EtlRowSet *etl_window_get_rows (EtlWindow *self);
 EtlZoomManager *etl_window_get_zoom_manager (EtlWindow *self);
 EtlTimelineView *etl_window_get_timeline (EtlWindow *self);

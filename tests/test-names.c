@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "etl-kernel-groups.h"
 #include "etl-names.h"
 
 /*
@@ -143,6 +144,33 @@ test_kernel_hookid (void)
   assert_hook (0x1c20, "ThreadPool", "c861d0e2-a2c1-4d36-9f9c-970bab943a12", "CBEnqueue");
 
   g_assert_cmpuint (etl_names_kernel_table_size (), >=, 250);
+}
+
+/* The reader files a kernel record under etl_kernel_hook_class(); the names
+ * must report the same class for every HookId (0x030A, an image load in the
+ * PROCESS group, included). */
+static void
+test_kernel_class_reader (void)
+{
+  guint n_known = 0;
+
+  for (guint h = 0; h <= G_MAXUINT16; h++)
+    {
+      EtlKernelEventInfo info;
+      const EtlGuid *cls = etl_kernel_hook_class ((guint16) h);
+      gboolean known = etl_names_kernel_event ((guint16) h, &info);
+
+      g_assert_cmpint (known, ==, cls != NULL);
+      if (!known)
+        continue;
+      n_known++;
+      g_assert_nonnull (info.provider);
+      g_assert_true (etl_guid_equal (info.provider, cls));
+    }
+  g_assert_cmpuint (n_known, ==, ETL_KERNEL_N_GROUPS * 256);
+  assert_guid (etl_kernel_hook_class (0x030a), "2cb15d1d-5fc1-11d2-abe1-00a0c911f518");
+  assert_guid (etl_kernel_hook_class (0x0301), "3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c");
+  g_assert_null (etl_kernel_group_class (ETL_KERNEL_N_GROUPS));
 }
 
 static void
@@ -637,6 +665,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/etl/names/kernel-hookid", test_kernel_hookid);
   g_test_add_func ("/etl/names/kernel-unknown", test_kernel_unknown);
+  g_test_add_func ("/etl/names/kernel-class-reader", test_kernel_class_reader);
   g_test_add_func ("/etl/names/classic-opcode-level", test_classic_opcode_level);
   g_test_add_func ("/etl/names/provider-table", test_provider_table);
   g_test_add_func ("/etl/names/tracelogging/primitive-types", test_tracelogging_primitive);

@@ -44,7 +44,7 @@
 #include "etl-format-private.h"
 #include "etl-names.h"
 #include "etl-schema-private.h"
-#include "etl-trace.h"
+#include "etl-trace-reader.h"
 #include "etl-tracelogging.h"
 
 /* Caps against hostile counts: elements of one array property, fields of

@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "etl-mof-derived.h"
-#include "etl-trace.h"
+#include "etl-trace-reader.h"
 
 struct _EtlMofFileNames
 {

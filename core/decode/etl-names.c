@@ -28,6 +28,8 @@
 
 #include <string.h>
 
+#include "etl-kernel-groups.h"
+
 /* ------------------------------------------------------------------------ */
 /* Kernel classes                                                            */
 /* ------------------------------------------------------------------------ */
@@ -35,10 +37,10 @@
 /*
  * Classes, indexed so that the first 31 entries are the kernel groups in
  * HookId order (EVENT_TRACE_GROUP_HEADER 0x00 … EVENT_TRACE_GROUP_HYPERVISORX
- * 0x1E).  GUIDs: evntrace.h (EventTraceGuid, EventTraceConfigGuid,
- * SystemTraceControlGuid), Microsoft's "NT Kernel Logger Constants" page,
- * TraceEvent's KernelTraceEventParser and the group table of the dissect.etl
- * reader (reverse engineered from sechost.dll).
+ * 0x1E).  The groups' GUIDs are the reader's (etl_kernel_group_class(): a
+ * record's provider is one of them); the others come from evntrace.h
+ * (SystemTraceControlGuid), Microsoft's "NT Kernel Logger Constants" page and
+ * TraceEvent's KernelTraceEventParser.
  */
 typedef enum
 {
@@ -90,38 +92,41 @@ typedef struct
   const char *name;
 } GuidName;
 
+G_STATIC_ASSERT (C_N_GROUPS == ETL_KERNEL_N_GROUPS);
+
+/* A group's GUID is NULL here: etl_kernel_group_class() has it. */
 static const GuidName class_table[C_N_CLASSES] = {
-  [C_EVENTTRACE] = { "68fdd900-4a3e-11d1-84f4-0000f80464e3", "EventTrace" },
-  [C_DISKIO] = { "3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c", "DiskIO" },
-  [C_MEMORY] = { "3d6fa8d3-fe05-11d0-9dda-00c04fd7ba7c", "Memory" },
-  [C_PROCESS] = { "3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c", "Process" },
-  [C_FILEIO] = { "90cbdc39-4a3e-11d1-84f4-0000f80464e3", "FileIO" },
-  [C_THREAD] = { "3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c", "Thread" },
-  [C_TCPIP] = { "9a280ac0-c8e0-11d1-84e2-00c04fb998a2", "TcpIp" },
-  [C_JOB] = { "3282fc76-feed-498e-8aa7-e70f459d430e", "Job" },
-  [C_UDPIP] = { "bf3a50c5-a9c9-4988-a005-2df0b7c80f80", "UdpIp" },
-  [C_REGISTRY] = { "ae53722e-c863-11d2-8659-00c04fa321a1", "Registry" },
-  [C_DBGPRINT] = { "13976d09-a327-438c-950b-7f03192815c7", "DbgPrint" },
-  [C_SYSTEMCONFIG] = { "01853a65-418f-4f36-aefc-dc0f1d2fd235", "SystemConfig" },
-  [C_SPARE1] = { "99134383-5248-43fc-834b-529454e75df3", "Spare1" },
-  [C_WNF] = { "42695762-ea50-497a-9068-5cbbb35e0b95", "Wnf" },
-  [C_POOL] = { "0268a8b6-74fd-4302-9dd0-6e8f1795c0cf", "Pool" },
-  [C_PERFINFO] = { "ce1dbfb4-137e-4da6-87b0-3f59aa102cbc", "PerfInfo" },
-  [C_HEAP] = { "222962ab-6180-4b88-a825-346b75f2a24a", "Heap" },
-  [C_OBJECT] = { "89497f50-effe-4440-8cf2-ce6b1cdcaca7", "Object" },
-  [C_POWER] = { "e43445e0-0903-48c3-b878-ff0fccebdd04", "Power" },
-  [C_MODBOUND] = { "a9152f00-3f58-4bee-92a1-70c7d079d5dd", "ModBound" },
-  [C_IMAGE] = { "2cb15d1d-5fc1-11d2-abe1-00a0c911f518", "Image" },
-  [C_DPC] = { "b2d14872-7c5b-463d-8419-ee9bf7d23e04", "DPC" },
-  [C_CC] = { "7687a439-f752-45b8-b741-321aec0f8df9", "CacheManager" },
-  [C_CRITSEC] = { "3ac66736-cc59-4cff-8115-8df50e39816b", "CritSec" },
-  [C_STACKWALK] = { "def2fe46-7bd6-4b80-bd94-f57fe20d0ce3", "StackWalk" },
-  [C_UMS] = { "9aec974b-5b8e-4118-9b92-3186d8002ce5", "UMS" },
-  [C_ALPC] = { "45d8cccd-539f-4b72-a8b7-5c683142609a", "ALPC" },
-  [C_SPLITIO] = { "d837ca92-12b9-44a5-ad6a-3a65b3578aa8", "SplitIo" },
-  [C_THREADPOOL] = { "c861d0e2-a2c1-4d36-9f9c-970bab943a12", "ThreadPool" },
-  [C_HYPERVISOR] = { "7f2a405c-69b5-4bf9-a1f5-30e8f1afab5e", "Hypervisor" },
-  [C_HYPERVISORX] = { "2ce9a149-effe-42f0-a635-a1d39e26c8f2", "HypervisorX" },
+  [C_EVENTTRACE] = { NULL, "EventTrace" },
+  [C_DISKIO] = { NULL, "DiskIO" },
+  [C_MEMORY] = { NULL, "Memory" },
+  [C_PROCESS] = { NULL, "Process" },
+  [C_FILEIO] = { NULL, "FileIO" },
+  [C_THREAD] = { NULL, "Thread" },
+  [C_TCPIP] = { NULL, "TcpIp" },
+  [C_JOB] = { NULL, "Job" },
+  [C_UDPIP] = { NULL, "UdpIp" },
+  [C_REGISTRY] = { NULL, "Registry" },
+  [C_DBGPRINT] = { NULL, "DbgPrint" },
+  [C_SYSTEMCONFIG] = { NULL, "SystemConfig" },
+  [C_SPARE1] = { NULL, "Spare1" },
+  [C_WNF] = { NULL, "Wnf" },
+  [C_POOL] = { NULL, "Pool" },
+  [C_PERFINFO] = { NULL, "PerfInfo" },
+  [C_HEAP] = { NULL, "Heap" },
+  [C_OBJECT] = { NULL, "Object" },
+  [C_POWER] = { NULL, "Power" },
+  [C_MODBOUND] = { NULL, "ModBound" },
+  [C_IMAGE] = { NULL, "Image" },
+  [C_DPC] = { NULL, "DPC" },
+  [C_CC] = { NULL, "CacheManager" },
+  [C_CRITSEC] = { NULL, "CritSec" },
+  [C_STACKWALK] = { NULL, "StackWalk" },
+  [C_UMS] = { NULL, "UMS" },
+  [C_ALPC] = { NULL, "ALPC" },
+  [C_SPLITIO] = { NULL, "SplitIo" },
+  [C_THREADPOOL] = { NULL, "ThreadPool" },
+  [C_HYPERVISOR] = { NULL, "Hypervisor" },
+  [C_HYPERVISORX] = { NULL, "HypervisorX" },
   [C_SYSTEMTRACE] = { "9e814aad-3204-11d2-9a82-006008a86939", "Windows Kernel" },
   [C_SYSCONFIG_EX] = { "9b79ee91-b5fd-41c0-a243-4248e266e9d0", "SysConfig" },
   [C_LOSTEVENT] = { "6a399ae0-4bc6-4de9-870b-3657f8947e7e", "LostEvent" },
@@ -630,8 +635,13 @@ tables (void)
       nt->by_guid = g_hash_table_new (etl_guid_hash, etl_guid_equal_func);
       for (guint i = 0; i < C_N_CLASSES; i++)
         {
-          ok = etl_guid_parse (class_table[i].guid, &nt->classes[i]);
-          g_assert (ok);
+          if (i < C_N_GROUPS)
+            nt->classes[i] = *etl_kernel_group_class (i);
+          else
+            {
+              ok = etl_guid_parse (class_table[i].guid, &nt->classes[i]);
+              g_assert (ok);
+            }
           if (!g_hash_table_contains (nt->by_guid, &nt->classes[i]))
             g_hash_table_insert (nt->by_guid, &nt->classes[i], (gpointer)class_table[i].name);
         }

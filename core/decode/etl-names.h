@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "etl-record.h"
 #include "etl-types.h"
 
 G_BEGIN_DECLS
@@ -34,8 +35,6 @@ guint etl_names_provider_table_size (void);
 char *etl_tracelogging_provider_name (const guint8 *traits, gsize traits_len);
 char *etl_tracelogging_event_name (const guint8 *schema, gsize schema_len);
 char **etl_tracelogging_field_names (const guint8 *schema, gsize schema_len);
-gboolean etl_record_find_ext_item (const EtlRecord *record, guint16 ext_type,
-                                   const guint8 **data, gsize *data_len);
 
 char *etl_record_dup_provider_name (const EtlRecord *record);
 char *etl_record_dup_event_name (const EtlRecord *record);

@@ -12,13 +12,14 @@
 
 #define G_LOG_DOMAIN "etlscope"
 
+#include "etl-record.h"
 #include "etl-record-private.h"
 
 #include <string.h>
 
 #include "etl-error.h"
 #include "etl-format-private.h"
-#include "etl-names.h"
+#include "etl-kernel-groups.h"
 
 /* 6a399ae0-4bc6-4de9-870b-3657f8947e7e */
 const EtlGuid etl_rt_lost_event_guid = {
@@ -63,26 +64,13 @@ min_header_size (guint header_type)
     }
 }
 
-/* HookId → the class GUID etl_names_kernel_event() gives it (static data),
- * remembered per HookId: a sampling trace looks it up for tens of millions
- * of records.  Filled on first use from any thread; two threads filling one
- * entry store the same value. */
-static gpointer kernel_providers[G_MAXUINT16 + 1];
-static const EtlGuid no_kernel_provider;
-
-static void
+/* A kernel record's provider is its HookId's class (etl_kernel_hook_class()). */
+static inline void
 set_kernel_provider (EtlRecord *r)
 {
-  const EtlGuid *guid = g_atomic_pointer_get (&kernel_providers[r->hook_id]);
+  const EtlGuid *guid = etl_kernel_hook_class (r->hook_id);
 
-  if (guid == NULL)
-    {
-      EtlKernelEventInfo info;
-
-      guid = etl_names_kernel_event (r->hook_id, &info) && info.provider != NULL ? info.provider : &no_kernel_provider;
-      g_atomic_pointer_set (&kernel_providers[r->hook_id], (gpointer)guid);
-    }
-  if (guid != &no_kernel_provider)
+  if (guid != NULL)
     r->provider = *guid;
 }
 
@@ -376,7 +364,7 @@ etl_record_decode (const guint8 *data, gsize avail, EtlRecord *record, GError **
  * extended data items of an EVENT_HEADER), so a record that peeks
  * %ETL_PEEK_OK decodes and one that decodes peeks alike.  Kernel records
  * leave their provider to the caller (@peek->by_hook: it follows from the
- * HookId, see etl_names_kernel_event()).
+ * HookId, see etl_kernel_hook_class()).
  *
  * Returns: %ETL_PEEK_OK, or %ETL_PEEK_DECODE for a malformed record, a WPP
  *   MESSAGE or a WNODE header: call etl_record_decode() for those

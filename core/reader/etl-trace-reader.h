@@ -3,11 +3,7 @@
 
 #include <gio/gio.h>
 
-#include "etl-decode.h"
 #include "etl-error.h"
-#include "etl-manifest.h"
-#include "etl-process-table.h"
-#include "etl-schema.h"
 #include "etl-types.h"
 
 G_BEGIN_DECLS
@@ -203,17 +199,88 @@ typedef struct
 } EtlRecordBrief;
 
 
-EtlTrace *etl_trace_open (const char *const *paths,
-                          EtlProgressFunc progress,
-                          gpointer progress_data,
-                          GCancellable *cancellable,
-                          GError **error);
-EtlTrace *etl_trace_open_full (const char *const *paths,
-                               const char *const *manifests,
-                               EtlProgressFunc progress,
-                               gpointer progress_data,
-                               GCancellable *cancellable,
-                               GError **error);
+/**
+ * EtlTraceHookClass:
+ * @n_kinds: the kinds of record the hook marks, 1 to @n_kinds (all hooks of
+ *   one open together: at most %ETL_TRACE_MAX_HOOK_KINDS)
+ * @kept_kinds: bit k set: records of kind k are kept for the hook (by their
+ *   index position, or a copy) instead of handed over during the open; the
+ *   hook takes them with etl_trace_steal_kept_records() in @finish
+ * @any_provider_opcode: EVENT_HEADER records (%ETL_RECORD_KIND_MANIFEST)
+ *   with this opcode go to @classify_record with class 0 whatever their
+ *   provider, before the hook that claims the provider; -1 for none (one
+ *   hook of an open at most)
+ * @classify_provider: (nullable): the hook's class of a provider or event
+ *   class GUID, 1 to %ETL_TRACE_MAX_HOOK_CLASSES, or 0 when the hook does not
+ *   want its records; the first hook that claims a provider has it.  Called
+ *   once per provider, from any thread
+ * @classify_hook: (nullable): the kind (0 = none) of a kernel record,
+ *   from its HookId; once per HookId, from any thread
+ * @classify_record: (nullable): the kind (0 = none) of a record of a
+ *   provider the hook claimed (@cls its class) or of an
+ *   @any_provider_opcode record (@cls 0), from the bytes etl_record_peek()
+ *   validated (@size is the record's Size); from any thread
+ * @add: (nullable): a record of a kind not kept, fully decoded (file, cpu,
+ *   filetime and file_offset set; its bytes are borrowed), in merged order,
+ *   on the thread that opens the trace
+ * @finish: (nullable): the walk is over and every record was handed over or
+ *   kept; @trace is complete but not yet returned to the caller
+ * @free: (nullable): frees the hook's data, with the trace (or when the open
+ *   fails)
+ *
+ * What a layer above the reader asks of the index walk (etl_trace_open_with_hooks()).
+ * The walk reads every record's header only; a hook names the few records
+ * it needs decoded (by provider class, HookId or opcode) and gets them in
+ * the merged order, or kept for later, without the reader knowing what they
+ * mean.  The functions are plain functions of their arguments (they run on
+ * the scan's threads), so the classification is cached per provider and per
+ * HookId.
+ */
+typedef struct
+{
+  guint n_kinds;
+  guint32 kept_kinds;
+  gint any_provider_opcode;
+  guint (*classify_provider) (const EtlGuid *provider);
+  guint (*classify_hook) (guint16 hook_id);
+  guint (*classify_record) (guint cls, guint8 header_type, guint8 opcode, const guint8 *record, gsize size);
+  void (*add) (gpointer data, guint kind, const EtlRecord *record);
+  void (*finish) (gpointer data, EtlTrace *trace);
+  GDestroyNotify free;
+} EtlTraceHookClass;
+
+#define ETL_TRACE_MAX_HOOKS 4
+#define ETL_TRACE_MAX_HOOK_KINDS 7
+#define ETL_TRACE_MAX_HOOK_CLASSES 31
+
+/**
+ * EtlTraceHook:
+ * @klass: the hook's functions (static)
+ * @data: the hook's state, passed to them; the trace owns it
+ *
+ * One hook of an open.
+ */
+typedef struct
+{
+  const EtlTraceHookClass *klass;
+  gpointer data;
+} EtlTraceHook;
+
+typedef struct _EtlKeptRecords EtlKeptRecords;
+
+EtlTrace *etl_trace_open_with_hooks (const char *const *paths,
+                                     const EtlTraceHook *hooks,
+                                     guint n_hooks,
+                                     EtlProgressFunc progress,
+                                     gpointer progress_data,
+                                     GCancellable *cancellable,
+                                     GError **error);
+gpointer etl_trace_get_hook_data (EtlTrace *trace, const EtlTraceHookClass *klass);
+EtlKeptRecords *etl_trace_steal_kept_records (EtlTrace *trace, const EtlTraceHookClass *klass, guint kind);
+guint etl_kept_records_get_n (const EtlKeptRecords *kept);
+gboolean etl_kept_records_read (const EtlKeptRecords *kept, EtlTrace *trace, guint i, EtlRecord *record);
+void etl_kept_records_free (EtlKeptRecords *kept);
+
 void etl_trace_set_open_threads (guint n_threads);
 guint etl_trace_get_open_threads (void);
 EtlTrace *etl_trace_ref (EtlTrace *trace);
@@ -245,20 +312,11 @@ double etl_trace_filetime_to_ms (EtlTrace *trace, gint64 filetime);
 
 const EtlLoss *etl_trace_get_losses (EtlTrace *trace, guint *n_losses);
 
-EtlSchemaRegistry *etl_trace_get_schema_registry (EtlTrace *trace);
-const EtlVolumeMap *etl_trace_get_volume_map (EtlTrace *trace);
-EtlProcessTable *etl_trace_get_process_table (EtlTrace *trace);
-gboolean etl_trace_load_manifest (EtlTrace *trace, const char *path, EtlManifestInfo *info, GError **error);
-EtlDecoded *etl_trace_decode_record (EtlTrace *trace, const EtlRecord *record);
-EtlDecoded *etl_trace_decode_record_prefix (EtlTrace *trace, const EtlRecord *record, guint max_fields);
-GArray *etl_trace_get_derived_fields (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded);
-const EtlProcess *etl_trace_get_record_process (EtlTrace *trace, const EtlRecord *record,
-                                                const EtlDecoded *decoded);
-
 gint64 etl_filetime_from_raw (guint32 clock_type, gint64 perf_freq, guint32 cpu_speed_mhz,
                               gint64 start_time, gint64 header_ts_raw, gint64 ts_raw);
 char *etl_filetime_to_iso8601 (gint64 filetime);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlTrace, etl_trace_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlKeptRecords, etl_kept_records_free)
 
 G_END_DECLS

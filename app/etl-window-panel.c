@@ -37,10 +37,12 @@ panel_maximized (EtlWindow *self)
  * (the list's 13 rows at 1366×768, issue 18) or 48 % where that is more
  * (15 rows at 1600×1000, the lanes, loss plot and CPU graph the rest), but
  * never more than 70 % of a small window. */
+#define PANEL_MAX_SHARE 70
+
 static int
 default_panel_height (int total)
 {
-  return MIN (MAX (400, total * 48 / 100), total * 70 / 100);
+  return MIN (MAX (400, total * 48 / 100), total * PANEL_MAX_SHARE / 100);
 }
 
 /* Puts the trace paned's handle @height pixels above its bottom.  GtkPaned
@@ -80,6 +82,10 @@ on_trace_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, EtlWindow 
   self->panel_sized = TRUE;
   if (self->panel_height <= 0)
     self->panel_height = default_panel_height (allocation->height);
+  else
+    /* A height kept from a taller screen (or window) leaves the lanes
+     * 30 % at least; the whole area is what maximise is for. */
+    self->panel_height = MIN (self->panel_height, allocation->height * PANEL_MAX_SHARE / 100);
   apply_panel_height (self, self->panel_height);
 }
 

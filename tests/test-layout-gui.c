@@ -544,6 +544,38 @@ test_panel_state (Fixture *fixture, gconstpointer data)
   g_assert_cmpint (etl_window_get_panel_height (window), ==, height - 60);
 }
 
+/* A panel height saved on a taller screen (900 px of a 1000 px one) and
+ * restored at 1366×768: the panel takes at most 70 % of the trace area, so
+ * the lanes keep the rest and stay in view. */
+static void
+test_panel_height_smaller_screen (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  char *path;
+  EtlWindow *window;
+  int panel, timeline;
+
+  if (skip_without_display () || (path = etl_test_corpus_path ("gcevents.etl")) == NULL)
+    return;
+  g_ptr_array_add (paths, path);
+  g_key_file_set_integer (kf, "panel", "height", 900);
+  g_key_file_set_string (kf, "panel", "tab", "events");
+  check_opens_inside (fixture, kf, "panel height 900 saved");
+  window = fixture->window;
+  open_and_wait (window, paths);
+  resize_outer (window, 1366, 768);
+  wait_idle (window);
+  panel = gtk_widget_get_allocated_height (GTK_WIDGET (etl_window_get_view_panel (window)));
+  timeline = gtk_widget_get_allocated_height (GTK_WIDGET (etl_window_get_timeline (window)));
+  g_test_message ("panel %d px, lanes %d px, window 768 px", panel, timeline);
+  /* The trace area is less than the window's 768 px. */
+  g_assert_cmpint (panel, <=, 768 * 70 / 100);
+  g_assert_cmpint (panel, >=, 300);
+  g_assert_cmpint (panel, ==, etl_window_get_panel_height (window));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (etl_window_get_timeline (window))));
+}
+
 /* A tab added with etl_window_add_view_tab() is the next Alt+N. */
 static void
 test_add_tab (Fixture *fixture, gconstpointer data)
@@ -588,6 +620,8 @@ main (int argc, char *argv[])
               fixture_teardown);
   g_test_add ("/etl/gui/layout/workarea", Fixture, NULL, fixture_setup, test_workarea, fixture_teardown);
   g_test_add ("/etl/gui/layout/panel-state", Fixture, NULL, fixture_setup, test_panel_state, fixture_teardown);
+  g_test_add ("/etl/gui/layout/panel-height-smaller-screen", Fixture, NULL, fixture_setup,
+              test_panel_height_smaller_screen, fixture_teardown);
   g_test_add ("/etl/gui/layout/add-tab", Fixture, NULL, fixture_setup, test_add_tab, fixture_teardown);
   return g_test_run ();
 }

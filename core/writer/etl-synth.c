@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "etl-format-private.h"
+#include "etl-synth-waits-private.h"
 #include "etl-writer.h"
 
 #define EVENTS_PER_SECOND_PER_CPU 50000
@@ -961,6 +962,8 @@ etl_synth_params_init (EtlSynthParams *params)
   params->schedule = FALSE;
   params->schedule_ms = 100;
   params->sample_interval = 0;
+  params->waits = FALSE;
+  params->no_ready_thread = FALSE;
 }
 
 typedef struct
@@ -1041,7 +1044,8 @@ sift_down (const SynthCpu *cpus, guint *heap, guint len, guint i)
  * samples hit the kernel: ntoskrnl.exe+0x1A2B30, ntoskrnl.exe+0x40C8E0, then
  * the same three user frames; idle samples are ntoskrnl.exe+0x201000,
  * hal.dll+0x2F10.  The sample's InstructionPointer is its first frame.
- * With 4
+ * With @params->waits, the records are the waits schedule of
+ * etl-synth-waits.c instead.  With 4
  * processors and 100 slots, for example, the precise CPU time is alpha.exe
  * 84 ms, beta.exe 64 ms, gamma.exe 88 ms, delta.exe 18 ms and idle 146 ms.
  *
@@ -1088,6 +1092,13 @@ etl_synth_write (const EtlSynthParams *params, const char *path, GError **error)
       return FALSE;
     }
 
+  if (params->waits && params->n_cpus < 2)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "%s: the synthetic waits schedule needs 2 processors or more", path);
+      return FALSE;
+    }
+
   g = g_new0 (Gen, 1);
   gen_init (g, params->seed);
   loss_rng.state = params->seed ^ G_GUINT64_CONSTANT (0x5DEECE66D);
@@ -1122,13 +1133,14 @@ etl_synth_write (const EtlSynthParams *params, const char *path, GError **error)
   w = etl_writer_new (path, &h, error);
   if (w == NULL)
     return FALSE;
-  if (params->schedule)
+  if (params->schedule || params->waits)
     {
       gint64 ticks_per_second = params->clock == ETL_CLOCK_SYSTEM_TIME  ? 10000000
                                 : params->clock == ETL_CLOCK_CPU_CYCLE ? (gint64) h.cpu_speed_mhz * 1000000
                                                                        : h.perf_freq;
 
-      if (!sched_write (params, w, h.header_ts_raw, ticks_per_second, error))
+      if (params->waits ? !etl_synth_waits_write (params, w, h.header_ts_raw, ticks_per_second, error)
+                        : !sched_write (params, w, h.header_ts_raw, ticks_per_second, error))
         return FALSE;
       return etl_writer_close (w, NULL, error);
     }

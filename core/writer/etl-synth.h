@@ -27,6 +27,12 @@ G_BEGIN_DECLS
  * @sample_interval: with @schedule, the SampledProfile interval in 100-ns
  *   units, 1,000 to 1,000,000; 0 (the default) writes no
  *   SampledProfileInterval record and samples every 1 ms
+ * @waits: write the waits schedule instead (CSwitch and ReadyThread records
+ *   of four threads of three processes with known waits, readyings and a
+ *   preemption, on processors 0 and 1; see etl-synth-waits.c); needs
+ *   @n_cpus ≥ 2; @n_records, @loss_rate and the schedule fields are then
+ *   ignored
+ * @no_ready_thread: with @waits, leave the ReadyThread records out
  *
  * What etl_synth_write() generates.  Initialise with etl_synth_params_init().
  */
@@ -41,6 +47,8 @@ typedef struct
   gboolean schedule;
   guint schedule_ms;
   guint sample_interval;
+  gboolean waits;
+  gboolean no_ready_thread;
 } EtlSynthParams;
 
 void etl_synth_params_init (EtlSynthParams *params);

@@ -65,6 +65,8 @@
 #include <stdlib.h>
 
 #include "etl-cswitch.h"
+#include "etl-names.h"
+#include "etl-process-table-private.h"
 
 #define HOOK_CSWITCH      0x0524
 #define HOOK_READY_THREAD 0x0532
@@ -84,8 +86,7 @@ struct _EtlThreadStates
   EtlThreadStatesCounts counts;
   guint n_threads;
   guint32 *tids;    /* n_threads, ascending */
-  guint *offsets;   /* n_threads + 1 into states */
-  GArray *states;   /* EtlThreadState, by thread then time */
+  GArray **states;  /* n_threads: each thread's EtlThreadState, in time order */
   GArray *rows;     /* EtlSwitchIn, in record order */
 };
 
@@ -97,6 +98,11 @@ typedef struct
   gint64 ready_time;       /* 0 = not readied since */
   guint32 readying_tid, readying_pid;
   gint8 prev_reason, prev_mode, prev_state;
+  /* The process table's answer for this tid over [pid_from, pid_to):
+   * looked up again only when a record falls outside. */
+  gboolean pid_known;
+  guint32 pid;
+  gint64 pid_from, pid_to;
 } ThreadBuild;
 
 typedef struct
@@ -134,6 +140,8 @@ thread_get (EtlThreadStatesBuilder *b, guint32 tid)
       tb->states = g_array_new (FALSE, FALSE, sizeof (EtlThreadState));
       tb->readying_tid = tb->readying_pid = NO_ID;
       tb->prev_reason = tb->prev_mode = tb->prev_state = ETL_THREAD_STATES_UNKNOWN;
+      tb->pid_from = 1;
+      tb->pid_to = 0; /* empty: the first pid_of() looks up */
       g_hash_table_insert (b->threads, GUINT_TO_POINTER (tid), tb);
     }
   return tb;
@@ -159,15 +167,33 @@ cpu_get (EtlThreadStatesBuilder *b, guint cpu)
   return &g_array_index (b->cpus, CpuBuild, cpu);
 }
 
+/* @tid's process at @t, else @fallback.  With @tb (@tid's build, nullable)
+ * the answer is cached with the span of times the table gives it for, so a
+ * thread's records cost one table lookup per process lifetime. */
 static guint32
-pid_of (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint32 fallback)
+pid_of (EtlThreadStatesBuilder *b, ThreadBuild *tb, guint32 tid, gint64 t, guint32 fallback)
 {
   const EtlThread *th;
+  gint64 from, to;
 
   if (tid == 0)
     return 0;
-  th = b->table != NULL ? etl_process_table_lookup_thread (b->table, tid, t) : NULL;
-  return th != NULL ? th->pid : fallback;
+  if (b->table == NULL)
+    return fallback;
+  if (tb == NULL)
+    {
+      th = etl_process_table_lookup_thread (b->table, tid, t);
+      return th != NULL ? th->pid : fallback;
+    }
+  if (t < tb->pid_from || t >= tb->pid_to)
+    {
+      th = etl_process_table_lookup_thread_span (b->table, tid, t, &from, &to);
+      tb->pid_known = th != NULL;
+      tb->pid = th != NULL ? th->pid : 0;
+      tb->pid_from = from;
+      tb->pid_to = to;
+    }
+  return tb->pid_known ? tb->pid : fallback;
 }
 
 /* Clamps @t to the open state's start; closes it there. */
@@ -206,8 +232,9 @@ open_state (ThreadBuild *tb, EtlThreadStateKind kind, gint64 t, guint64 record, 
 }
 
 /* Ends @tid's Running state at @t, starting Ready or Waiting with @cs's
- * fields (@cs NULL: an implied switch-out, fields unknown). */
-static void
+ * fields (@cs NULL: an implied switch-out, fields unknown).  Returns
+ * @tid's build, %NULL when it has none. */
+static ThreadBuild *
 switch_out (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, guint cpu, const EtlCSwitch *cs)
 {
   ThreadBuild *tb;
@@ -216,13 +243,13 @@ switch_out (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gu
   gboolean preempted = state == KSTATE_READY || state == KSTATE_STANDBY || state == KSTATE_DEFERRED_READY;
 
   if (tid == 0)
-    return;
+    return NULL;
   tb = g_hash_table_lookup (b->threads, GUINT_TO_POINTER (tid));
   cur = tb != NULL ? current (tb) : NULL;
   if (cur == NULL || cur->kind != ETL_THREAD_STATE_RUNNING)
     {
       b->counts.ignored_switch_outs++;
-      return;
+      return tb;
     }
   t = close_current (b, tb, t);
   next = open_state (tb, preempted ? ETL_THREAD_STATE_READY : ETL_THREAD_STATE_WAITING, t, record, cpu);
@@ -238,6 +265,7 @@ switch_out (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gu
   tb->prev_reason = next->wait_reason;
   tb->prev_mode = next->wait_mode;
   tb->prev_state = next->thread_state;
+  return tb;
 }
 
 static void
@@ -247,10 +275,13 @@ switch_in (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gui
   ThreadBuild *tb;
   EtlThreadState *cur;
 
-  row->new_pid = pid_of (b, tid, t, NO_ID);
   if (tid == 0)
-    return;
+    {
+      row->new_pid = 0;
+      return;
+    }
   tb = thread_get (b, tid);
+  row->new_pid = pid_of (b, tb, tid, t, NO_ID);
   cur = current (tb);
   if (cur != NULL && cur->kind == ETL_THREAD_STATE_RUNNING)
     {
@@ -321,6 +352,7 @@ etl_thread_states_builder_add_cswitch (EtlThreadStatesBuilder *b, guint64 record
   EtlSwitchIn row = { 0 };
   EtlSchedRead got = etl_cswitch_read (payload, len, &cs);
   CpuBuild *c;
+  ThreadBuild *old_tb;
 
   if (got == ETL_SCHED_READ_MISSING)
     {
@@ -350,14 +382,14 @@ etl_thread_states_builder_add_cswitch (EtlThreadStatesBuilder *b, guint64 record
           switch_out (b, c->tid, filetime, record, cpu, NULL);
         }
     }
-  switch_out (b, cs.old_thread_id, filetime, record, cpu, &cs);
+  old_tb = switch_out (b, cs.old_thread_id, filetime, record, cpu, &cs);
 
   row.switch_in = filetime;
   row.record = record;
   row.cpu = cpu;
   row.new_tid = cs.new_thread_id;
   row.old_tid = cs.old_thread_id;
-  row.old_pid = pid_of (b, cs.old_thread_id, filetime, NO_ID);
+  row.old_pid = pid_of (b, old_tb, cs.old_thread_id, filetime, NO_ID);
   row.readying_tid = row.readying_pid = NO_ID;
   row.new_prev_wait_reason = row.new_prev_wait_mode = row.new_prev_state = ETL_THREAD_STATES_UNKNOWN;
   row.new_priority = cs.new_thread_priority;
@@ -415,7 +447,8 @@ etl_thread_states_builder_add_ready_thread (EtlThreadStatesBuilder *b, guint64 r
       b->counts.ignored_ready++;
       return;
     }
-  readying_pid = pid_of (b, header_tid, filetime, header_pid);
+  readying_pid = pid_of (b, header_tid != 0 ? g_hash_table_lookup (b->threads, GUINT_TO_POINTER (header_tid)) : NULL,
+                         header_tid, filetime, header_pid);
   if (cur != NULL)
     {
       cur->readying_tid = header_tid;
@@ -478,12 +511,11 @@ etl_thread_states_builder_finish (EtlThreadStatesBuilder *b, gint64 last_filetim
   merge = b->counts.ready_thread == 0;
   s->n_threads = g_hash_table_size (b->threads);
   s->tids = g_new (guint32, s->n_threads);
-  s->offsets = g_new0 (guint, s->n_threads + 1);
+  s->states = g_new (GArray *, s->n_threads);
   g_hash_table_iter_init (&it, b->threads);
   while (g_hash_table_iter_next (&it, &key, NULL))
     s->tids[i++] = GPOINTER_TO_UINT (key);
   qsort (s->tids, s->n_threads, sizeof (guint32), compare_tid);
-  s->states = g_array_new (FALSE, FALSE, sizeof (EtlThreadState));
   for (i = 0; i < s->n_threads; i++)
     {
       ThreadBuild *tb;
@@ -499,10 +531,9 @@ etl_thread_states_builder_finish (EtlThreadStatesBuilder *b, gint64 last_filetim
             if (st->kind != ETL_THREAD_STATE_RUNNING)
               st->kind = ETL_THREAD_STATE_NOT_RUNNING;
           }
-      s->offsets[i] = s->states->len;
-      g_array_append_vals (s->states, tb->states->data, tb->states->len);
+      /* Handed over, not copied: no second copy of every state at the peak. */
+      s->states[i] = g_array_ref (tb->states);
     }
-  s->offsets[s->n_threads] = s->states->len;
   s->counts = b->counts;
   s->rows = b->rows;
   g_array_unref (b->cpus);
@@ -538,11 +569,35 @@ is_kernel_header (guint8 header_type)
 EtlThreadStates *
 etl_thread_states_new (EtlTrace *trace, GCancellable *cancellable, GError **error)
 {
+  static const guint16 hooks[] = { HOOK_CSWITCH, HOOK_READY_THREAD };
   EtlThreadStatesBuilder *b;
   guint64 n;
+  guint n_providers;
+  g_autofree gboolean *wanted = NULL;
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* Only records of the providers (kernel event classes) CSwitch and
+   * ReadyThread come under are read: the index says a record's provider
+   * without touching it.  Past the index's 65535 providers, read to see. */
+  n_providers = etl_trace_get_n_providers (trace);
+  wanted = g_new0 (gboolean, n_providers + 1);
+  wanted[n_providers] = TRUE;
+  for (guint h = 0; h < G_N_ELEMENTS (hooks); h++)
+    {
+      EtlKernelEventInfo info;
+
+      if (!etl_names_kernel_event (hooks[h], &info) || info.provider == NULL)
+        {
+          for (guint p = 0; p < n_providers; p++)
+            wanted[p] = TRUE;
+          break;
+        }
+      for (guint p = 0; p < n_providers; p++)
+        if (etl_guid_equal (etl_trace_get_provider (trace, p), info.provider))
+          wanted[p] = TRUE;
+    }
 
   b = etl_thread_states_builder_new (etl_trace_get_process_table (trace));
   n = etl_trace_get_n_records (trace);
@@ -555,7 +610,8 @@ etl_thread_states_new (EtlTrace *trace, GCancellable *cancellable, GError **erro
           etl_thread_states_unref (etl_thread_states_builder_finish (b, 0));
           return NULL;
         }
-      if (!is_kernel_header (etl_trace_get_header_type (trace, i)) || !etl_trace_peek_record (trace, i, &rec))
+      if (!wanted[MIN (etl_trace_get_provider_index (trace, i), n_providers)]
+          || !is_kernel_header (etl_trace_get_header_type (trace, i)) || !etl_trace_peek_record (trace, i, &rec))
         continue;
       if (rec.hook_id == HOOK_CSWITCH)
         etl_thread_states_builder_add_cswitch (b, i, rec.filetime, etl_trace_get_cpu (trace, i), rec.user_data,
@@ -594,8 +650,9 @@ etl_thread_states_unref (EtlThreadStates *states)
   if (!g_atomic_ref_count_dec (&states->ref_count))
     return;
   g_free (states->tids);
-  g_free (states->offsets);
-  g_array_unref (states->states);
+  for (guint i = 0; i < states->n_threads; i++)
+    g_array_unref (states->states[i]);
+  g_free (states->states);
   g_array_unref (states->rows);
   g_free (states);
 }
@@ -664,8 +721,8 @@ etl_thread_states_get (EtlThreadStates *states, guint32 tid, guint *n_states)
   if (hit == NULL)
     return NULL;
   i = (guint) (hit - states->tids);
-  *n_states = states->offsets[i + 1] - states->offsets[i];
-  return &g_array_index (states->states, EtlThreadState, states->offsets[i]);
+  *n_states = states->states[i]->len;
+  return *n_states != 0 ? &g_array_index (states->states[i], EtlThreadState, 0) : NULL;
 }
 
 /**

@@ -63,6 +63,7 @@
 #include "etl-thread-states-private.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "etl-cswitch.h"
 #include "etl-names.h"
@@ -107,8 +108,9 @@ typedef struct
 
 typedef struct
 {
-  guint32 tid;  /* running, NO_ID unknown */
-  guint64 row;  /* its switch-in row, NO_ROW none */
+  guint32 tid;     /* running, NO_ID unknown */
+  guint64 row;     /* its switch-in row, NO_ROW none */
+  ThreadBuild *tb; /* tid's build (NULL for 0 and NO_ID): spares the hash lookup at its switch-out */
 } CpuBuild;
 
 struct _EtlThreadStatesBuilder
@@ -160,7 +162,7 @@ cpu_get (EtlThreadStatesBuilder *b, guint cpu)
     return NULL;
   while (b->cpus->len <= cpu)
     {
-      CpuBuild c = { NO_ID, NO_ROW };
+      CpuBuild c = { NO_ID, NO_ROW, NULL };
 
       g_array_append_val (b->cpus, c);
     }
@@ -217,25 +219,28 @@ close_current (EtlThreadStatesBuilder *b, ThreadBuild *tb, gint64 t)
 static EtlThreadState *
 open_state (ThreadBuild *tb, EtlThreadStateKind kind, gint64 t, guint64 record, guint cpu)
 {
-  EtlThreadState s = { 0 };
+  EtlThreadState *s;
 
-  s.start = t;
-  s.end = t;
-  s.record = record;
-  s.kind = (guint8) kind;
-  s.cpu = cpu;
-  s.wait_reason = s.wait_mode = s.thread_state = ETL_THREAD_STATES_UNKNOWN;
-  s.readying_tid = s.readying_pid = NO_ID;
-  g_array_append_val (tb->states, s);
+  g_array_set_size (tb->states, tb->states->len + 1); /* written in place: no copy a state */
+  s = &g_array_index (tb->states, EtlThreadState, tb->states->len - 1);
+  memset (s, 0, sizeof *s);
+  s->start = t;
+  s->end = t;
+  s->record = record;
+  s->kind = (guint8) kind;
+  s->cpu = cpu;
+  s->wait_reason = s->wait_mode = s->thread_state = ETL_THREAD_STATES_UNKNOWN;
+  s->readying_tid = s->readying_pid = NO_ID;
   tb->open = TRUE;
-  return current (tb);
+  return s;
 }
 
 /* Ends @tid's Running state at @t, starting Ready or Waiting with @cs's
  * fields (@cs NULL: an implied switch-out, fields unknown).  Returns
  * @tid's build, %NULL when it has none. */
 static ThreadBuild *
-switch_out (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, guint cpu, const EtlCSwitch *cs)
+switch_out (EtlThreadStatesBuilder *b, ThreadBuild *hint, guint32 tid, gint64 t, guint64 record, guint cpu,
+            const EtlCSwitch *cs)
 {
   ThreadBuild *tb;
   EtlThreadState *cur, *next;
@@ -244,7 +249,7 @@ switch_out (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gu
 
   if (tid == 0)
     return NULL;
-  tb = g_hash_table_lookup (b->threads, GUINT_TO_POINTER (tid));
+  tb = hint != NULL ? hint : g_hash_table_lookup (b->threads, GUINT_TO_POINTER (tid));
   cur = tb != NULL ? current (tb) : NULL;
   if (cur == NULL || cur->kind != ETL_THREAD_STATE_RUNNING)
     {
@@ -268,7 +273,8 @@ switch_out (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gu
   return tb;
 }
 
-static void
+/* Returns @tid's build, %NULL for the idle thread. */
+static ThreadBuild *
 switch_in (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, guint cpu, const EtlCSwitch *cs,
            EtlSwitchIn *row)
 {
@@ -278,7 +284,7 @@ switch_in (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gui
   if (tid == 0)
     {
       row->new_pid = 0;
-      return;
+      return NULL;
     }
   tb = thread_get (b, tid);
   row->new_pid = pid_of (b, tb, tid, t, NO_ID);
@@ -286,7 +292,7 @@ switch_in (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gui
   if (cur != NULL && cur->kind == ETL_THREAD_STATE_RUNNING)
     {
       b->counts.implied_switch_outs++;
-      switch_out (b, tid, t, record, cpu, NULL);
+      switch_out (b, tb, tid, t, record, cpu, NULL);
     }
   t = close_current (b, tb, t);
   row->last_switch_out = tb->last_switch_out;
@@ -313,6 +319,7 @@ switch_in (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gui
     }
   open_state (tb, ETL_THREAD_STATE_RUNNING, t, record, cpu);
   (void) cs;
+  return tb;
 }
 
 /**
@@ -352,7 +359,7 @@ etl_thread_states_builder_add_cswitch (EtlThreadStatesBuilder *b, guint64 record
   EtlSwitchIn row = { 0 };
   EtlSchedRead got = etl_cswitch_read (payload, len, &cs);
   CpuBuild *c;
-  ThreadBuild *old_tb;
+  ThreadBuild *old_tb, *new_tb;
 
   if (got == ETL_SCHED_READ_MISSING)
     {
@@ -373,16 +380,17 @@ etl_thread_states_builder_add_cswitch (EtlThreadStatesBuilder *b, guint64 record
   /* The thread this processor ran is not the one switched out: end it. */
   if (c != NULL && c->tid != NO_ID && c->tid != 0 && c->tid != cs.old_thread_id)
     {
-      ThreadBuild *tb = thread_get (b, c->tid);
+      ThreadBuild *tb = c->tb != NULL ? c->tb : thread_get (b, c->tid);
       EtlThreadState *cur = current (tb);
 
       if (cur != NULL && cur->kind == ETL_THREAD_STATE_RUNNING && cur->cpu == cpu)
         {
           b->counts.implied_switch_outs++;
-          switch_out (b, c->tid, filetime, record, cpu, NULL);
+          switch_out (b, tb, c->tid, filetime, record, cpu, NULL);
         }
     }
-  old_tb = switch_out (b, cs.old_thread_id, filetime, record, cpu, &cs);
+  old_tb = switch_out (b, c != NULL && c->tid == cs.old_thread_id ? c->tb : NULL, cs.old_thread_id, filetime, record,
+                       cpu, &cs);
 
   row.switch_in = filetime;
   row.record = record;
@@ -394,12 +402,14 @@ etl_thread_states_builder_add_cswitch (EtlThreadStatesBuilder *b, guint64 record
   row.new_prev_wait_reason = row.new_prev_wait_mode = row.new_prev_state = ETL_THREAD_STATES_UNKNOWN;
   row.new_priority = cs.new_thread_priority;
   row.old_priority = cs.old_thread_priority;
-  switch_in (b, cs.new_thread_id, filetime, record, cpu, &cs, &row);
-  g_array_append_val (b->rows, row);
+  new_tb = switch_in (b, cs.new_thread_id, filetime, record, cpu, &cs, &row);
+  g_array_set_size (b->rows, b->rows->len + 1); /* assigned in place: no memcpy() call a row */
+  g_array_index (b->rows, EtlSwitchIn, b->rows->len - 1) = row;
   if (c != NULL)
     {
       c->tid = cs.new_thread_id;
       c->row = b->rows->len - 1;
+      c->tb = new_tb;
     }
 }
 

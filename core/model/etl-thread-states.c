@@ -52,8 +52,8 @@
  *
  * Cost is linear in the trace's records (a hash lookup per scheduler
  * record); etl_thread_states_new() runs in the calling thread, meant for a
- * worker, and may be cancelled.  The result is read-only and may be shared
- * between threads.
+ * worker, plus a reader thread of its own, and may be cancelled.  The
+ * result is read-only and may be shared between threads.
  */
 
 #include "config.h"
@@ -73,7 +73,6 @@
 #define HOOK_READY_THREAD 0x0532
 #define NO_ID             ETL_THREAD_STATES_NO_ID
 #define NO_ROW            G_MAXUINT64
-#define CANCEL_CHECK_MASK 0xFFFF
 #define MAX_CPUS          4096 /* processor indexes tracked; higher ones make rows only */
 
 /* KTHREAD_STATE values that mean "preempted, still ready" (CSwitch page). */
@@ -560,10 +559,101 @@ is_kernel_header (guint8 header_type)
          || header_type == ETL_HEADER_TYPE_PERFINFO32 || header_type == ETL_HEADER_TYPE_PERFINFO64;
 }
 
+/* The pass is two threads: a reader finds the CSwitch and ReadyThread
+ * records and copies what the state machine needs into chunks; the calling
+ * thread feeds them to the builder in record order.  Reading the records
+ * (cache misses over the mapped file) and building the states (new memory)
+ * cost about the same, so on two processors they overlap. */
+#define ITEM_PAYLOAD 32   /* ≥ the CSwitch payload read (24 bytes): a longer one reads the same */
+#define CHUNK_ITEMS  8192
+#define N_CHUNKS     4    /* in flight: bounds the reader's memory (4 × 0.4 MiB) */
+
+typedef struct
+{
+  guint64 record;
+  gint64 filetime;
+  guint32 cpu;
+  guint32 tid, pid; /* ReadyThread: the header's ThreadId and ProcessId (NO_ID without) */
+  gboolean cswitch;
+  guint8 len;
+  guint8 payload[ITEM_PAYLOAD];
+} Item;
+
+typedef struct
+{
+  guint n;
+  gboolean last; /* the reader's final chunk */
+  Item items[CHUNK_ITEMS];
+} Chunk;
+
+typedef struct
+{
+  EtlTrace *trace;
+  const gboolean *wanted;  /* by provider index, n_providers + 1 */
+  guint n_providers;
+  GAsyncQueue *full;       /* Chunk, in record order */
+  GAsyncQueue *empty;      /* Chunk, to refill */
+  GCancellable *cancellable;
+  gint stop;               /* atomic: cancelled, stop reading */
+} Reader;
+
+#define CANCEL_CHECK_MASK 0xFFFF
+
+static gpointer
+reader_run (gpointer data)
+{
+  Reader *r = data;
+  guint64 n = etl_trace_get_n_records (r->trace);
+  Chunk *chunk = g_async_queue_pop (r->empty);
+
+  chunk->n = 0;
+  chunk->last = FALSE;
+  for (guint64 i = 0; i < n; i++)
+    {
+      EtlRecordBrief rec; /* the header read in place: most records are neither */
+      Item *it;
+
+      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (r->cancellable))
+        g_atomic_int_set (&r->stop, TRUE);
+      if (g_atomic_int_get (&r->stop))
+        break;
+      if (!r->wanted[MIN (etl_trace_get_provider_index (r->trace, i), r->n_providers)]
+          || !is_kernel_header (etl_trace_get_header_type (r->trace, i)) || !etl_trace_peek_record (r->trace, i, &rec))
+        continue;
+      if (rec.hook_id == HOOK_CSWITCH || rec.hook_id == HOOK_READY_THREAD)
+        {
+          it = &chunk->items[chunk->n++];
+          it->record = i;
+          it->filetime = rec.filetime;
+          it->cpu = etl_trace_get_cpu (r->trace, i);
+          it->cswitch = rec.hook_id == HOOK_CSWITCH;
+          it->tid = rec.has_pid ? rec.tid : NO_ID;
+          it->pid = rec.has_pid ? rec.pid : NO_ID;
+          it->len = (guint8) MIN (rec.user_data_len, ITEM_PAYLOAD);
+          if (rec.user_data != NULL)
+            memcpy (it->payload, rec.user_data, it->len);
+          else
+            it->len = 0;
+        }
+      etl_record_brief_clear (&rec);
+      if (chunk->n == CHUNK_ITEMS)
+        {
+          g_async_queue_push (r->full, chunk);
+          chunk = g_async_queue_pop (r->empty);
+          chunk->n = 0;
+          chunk->last = FALSE;
+        }
+    }
+  chunk->n = g_atomic_int_get (&r->stop) ? 0 : chunk->n;
+  chunk->last = TRUE;
+  g_async_queue_push (r->full, chunk);
+  return NULL;
+}
+
 /**
  * etl_thread_states_new:
  * @trace: a trace
- * @cancellable: (nullable): checked every 65536 records
+ * @cancellable: (nullable): checked every 65,536 records
  * @error: return location for a #GError
  *
  * Reads the Thread CSwitch (HookId 0x0524) and ReadyThread (0x0532) records
@@ -571,7 +661,8 @@ is_kernel_header (guint8 header_type)
  * switch-in rows (see the section overview; the layouts are those of the
  * CSwitch and ReadyThread MOF pages, read by etl_cswitch_read() and
  * etl_ready_thread_read()).  Thread ids are resolved to processes through
- * etl_trace_get_process_table().
+ * etl_trace_get_process_table().  Runs in the calling thread (meant for a
+ * worker) plus one reader thread of its own, joined before it returns.
  *
  * Returns: (transfer full) (nullable): the states (empty when the trace has
  *   no scheduler record), or %NULL with %G_IO_ERROR_CANCELLED
@@ -581,9 +672,11 @@ etl_thread_states_new (EtlTrace *trace, GCancellable *cancellable, GError **erro
 {
   static const guint16 hooks[] = { HOOK_CSWITCH, HOOK_READY_THREAD };
   EtlThreadStatesBuilder *b;
-  guint64 n;
-  guint n_providers;
   g_autofree gboolean *wanted = NULL;
+  g_autofree Chunk *chunks = NULL;
+  Reader r = { 0 };
+  GThread *thread;
+  gboolean cancelled = FALSE;
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -591,46 +684,71 @@ etl_thread_states_new (EtlTrace *trace, GCancellable *cancellable, GError **erro
   /* Only records of the providers (kernel event classes) CSwitch and
    * ReadyThread come under are read: the index says a record's provider
    * without touching it.  Past the index's 65535 providers, read to see. */
-  n_providers = etl_trace_get_n_providers (trace);
-  wanted = g_new0 (gboolean, n_providers + 1);
-  wanted[n_providers] = TRUE;
+  r.n_providers = etl_trace_get_n_providers (trace);
+  wanted = g_new0 (gboolean, r.n_providers + 1);
+  wanted[r.n_providers] = TRUE;
   for (guint h = 0; h < G_N_ELEMENTS (hooks); h++)
     {
       EtlKernelEventInfo info;
 
       if (!etl_names_kernel_event (hooks[h], &info) || info.provider == NULL)
         {
-          for (guint p = 0; p < n_providers; p++)
+          for (guint p = 0; p < r.n_providers; p++)
             wanted[p] = TRUE;
           break;
         }
-      for (guint p = 0; p < n_providers; p++)
+      for (guint p = 0; p < r.n_providers; p++)
         if (etl_guid_equal (etl_trace_get_provider (trace, p), info.provider))
           wanted[p] = TRUE;
     }
 
   b = etl_thread_states_builder_new (etl_trace_get_process_table (trace));
-  n = etl_trace_get_n_records (trace);
-  for (guint64 i = 0; i < n; i++)
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
     {
-      EtlRecordBrief rec; /* the header read in place: most records are neither */
+      etl_thread_states_unref (etl_thread_states_builder_finish (b, 0));
+      return NULL;
+    }
+  r.trace = trace;
+  r.cancellable = cancellable;
+  r.wanted = wanted;
+  r.full = g_async_queue_new ();
+  r.empty = g_async_queue_new ();
+  chunks = g_new (Chunk, N_CHUNKS);
+  for (guint k = 0; k < N_CHUNKS; k++)
+    g_async_queue_push (r.empty, &chunks[k]);
+  thread = g_thread_new ("etl-thread-states-reader", reader_run, &r);
+  for (;;)
+    {
+      Chunk *chunk = g_async_queue_pop (r.full);
+      gboolean last = chunk->last;
 
-      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (!cancelled && g_cancellable_is_cancelled (cancellable))
         {
-          etl_thread_states_unref (etl_thread_states_builder_finish (b, 0));
-          return NULL;
+          cancelled = TRUE; /* the rest is drained unread */
+          g_atomic_int_set (&r.stop, TRUE);
         }
-      if (!wanted[MIN (etl_trace_get_provider_index (trace, i), n_providers)]
-          || !is_kernel_header (etl_trace_get_header_type (trace, i)) || !etl_trace_peek_record (trace, i, &rec))
-        continue;
-      if (rec.hook_id == HOOK_CSWITCH)
-        etl_thread_states_builder_add_cswitch (b, i, rec.filetime, etl_trace_get_cpu (trace, i), rec.user_data,
-                                               rec.user_data_len);
-      else if (rec.hook_id == HOOK_READY_THREAD)
-        etl_thread_states_builder_add_ready_thread (b, i, rec.filetime, etl_trace_get_cpu (trace, i),
-                                                    rec.has_pid ? rec.tid : NO_ID, rec.has_pid ? rec.pid : NO_ID,
-                                                    rec.user_data, rec.user_data_len);
-      etl_record_brief_clear (&rec);
+      for (guint k = 0; !cancelled && k < chunk->n; k++)
+        {
+          const Item *it = &chunk->items[k];
+
+          if (it->cswitch)
+            etl_thread_states_builder_add_cswitch (b, it->record, it->filetime, it->cpu, it->payload, it->len);
+          else
+            etl_thread_states_builder_add_ready_thread (b, it->record, it->filetime, it->cpu, it->tid, it->pid,
+                                                        it->payload, it->len);
+        }
+      g_async_queue_push (r.empty, chunk);
+      if (last)
+        break;
+    }
+  g_thread_join (thread);
+  g_async_queue_unref (r.full);
+  g_async_queue_unref (r.empty);
+  if (cancelled)
+    {
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      etl_thread_states_unref (etl_thread_states_builder_finish (b, 0));
+      return NULL;
     }
   return etl_thread_states_builder_finish (b, etl_trace_get_last_filetime (trace));
 }

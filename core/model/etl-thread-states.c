@@ -524,7 +524,8 @@ etl_thread_states_builder_finish (EtlThreadStatesBuilder *b, gint64 last_filetim
   g_hash_table_iter_init (&it, b->threads);
   while (g_hash_table_iter_next (&it, &key, NULL))
     s->tids[i++] = GPOINTER_TO_UINT (key);
-  qsort (s->tids, s->n_threads, sizeof (guint32), compare_tid);
+  if (s->n_threads > 1) /* (qsort of NULL, 0 is undefined) */
+    qsort (s->tids, s->n_threads, sizeof (guint32), compare_tid);
   for (i = 0; i < s->n_threads; i++)
     {
       ThreadBuild *tb;

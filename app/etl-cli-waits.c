@@ -65,7 +65,7 @@ static void
 add_us (JsonBuilder *b, const char *member, gint64 ticks)
 {
   json_builder_set_member_name (b, member);
-  json_builder_add_double_value (b, (double) ticks / 10.0);
+  json_builder_add_double_value (b, (double)ticks / 10.0);
 }
 
 static void
@@ -99,8 +99,8 @@ add_row (JsonBuilder *b, EtlTrace *trace, const EtlSwitchIn *r)
 static int
 compare_totals (gconstpointer a, gconstpointer b)
 {
-  const WaitsTotal *x = *(const WaitsTotal *const *) a;
-  const WaitsTotal *y = *(const WaitsTotal *const *) b;
+  const WaitsTotal *x = *(const WaitsTotal *const *)a;
+  const WaitsTotal *y = *(const WaitsTotal *const *)b;
 
   if (x->cpu_usage != y->cpu_usage)
     return x->cpu_usage > y->cpu_usage ? -1 : 1;
@@ -137,7 +137,7 @@ print_waits (EtlTrace *trace, EtlThreadStates *states, double from_ms, double to
 
       if (r->switch_in < from_ft || r->switch_in >= to_ft)
         continue;
-      if ((pid >= 0 && r->new_pid != (guint32) pid) || (tid >= 0 && r->new_tid != (guint32) tid))
+      if ((pid >= 0 && r->new_pid != (guint32)pid) || (tid >= 0 && r->new_tid != (guint32)tid))
         continue;
       add_row (b, trace, r);
       n_kept++;
@@ -173,13 +173,14 @@ print_waits (EtlTrace *trace, EtlThreadStates *states, double from_ms, double to
         json_builder_add_string_value (b, "Idle (0)");
       else if (t->pid != ETL_THREAD_STATES_NO_ID)
         {
-          name = etl_process_format_name (etl_process_table_lookup (table, t->pid, from_ft), t->pid);
+          name
+              = etl_process_format_name (etl_process_table_lookup (table, t->pid, from_ft), t->pid);
           json_builder_add_string_value (b, name);
         }
       else
         json_builder_add_null_value (b);
       json_builder_set_member_name (b, "switch_ins");
-      json_builder_add_int_value (b, (gint64) t->switch_ins);
+      json_builder_add_int_value (b, (gint64)t->switch_ins);
       add_us (b, "ready_us", t->ready);
       add_us (b, "waits_us", t->waits);
       add_us (b, "cpu_usage_us", t->cpu_usage);
@@ -209,7 +210,7 @@ parse_id (const char *arg, gint64 *out)
     }
   if (!g_ascii_string_to_unsigned (arg, 10, 0, G_MAXUINT32 - 1, &v, NULL))
     return FALSE;
-  *out = (gint64) v;
+  *out = (gint64)v;
   return TRUE;
 }
 
@@ -239,18 +240,20 @@ etl_cli_waits_main (int argc, char **argv)
   double from_ms = 0.0, to_ms = -1.0;
   gint64 pid, tid, origin, from_ft, to_ft;
   int status = 0;
-  GOptionEntry entries[] = {
-    { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from_ms, "Switch-ins from MS, ms from the trace's start (default 0)", "MS" },
-    { "to", 0, 0, G_OPTION_ARG_DOUBLE, &to_ms, "Switch-ins before MS, ms from the trace's start (default: the end)", "MS" },
-    { "pid", 0, 0, G_OPTION_ARG_STRING, &pid_arg, "Only threads of process N switched in", "N" },
-    { "tid", 0, 0, G_OPTION_ARG_STRING, &tid_arg, "Only thread N switched in", "N" },
-    { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
-      "Describe events with this instrumentation manifest (repeatable)", "FILE.man" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
-    { NULL }
-  };
+  GOptionEntry entries[]
+      = { { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from_ms,
+            "Switch-ins from MS, ms from the trace's start (default 0)", "MS" },
+          { "to", 0, 0, G_OPTION_ARG_DOUBLE, &to_ms,
+            "Switch-ins before MS, ms from the trace's start (default: the end)", "MS" },
+          { "pid", 0, 0, G_OPTION_ARG_STRING, &pid_arg, "Only threads of process N switched in",
+            "N" },
+          { "tid", 0, 0, G_OPTION_ARG_STRING, &tid_arg, "Only thread N switched in", "N" },
+          { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
+            "Describe events with this instrumentation manifest (repeatable)", "FILE.man" },
+          { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
+          { NULL } };
 
-  (void) argc;
+  (void)argc;
   context = g_option_context_new ("FILE...");
   g_option_context_set_summary (
       context, "Print why threads waited, as JSON: one row per context switch (CSwitch) with\n"
@@ -280,7 +283,7 @@ etl_cli_waits_main (int argc, char **argv)
       return EXIT_USAGE;
     }
 
-  trace = etl_trace_open_full ((const char *const *) files, (const char *const *) manifests, NULL,
+  trace = etl_trace_open_full ((const char *const *)files, (const char *const *)manifests, NULL,
                                NULL, NULL, &error);
   if (trace == NULL)
     {
@@ -294,10 +297,11 @@ etl_cli_waits_main (int argc, char **argv)
       return EXIT_INPUT;
     }
   origin = etl_trace_get_origin (trace);
-  from_ft = origin + (gint64) (from_ms * 10000.0 + 0.5);
-  to_ft = to_ms >= 0.0 ? origin + (gint64) (to_ms * 10000.0 + 0.5) : G_MAXINT64;
+  from_ft = origin + (gint64)(from_ms * 10000.0 + 0.5);
+  to_ft = to_ms >= 0.0 ? origin + (gint64)(to_ms * 10000.0 + 0.5) : G_MAXINT64;
   print_waits (trace, states, from_ms,
-               to_ms >= 0.0 ? to_ms : etl_trace_filetime_to_ms (trace, etl_trace_get_last_filetime (trace)),
+               to_ms >= 0.0 ? to_ms
+                            : etl_trace_filetime_to_ms (trace, etl_trace_get_last_filetime (trace)),
                from_ft, to_ft, pid, tid);
   fflush (stdout);
 
@@ -308,7 +312,7 @@ etl_cli_waits_main (int argc, char **argv)
       for (guint p = 0; p < info->problems->len; p++)
         {
           g_printerr ("etlscope-cli: %s\n",
-                      ((const GError *) g_ptr_array_index (info->problems, p))->message);
+                      ((const GError *)g_ptr_array_index (info->problems, p))->message);
           status = EXIT_INPUT;
         }
     }

@@ -38,15 +38,16 @@ run_cli (CliRun *run, const char *first, ...)
   va_list args;
 
   g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
+  g_ptr_array_add (argv, (gpointer)cli);
   va_start (args, first);
   for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
+    g_ptr_array_add (argv, (gpointer)a);
   va_end (args);
   g_ptr_array_add (argv, NULL);
 
-  proc = etl_test_subprocess_newv ((const char *const *) argv->pdata,
-                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  proc = etl_test_subprocess_newv ((const char *const *)argv->pdata,
+                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                   &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8 (proc, NULL, NULL, &run->out, &run->err, &error);
   g_assert_no_error (error);
@@ -89,16 +90,17 @@ waits_json (JsonNode **root, const char *first, ...)
   g_autofree char *out = NULL, *err = NULL;
   va_list args;
 
-  g_ptr_array_add (argv, (gpointer) g_getenv ("ETLSCOPE_CLI"));
+  g_ptr_array_add (argv, (gpointer)g_getenv ("ETLSCOPE_CLI"));
   g_ptr_array_add (argv, (gpointer) "waits");
   va_start (args, first);
   for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
+    g_ptr_array_add (argv, (gpointer)a);
   va_end (args);
   g_ptr_array_add (argv, NULL);
   g_assert_nonnull (argv->pdata[0]);
-  proc = etl_test_subprocess_newv ((const char *const *) argv->pdata,
-                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  proc = etl_test_subprocess_newv ((const char *const *)argv->pdata,
+                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                   &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
   g_assert_no_error (error);
@@ -111,7 +113,7 @@ waits_json (JsonNode **root, const char *first, ...)
   return json_node_get_object (*root);
 }
 
-#define assert_ms(o, member, want) \
+#define assert_ms(o, member, want)                                                                 \
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, member), want, 1e-9)
 
 /* One row: the new thread, where it ran and the Ready/Waits/CPU figures. */
@@ -158,15 +160,16 @@ static const WantRow want_rows[] = {
   { 0, 1000, 1008, 0, 0, 3.2, 2.5, 200, 500, 800, "DelayExecution", "UserMode", "Waiting" },
   { 1, 2000, 2004, 1000, 1008, 3.8, 1.5, 300, 2000, 600, "UserRequest", "UserMode", "Waiting" },
   { 0, 3000, 3004, 2000, 2004, 4.5, 2.0, 300, 2200, 1000, "WrQueue", "KernelMode", "Waiting" },
-  { 1, 1000, 1004, 3000, 3004, 5.1, 2.0, 100, 3000, 1100, "WrAlertByThreadId", "UserMode", "Waiting" },
+  { 1, 1000, 1004, 3000, 3004, 5.1, 2.0, 100, 3000, 1100, "WrAlertByThreadId", "UserMode",
+    "Waiting" },
   { 0, 3000, 3004, -1, -1, 5.8, 5.5, 300, 0, 700, "WrPreempted", "KernelMode", "Ready" },
 };
 static const guint want_row_index[] = { 7, 8, 11, 12, 14 };
 
 /* A process's totals. */
 static void
-check_total (JsonObject *t, gint64 pid, const char *name, gint64 switch_ins, double ready_us, double waits_us,
-             double cpu_usage_us)
+check_total (JsonObject *t, gint64 pid, const char *name, gint64 switch_ins, double ready_us,
+             double waits_us, double cpu_usage_us)
 {
   g_assert_cmpint (json_object_get_int_member (t, "pid"), ==, pid);
   g_assert_cmpstr (json_object_get_string_member (t, "name"), ==, name);
@@ -251,10 +254,14 @@ test_waits_rows (void)
   /* The idle threads: processor 0 idle 0.7 + 0.5 + 0.3 + 0.5 ms (the last
    * to the trace's end at 7 ms), processor 1 0.1 + 1.8 + 0.7 + 0.8 ms. */
   check_total (total_of (totals, 0), 0, "Idle (0)", 8, 0, 0, 5400);
-  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (totals, 0), "pid"), ==, 0);
-  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (totals, 1), "pid"), ==, 1000);
-  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (totals, 2), "pid"), ==, 3000);
-  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (totals, 3), "pid"), ==, 2000);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (totals, 0), "pid"),
+                   ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (totals, 1), "pid"),
+                   ==, 1000);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (totals, 2), "pid"),
+                   ==, 3000);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (totals, 3), "pid"),
+                   ==, 2000);
   etl_test_rm_rf (dir);
 }
 
@@ -273,11 +280,14 @@ test_waits_filters (void)
 
     g_assert_cmpuint (json_array_get_length (rows), ==, 3);
     for (guint i = 0; i < 3; i++)
-      g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (rows, i), "new_tid"), ==, 3004);
+      g_assert_cmpint (
+          json_object_get_int_member (json_array_get_object_element (rows, i), "new_tid"), ==,
+          3004);
     check_row (json_array_get_object_element (rows, 1), &want_rows[2]);
     check_row (json_array_get_object_element (rows, 2), &want_rows[4]);
     g_assert_cmpuint (json_array_get_length (totals), ==, 1);
-    check_total (json_array_get_object_element (totals, 0), 3000, "gamma.exe (3000)", 3, 600, 2200, 2100);
+    check_total (json_array_get_object_element (totals, 0), 3000, "gamma.exe (3000)", 3, 600, 2200,
+                 2100);
   }
   {
     /* D of alpha (A left aside): two switch-ins. */
@@ -288,8 +298,8 @@ test_waits_filters (void)
     g_assert_cmpuint (json_array_get_length (rows), ==, 2);
     assert_ms (json_array_get_object_element (rows, 0), "switch_in_ms", 2.0);
     check_row (json_array_get_object_element (rows, 1), &want_rows[0]);
-    check_total (json_array_get_object_element (json_object_get_array_member (o, "totals"), 0), 1000,
-                 "alpha.exe (1000)", 2, 200, 500, 1300);
+    check_total (json_array_get_object_element (json_object_get_array_member (o, "totals"), 0),
+                 1000, "alpha.exe (1000)", 2, 200, 500, 1300);
   }
   {
     /* [2.5, 4.5) ms: the switch-ins at 2.5 (idle ← D) up to 4.4 (idle ←
@@ -355,8 +365,8 @@ test_waits_no_ready_thread (void)
   g_assert_cmpint (json_object_get_int_member (c, "new_tid"), ==, 3004);
   assert_ms (c, "ready_us", 0);
   assert_ms (c, "waits_us", 2500);
-  check_total (total_of (json_object_get_array_member (o, "totals"), 3000), 3000, "gamma.exe (3000)", 3, 300,
-               2500, 2100);
+  check_total (total_of (json_object_get_array_member (o, "totals"), 3000), 3000,
+               "gamma.exe (3000)", 3, 300, 2500, 2100);
   etl_test_rm_rf (dir);
 }
 
@@ -370,7 +380,12 @@ test_waits_usage (void)
   } bad[] = {
     { { "waits", "--pid", "abc" }, "--pid and --tid take a decimal id, not 'abc'" },
     { { "waits", "--tid", "-3" }, "--pid and --tid take a decimal id, not '-3'" },
-    { { "waits", "--from", "5", }, "no FILE given" },
+    { {
+          "waits",
+          "--from",
+          "5",
+      },
+      "no FILE given" },
     { { "waits", "--from", "x" }, "--from" },
     { { "waits" }, "no FILE given" },
     { { "synth", "--no-ready-thread" }, "--no-ready-thread needs --waits" },

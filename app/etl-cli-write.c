@@ -206,6 +206,8 @@ etl_cli_synth_main (int argc, char **argv)
   g_autofree char *schedule_ms_arg = NULL;
   g_autofree char *interval_arg = NULL;
   gboolean schedule = FALSE;
+  gboolean waits = FALSE;
+  gboolean no_ready_thread = FALSE;
   g_auto (GStrv) rest = NULL;
   EtlSynthParams params;
   guint64 v;
@@ -224,6 +226,11 @@ etl_cli_synth_main (int argc, char **argv)
     { "sample-interval", 0, 0, G_OPTION_ARG_STRING, &interval_arg,
       "SampledProfile interval in 100-ns units (1000–1000000), written as a SampledProfileInterval record "
       "(default: none, 1 ms)", "N" },
+    { "waits", 0, 0, G_OPTION_ARG_NONE, &waits,
+      "Write the known waits schedule instead (CSwitch and ReadyThread of 4 threads in 3 processes on 2 "
+      "processors, see etl-synth-waits.c); --cpus defaults to 2, --records is not used", NULL },
+    { "no-ready-thread", 0, 0, G_OPTION_ARG_NONE, &no_ready_thread,
+      "With --waits, leave the ReadyThread records out", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
@@ -244,9 +251,21 @@ etl_cli_synth_main (int argc, char **argv)
       g_printerr ("etlscope-cli synth: unexpected argument '%s'\n", rest[0]);
       return EXIT_USAGE;
     }
-  if (output == NULL || cpus_arg == NULL || (records_arg == NULL && !schedule))
+  if (no_ready_thread && !waits)
     {
-      g_printerr ("etlscope-cli synth: --cpus, --records (or --schedule) and -o are required (see --help)\n");
+      g_printerr ("etlscope-cli synth: --no-ready-thread needs --waits\n");
+      return EXIT_USAGE;
+    }
+  if (waits && schedule)
+    {
+      g_printerr ("etlscope-cli synth: --waits and --schedule are two different schedules: give one\n");
+      return EXIT_USAGE;
+    }
+  if (waits && cpus_arg == NULL)
+    cpus_arg = g_strdup ("2");
+  if (output == NULL || cpus_arg == NULL || (records_arg == NULL && !schedule && !waits))
+    {
+      g_printerr ("etlscope-cli synth: --cpus, --records (or --schedule or --waits) and -o are required (see --help)\n");
       return EXIT_USAGE;
     }
 
@@ -258,6 +277,8 @@ etl_cli_synth_main (int argc, char **argv)
     }
   params.n_cpus = (guint) v;
   params.schedule = schedule;
+  params.waits = waits;
+  params.no_ready_thread = no_ready_thread;
   if (records_arg != NULL && !parse_u64 (records_arg, 0, G_MAXINT64, &params.n_records))
     {
       g_printerr ("etlscope-cli synth: --records takes a count, not '%s'\n", records_arg);

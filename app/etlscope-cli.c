@@ -30,6 +30,7 @@
 #endif
 
 #include "etl-cli-cpu.h"
+#include "etl-cli-waits.h"
 #include "etl-cli-stacks.h"
 #include "etl-stacks.h"
 #include "etl-cli-groups.h"
@@ -538,6 +539,7 @@ static const char *usage_summary =
   "  losses FILE...      lost events and buffers over time, as JSON\n"
   "  processes FILE...   the processes and threads of the trace, with lifetimes, as JSON\n"
   "  cpu FILE...         CPU usage per process or thread (sampled or --precise), totals and series, JSON\n"
+  "  waits FILE...       CPU Usage (Precise) rows: who waited, why, who readied it (--from/--to/--pid/--tid), JSON\n"
   "  stacks FILE...      top frames of the sample stacks in a time range (--from/--to MS), JSON\n"
   "  groups FILE...      records grouped by --by provider,event|process|thread|cpu: counts, times, JSON\n"
   "  session ...         build and check EVENT_TRACE_PROPERTIES (see session --help)\n"
@@ -717,6 +719,8 @@ main (int argc, char **argv)
     return etl_cli_synth_main (argc - 1, argv + 1);
   if (strcmp (command, "cpu") == 0)
     return etl_cli_cpu_main (argc - 1, argv + 1);
+  if (strcmp (command, "waits") == 0)
+    return etl_cli_waits_main (argc - 1, argv + 1);
   if (strcmp (command, "stacks") == 0)
     return etl_cli_stacks_main (argc - 1, argv + 1);
   if (strcmp (command, "groups") == 0)

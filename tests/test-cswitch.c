@@ -199,6 +199,40 @@ test_truncated (void)
     }
 }
 
+/* The name tables against the CSwitch MOF page's values and wdm.h's
+ * KWAIT_REASON, both ends and just past them. */
+static void
+test_names (void)
+{
+  g_assert_cmpstr (etl_cswitch_wait_reason_name (0), ==, "Executive");
+  g_assert_cmpstr (etl_cswitch_wait_reason_name (4), ==, "DelayExecution");
+  g_assert_cmpstr (etl_cswitch_wait_reason_name (6), ==, "UserRequest");
+  g_assert_cmpstr (etl_cswitch_wait_reason_name (13), ==, "WrUserRequest");
+  g_assert_cmpstr (etl_cswitch_wait_reason_name (14), ==, "WrEventPair");
+  g_assert_cmpstr (etl_cswitch_wait_reason_name (15), ==, "WrQueue");
+  g_assert_cmpstr (etl_cswitch_wait_reason_name (21), ==, "WrKeyedEvent");
+  g_assert_cmpstr (etl_cswitch_wait_reason_name (32), ==, "WrPreempted");
+  g_assert_cmpstr (etl_cswitch_wait_reason_name (37), ==, "WrAlertByThreadId");
+  g_assert_cmpstr (etl_cswitch_wait_reason_name (39), ==, "WrPhysicalFault");
+  g_assert_null (etl_cswitch_wait_reason_name (40));
+  g_assert_null (etl_cswitch_wait_reason_name (-1));
+  g_assert_null (etl_cswitch_wait_reason_name (127));
+
+  g_assert_cmpstr (etl_cswitch_thread_state_name (0), ==, "Initialized");
+  g_assert_cmpstr (etl_cswitch_thread_state_name (1), ==, "Ready");
+  g_assert_cmpstr (etl_cswitch_thread_state_name (2), ==, "Running");
+  g_assert_cmpstr (etl_cswitch_thread_state_name (5), ==, "Waiting");
+  g_assert_cmpstr (etl_cswitch_thread_state_name (7), ==, "DeferredReady");
+  g_assert_cmpstr (etl_cswitch_thread_state_name (9), ==, "WaitingForProcessOutSwap");
+  g_assert_null (etl_cswitch_thread_state_name (10));
+  g_assert_null (etl_cswitch_thread_state_name (-1));
+
+  g_assert_cmpstr (etl_cswitch_wait_mode_name (0), ==, "KernelMode");
+  g_assert_cmpstr (etl_cswitch_wait_mode_name (1), ==, "UserMode");
+  g_assert_null (etl_cswitch_wait_mode_name (2));
+  g_assert_null (etl_cswitch_wait_mode_name (-1));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -208,5 +242,6 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/cswitch/ready-thread-system32", test_ready_32);
   g_test_add_func ("/etl/cswitch/ready-thread-system64", test_ready_64);
   g_test_add_func ("/etl/cswitch/truncated", test_truncated);
+  g_test_add_func ("/etl/cswitch/names", test_names);
   return g_test_run ();
 }

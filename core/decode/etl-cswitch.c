@@ -128,3 +128,87 @@ etl_ready_thread_read (const guint8 *payload, gsize len, EtlReadyThread *out)
   out->flag = (gint8) payload[6];
   return ETL_SCHED_READ_OK;
 }
+
+/* KWAIT_REASON (mingw-w64 ddk/wdm.h; the CSwitch MOF page's
+ * OldThreadWaitReason table and TraceProcessor's KernelWaitReason give the
+ * same values).  14 is wdm.h's WrSpare0, which the MOF page and
+ * TraceProcessor name WrEventPair; this table uses the MOF page's name. */
+static const char *const wait_reason_names[] = {
+  "Executive", "FreePage", "PageIn", "PoolAllocation", "DelayExecution",
+  "Suspended", "UserRequest", "WrExecutive", "WrFreePage", "WrPageIn",
+  "WrPoolAllocation", "WrDelayExecution", "WrSuspended", "WrUserRequest", "WrEventPair",
+  "WrQueue", "WrLpcReceive", "WrLpcReply", "WrVirtualMemory", "WrPageOut",
+  "WrRendezvous", "WrKeyedEvent", "WrTerminated", "WrProcessInSwap", "WrCpuRateControl",
+  "WrCalloutStack", "WrKernel", "WrResource", "WrPushLock", "WrMutex",
+  "WrQuantumEnd", "WrDispatchInt", "WrPreempted", "WrYieldExecution", "WrFastMutex",
+  "WrGuardedMutex", "WrRundown", "WrAlertByThreadId", "WrDeferredPreempt", "WrPhysicalFault",
+};
+
+/* KTHREAD_STATE: 0 to 7 as the CSwitch MOF page's OldThreadState table
+ * gives them; 8 and 9 are the kernel's later values (GateWaitObsolete,
+ * WaitingForProcessOutSwap) as the public symbols of ntoskrnl name them. */
+static const char *const thread_state_names[] = {
+  "Initialized", "Ready", "Running", "Standby", "Terminated",
+  "Waiting", "Transition", "DeferredReady", "GateWaitObsolete", "WaitingForProcessOutSwap",
+};
+
+/**
+ * etl_cswitch_wait_reason_name:
+ * @wait_reason: an OldThreadWaitReason value (KWAIT_REASON)
+ *
+ * Names a wait reason as the CSwitch MOF page and wdm.h's KWAIT_REASON do
+ * (0 "Executive" to 39 "WrPhysicalFault").
+ *
+ * Returns: (transfer none) (nullable): the static name, or %NULL for a
+ *   value outside the table (including -1, "unknown" in a truncated
+ *   payload); callers then show the number
+ */
+const char *
+etl_cswitch_wait_reason_name (int wait_reason)
+{
+  if (wait_reason < 0 || wait_reason >= (int) G_N_ELEMENTS (wait_reason_names))
+    return NULL;
+  return wait_reason_names[wait_reason];
+}
+
+/**
+ * etl_cswitch_thread_state_name:
+ * @thread_state: an OldThreadState value (KTHREAD_STATE)
+ *
+ * Names a thread state as the CSwitch MOF page does (0 "Initialized" to 7
+ * "DeferredReady"; 8 "GateWaitObsolete", 9 "WaitingForProcessOutSwap").
+ *
+ * Returns: (transfer none) (nullable): the static name, or %NULL for a
+ *   value outside the table; callers then show the number
+ */
+const char *
+etl_cswitch_thread_state_name (int thread_state)
+{
+  if (thread_state < 0 || thread_state >= (int) G_N_ELEMENTS (thread_state_names))
+    return NULL;
+  return thread_state_names[thread_state];
+}
+
+/**
+ * etl_cswitch_wait_mode_name:
+ * @wait_mode: an OldThreadWaitMode value (KPROCESSOR_MODE)
+ *
+ * Names a wait mode as the CSwitch MOF page does: 0 "KernelMode",
+ * 1 "UserMode".
+ *
+ * Returns: (transfer none) (nullable): the static name, or %NULL for any
+ *   other value; callers then show the number
+ */
+const char *
+etl_cswitch_wait_mode_name (int wait_mode)
+{
+  switch (wait_mode)
+    {
+    case 0:
+      return "KernelMode";
+    case 1:
+      return "UserMode";
+    default:
+      return NULL;
+    }
+}

@@ -91,4 +91,8 @@ typedef struct
 EtlSchedRead etl_cswitch_read (const guint8 *payload, gsize len, EtlCSwitch *out);
 EtlSchedRead etl_ready_thread_read (const guint8 *payload, gsize len, EtlReadyThread *out);
 
+const char *etl_cswitch_wait_reason_name (int wait_reason);
+const char *etl_cswitch_thread_state_name (int thread_state);
+const char *etl_cswitch_wait_mode_name (int wait_mode);
+
 G_END_DECLS

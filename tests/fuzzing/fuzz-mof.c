@@ -13,12 +13,17 @@
  * etl_decode_record() against the kernel tables with a volume map, and its
  * name and payload preview formatted: no fault, no overread (the payload is
  * an exact-size copy), and the decoder never claims more bytes than given.
+ * Every payload, whatever the selector, is also read in place as a Thread
+ * CSwitch and a ReadyThread (etl_cswitch_read(), etl_ready_thread_read():
+ * the wait analysis's readers), which must stay within it and report
+ * MISSING / TRUNCATED / OK by its length alone.
  */
 #include "config.h"
 
 #include <stdint.h>
 #include <string.h>
 
+#include "etl-cswitch.h"
 #include "etl-decode.h"
 #include "etl-mof-kernel-private.h"
 #include "etl-mof-kernel.h"
@@ -77,6 +82,48 @@ n_keys (void)
         n++;
     }
   return n;
+}
+
+static guint32
+get32 (const guint8 *p)
+{
+  return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24;
+}
+
+/* The payload (exact size, in the record's buffer) through the scheduler
+ * readers: the status follows the length, the ids are the first bytes. */
+static void
+read_sched (const guint8 *payload, gsize len)
+{
+  EtlCSwitch c;
+  EtlReadyThread t;
+  EtlSchedRead got = etl_cswitch_read (payload, len, &c);
+
+  if (len < ETL_CSWITCH_IDS_SIZE)
+    g_assert (got == ETL_SCHED_READ_MISSING && c.new_thread_id == 0 && c.old_thread_wait_reason == 0);
+  else
+    {
+      g_assert (got == (len < ETL_CSWITCH_PAYLOAD_SIZE ? ETL_SCHED_READ_TRUNCATED : ETL_SCHED_READ_OK));
+      g_assert (c.new_thread_id == get32 (payload) && c.old_thread_id == get32 (payload + 4));
+      if (got == ETL_SCHED_READ_OK)
+        g_assert (c.old_thread_wait_reason == (gint8) payload[12]
+                  && c.new_thread_wait_time == get32 (payload + 16));
+      else
+        g_assert (c.old_thread_wait_reason == -1 && c.old_thread_state == -1);
+    }
+  (void) etl_cswitch_wait_reason_name (c.old_thread_wait_reason);
+  (void) etl_cswitch_wait_mode_name (c.old_thread_wait_mode);
+  (void) etl_cswitch_thread_state_name (c.old_thread_state);
+
+  got = etl_ready_thread_read (payload, len, &t);
+  if (len < ETL_READY_THREAD_IDS_SIZE)
+    g_assert (got == ETL_SCHED_READ_MISSING && t.t_thread_id == 0);
+  else
+    {
+      g_assert (got == (len < ETL_READY_THREAD_PAYLOAD_SIZE ? ETL_SCHED_READ_TRUNCATED : ETL_SCHED_READ_OK));
+      g_assert (t.t_thread_id == get32 (payload));
+      g_assert (got != ETL_SCHED_READ_OK || t.flag == (gint8) payload[6]);
+    }
 }
 
 static void
@@ -178,6 +225,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (payload_len > 0)
     memcpy (raw + hdr, data + 3, payload_len);
 
+  read_sched (raw + hdr, payload_len);
   if (!etl_record_decode (raw, hdr + payload_len, &r, NULL))
     return 0;
   g_assert (r.user_data_len == payload_len);

@@ -632,12 +632,9 @@ etl_precise_view_init (EtlPreciseView *self)
 {
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
-  GtkWidget *chain = gtk_label_new ("New Process ▸ New Thread ▸ Readying Process ▸ Wait Reason");
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   g_object_set (bar, "margin-start", 6, "margin-end", 6, "margin-top", 4, "margin-bottom", 4, NULL);
-  gtk_label_set_ellipsize (GTK_LABEL (chain), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_tooltip_text (chain, "The grouping chain (WPA's CPU Usage (Precise) default)");
   self->range_toggle = GTK_TOGGLE_BUTTON (gtk_check_button_new_with_label ("Selected range"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_toggle),
                                "Count only the switch-ins in the time range selected in the timeline "
@@ -648,7 +645,6 @@ etl_precise_view_init (EtlPreciseView *self)
   gtk_label_set_width_chars (self->status, 4);
   g_object_set (self->status, "margin-start", 6, NULL);
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->status)), "dim-label");
-  gtk_box_pack_start (GTK_BOX (bar), chain, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->range_toggle), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->status), TRUE, TRUE, 0);
 

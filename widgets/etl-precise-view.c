@@ -239,6 +239,8 @@ build_groups (EtlTrace *trace, EtlThreadStates *states, gint64 begin, gint64 end
       Node *parent = root;
       gboolean fresh = prev == NULL;
 
+      if ((k & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        break;
       add_to (root, row);
       for (guint level = 0; level < N_LEVELS; level++)
         {

@@ -52,8 +52,8 @@
  *
  * Cost is linear in the trace's records (a hash lookup per scheduler
  * record); etl_thread_states_new() runs in the calling thread, meant for a
- * worker, and may be cancelled.  The result is read-only and may be shared
- * between threads.
+ * worker, plus a reader thread of its own, and may be cancelled.  The
+ * result is read-only and may be shared between threads.
  */
 
 #include "config.h"
@@ -63,14 +63,16 @@
 #include "etl-thread-states-private.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "etl-cswitch.h"
+#include "etl-names.h"
+#include "etl-process-table-private.h"
 
 #define HOOK_CSWITCH      0x0524
 #define HOOK_READY_THREAD 0x0532
 #define NO_ID             ETL_THREAD_STATES_NO_ID
 #define NO_ROW            G_MAXUINT64
-#define CANCEL_CHECK_MASK 0xFFFF
 #define MAX_CPUS          4096 /* processor indexes tracked; higher ones make rows only */
 
 /* KTHREAD_STATE values that mean "preempted, still ready" (CSwitch page). */
@@ -84,8 +86,7 @@ struct _EtlThreadStates
   EtlThreadStatesCounts counts;
   guint n_threads;
   guint32 *tids;    /* n_threads, ascending */
-  guint *offsets;   /* n_threads + 1 into states */
-  GArray *states;   /* EtlThreadState, by thread then time */
+  GArray **states;  /* n_threads: each thread's EtlThreadState, in time order */
   GArray *rows;     /* EtlSwitchIn, in record order */
 };
 
@@ -97,12 +98,18 @@ typedef struct
   gint64 ready_time;       /* 0 = not readied since */
   guint32 readying_tid, readying_pid;
   gint8 prev_reason, prev_mode, prev_state;
+  /* The process table's answer for this tid over [pid_from, pid_to):
+   * looked up again only when a record falls outside. */
+  gboolean pid_known;
+  guint32 pid;
+  gint64 pid_from, pid_to;
 } ThreadBuild;
 
 typedef struct
 {
-  guint32 tid;  /* running, NO_ID unknown */
-  guint64 row;  /* its switch-in row, NO_ROW none */
+  guint32 tid;     /* running, NO_ID unknown */
+  guint64 row;     /* its switch-in row, NO_ROW none */
+  ThreadBuild *tb; /* tid's build (NULL for 0 and NO_ID): spares the hash lookup at its switch-out */
 } CpuBuild;
 
 struct _EtlThreadStatesBuilder
@@ -134,6 +141,8 @@ thread_get (EtlThreadStatesBuilder *b, guint32 tid)
       tb->states = g_array_new (FALSE, FALSE, sizeof (EtlThreadState));
       tb->readying_tid = tb->readying_pid = NO_ID;
       tb->prev_reason = tb->prev_mode = tb->prev_state = ETL_THREAD_STATES_UNKNOWN;
+      tb->pid_from = 1;
+      tb->pid_to = 0; /* empty: the first pid_of() looks up */
       g_hash_table_insert (b->threads, GUINT_TO_POINTER (tid), tb);
     }
   return tb;
@@ -152,22 +161,40 @@ cpu_get (EtlThreadStatesBuilder *b, guint cpu)
     return NULL;
   while (b->cpus->len <= cpu)
     {
-      CpuBuild c = { NO_ID, NO_ROW };
+      CpuBuild c = { NO_ID, NO_ROW, NULL };
 
       g_array_append_val (b->cpus, c);
     }
   return &g_array_index (b->cpus, CpuBuild, cpu);
 }
 
+/* @tid's process at @t, else @fallback.  With @tb (@tid's build, nullable)
+ * the answer is cached with the span of times the table gives it for, so a
+ * thread's records cost one table lookup per process lifetime. */
 static guint32
-pid_of (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint32 fallback)
+pid_of (EtlThreadStatesBuilder *b, ThreadBuild *tb, guint32 tid, gint64 t, guint32 fallback)
 {
   const EtlThread *th;
+  gint64 from, to;
 
   if (tid == 0)
     return 0;
-  th = b->table != NULL ? etl_process_table_lookup_thread (b->table, tid, t) : NULL;
-  return th != NULL ? th->pid : fallback;
+  if (b->table == NULL)
+    return fallback;
+  if (tb == NULL)
+    {
+      th = etl_process_table_lookup_thread (b->table, tid, t);
+      return th != NULL ? th->pid : fallback;
+    }
+  if (t < tb->pid_from || t >= tb->pid_to)
+    {
+      th = etl_process_table_lookup_thread_span (b->table, tid, t, &from, &to);
+      tb->pid_known = th != NULL;
+      tb->pid = th != NULL ? th->pid : 0;
+      tb->pid_from = from;
+      tb->pid_to = to;
+    }
+  return tb->pid_known ? tb->pid : fallback;
 }
 
 /* Clamps @t to the open state's start; closes it there. */
@@ -191,24 +218,28 @@ close_current (EtlThreadStatesBuilder *b, ThreadBuild *tb, gint64 t)
 static EtlThreadState *
 open_state (ThreadBuild *tb, EtlThreadStateKind kind, gint64 t, guint64 record, guint cpu)
 {
-  EtlThreadState s = { 0 };
+  EtlThreadState *s;
 
-  s.start = t;
-  s.end = t;
-  s.record = record;
-  s.kind = (guint8) kind;
-  s.cpu = cpu;
-  s.wait_reason = s.wait_mode = s.thread_state = ETL_THREAD_STATES_UNKNOWN;
-  s.readying_tid = s.readying_pid = NO_ID;
-  g_array_append_val (tb->states, s);
+  g_array_set_size (tb->states, tb->states->len + 1); /* written in place: no copy a state */
+  s = &g_array_index (tb->states, EtlThreadState, tb->states->len - 1);
+  memset (s, 0, sizeof *s);
+  s->start = t;
+  s->end = t;
+  s->record = record;
+  s->kind = (guint8) kind;
+  s->cpu = cpu;
+  s->wait_reason = s->wait_mode = s->thread_state = ETL_THREAD_STATES_UNKNOWN;
+  s->readying_tid = s->readying_pid = NO_ID;
   tb->open = TRUE;
-  return current (tb);
+  return s;
 }
 
 /* Ends @tid's Running state at @t, starting Ready or Waiting with @cs's
- * fields (@cs NULL: an implied switch-out, fields unknown). */
-static void
-switch_out (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, guint cpu, const EtlCSwitch *cs)
+ * fields (@cs NULL: an implied switch-out, fields unknown).  Returns
+ * @tid's build, %NULL when it has none. */
+static ThreadBuild *
+switch_out (EtlThreadStatesBuilder *b, ThreadBuild *hint, guint32 tid, gint64 t, guint64 record, guint cpu,
+            const EtlCSwitch *cs)
 {
   ThreadBuild *tb;
   EtlThreadState *cur, *next;
@@ -216,13 +247,13 @@ switch_out (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gu
   gboolean preempted = state == KSTATE_READY || state == KSTATE_STANDBY || state == KSTATE_DEFERRED_READY;
 
   if (tid == 0)
-    return;
-  tb = g_hash_table_lookup (b->threads, GUINT_TO_POINTER (tid));
+    return NULL;
+  tb = hint != NULL ? hint : g_hash_table_lookup (b->threads, GUINT_TO_POINTER (tid));
   cur = tb != NULL ? current (tb) : NULL;
   if (cur == NULL || cur->kind != ETL_THREAD_STATE_RUNNING)
     {
       b->counts.ignored_switch_outs++;
-      return;
+      return tb;
     }
   t = close_current (b, tb, t);
   next = open_state (tb, preempted ? ETL_THREAD_STATE_READY : ETL_THREAD_STATE_WAITING, t, record, cpu);
@@ -238,24 +269,29 @@ switch_out (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gu
   tb->prev_reason = next->wait_reason;
   tb->prev_mode = next->wait_mode;
   tb->prev_state = next->thread_state;
+  return tb;
 }
 
-static void
+/* Returns @tid's build, %NULL for the idle thread. */
+static ThreadBuild *
 switch_in (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, guint cpu, const EtlCSwitch *cs,
            EtlSwitchIn *row)
 {
   ThreadBuild *tb;
   EtlThreadState *cur;
 
-  row->new_pid = pid_of (b, tid, t, NO_ID);
   if (tid == 0)
-    return;
+    {
+      row->new_pid = 0;
+      return NULL;
+    }
   tb = thread_get (b, tid);
+  row->new_pid = pid_of (b, tb, tid, t, NO_ID);
   cur = current (tb);
   if (cur != NULL && cur->kind == ETL_THREAD_STATE_RUNNING)
     {
       b->counts.implied_switch_outs++;
-      switch_out (b, tid, t, record, cpu, NULL);
+      switch_out (b, tb, tid, t, record, cpu, NULL);
     }
   t = close_current (b, tb, t);
   row->last_switch_out = tb->last_switch_out;
@@ -282,6 +318,7 @@ switch_in (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gui
     }
   open_state (tb, ETL_THREAD_STATE_RUNNING, t, record, cpu);
   (void) cs;
+  return tb;
 }
 
 /**
@@ -321,6 +358,7 @@ etl_thread_states_builder_add_cswitch (EtlThreadStatesBuilder *b, guint64 record
   EtlSwitchIn row = { 0 };
   EtlSchedRead got = etl_cswitch_read (payload, len, &cs);
   CpuBuild *c;
+  ThreadBuild *old_tb, *new_tb;
 
   if (got == ETL_SCHED_READ_MISSING)
     {
@@ -341,33 +379,36 @@ etl_thread_states_builder_add_cswitch (EtlThreadStatesBuilder *b, guint64 record
   /* The thread this processor ran is not the one switched out: end it. */
   if (c != NULL && c->tid != NO_ID && c->tid != 0 && c->tid != cs.old_thread_id)
     {
-      ThreadBuild *tb = thread_get (b, c->tid);
+      ThreadBuild *tb = c->tb != NULL ? c->tb : thread_get (b, c->tid);
       EtlThreadState *cur = current (tb);
 
       if (cur != NULL && cur->kind == ETL_THREAD_STATE_RUNNING && cur->cpu == cpu)
         {
           b->counts.implied_switch_outs++;
-          switch_out (b, c->tid, filetime, record, cpu, NULL);
+          switch_out (b, tb, c->tid, filetime, record, cpu, NULL);
         }
     }
-  switch_out (b, cs.old_thread_id, filetime, record, cpu, &cs);
+  old_tb = switch_out (b, c != NULL && c->tid == cs.old_thread_id ? c->tb : NULL, cs.old_thread_id, filetime, record,
+                       cpu, &cs);
 
   row.switch_in = filetime;
   row.record = record;
   row.cpu = cpu;
   row.new_tid = cs.new_thread_id;
   row.old_tid = cs.old_thread_id;
-  row.old_pid = pid_of (b, cs.old_thread_id, filetime, NO_ID);
+  row.old_pid = pid_of (b, old_tb, cs.old_thread_id, filetime, NO_ID);
   row.readying_tid = row.readying_pid = NO_ID;
   row.new_prev_wait_reason = row.new_prev_wait_mode = row.new_prev_state = ETL_THREAD_STATES_UNKNOWN;
   row.new_priority = cs.new_thread_priority;
   row.old_priority = cs.old_thread_priority;
-  switch_in (b, cs.new_thread_id, filetime, record, cpu, &cs, &row);
-  g_array_append_val (b->rows, row);
+  new_tb = switch_in (b, cs.new_thread_id, filetime, record, cpu, &cs, &row);
+  g_array_set_size (b->rows, b->rows->len + 1); /* assigned in place: no memcpy() call a row */
+  g_array_index (b->rows, EtlSwitchIn, b->rows->len - 1) = row;
   if (c != NULL)
     {
       c->tid = cs.new_thread_id;
       c->row = b->rows->len - 1;
+      c->tb = new_tb;
     }
 }
 
@@ -415,7 +456,8 @@ etl_thread_states_builder_add_ready_thread (EtlThreadStatesBuilder *b, guint64 r
       b->counts.ignored_ready++;
       return;
     }
-  readying_pid = pid_of (b, header_tid, filetime, header_pid);
+  readying_pid = pid_of (b, header_tid != 0 ? g_hash_table_lookup (b->threads, GUINT_TO_POINTER (header_tid)) : NULL,
+                         header_tid, filetime, header_pid);
   if (cur != NULL)
     {
       cur->readying_tid = header_tid;
@@ -478,12 +520,12 @@ etl_thread_states_builder_finish (EtlThreadStatesBuilder *b, gint64 last_filetim
   merge = b->counts.ready_thread == 0;
   s->n_threads = g_hash_table_size (b->threads);
   s->tids = g_new (guint32, s->n_threads);
-  s->offsets = g_new0 (guint, s->n_threads + 1);
+  s->states = g_new (GArray *, s->n_threads);
   g_hash_table_iter_init (&it, b->threads);
   while (g_hash_table_iter_next (&it, &key, NULL))
     s->tids[i++] = GPOINTER_TO_UINT (key);
-  qsort (s->tids, s->n_threads, sizeof (guint32), compare_tid);
-  s->states = g_array_new (FALSE, FALSE, sizeof (EtlThreadState));
+  if (s->n_threads > 1) /* (qsort of NULL, 0 is undefined) */
+    qsort (s->tids, s->n_threads, sizeof (guint32), compare_tid);
   for (i = 0; i < s->n_threads; i++)
     {
       ThreadBuild *tb;
@@ -499,10 +541,9 @@ etl_thread_states_builder_finish (EtlThreadStatesBuilder *b, gint64 last_filetim
             if (st->kind != ETL_THREAD_STATE_RUNNING)
               st->kind = ETL_THREAD_STATE_NOT_RUNNING;
           }
-      s->offsets[i] = s->states->len;
-      g_array_append_vals (s->states, tb->states->data, tb->states->len);
+      /* Handed over, not copied: no second copy of every state at the peak. */
+      s->states[i] = g_array_ref (tb->states);
     }
-  s->offsets[s->n_threads] = s->states->len;
   s->counts = b->counts;
   s->rows = b->rows;
   g_array_unref (b->cpus);
@@ -519,10 +560,101 @@ is_kernel_header (guint8 header_type)
          || header_type == ETL_HEADER_TYPE_PERFINFO32 || header_type == ETL_HEADER_TYPE_PERFINFO64;
 }
 
+/* The pass is two threads: a reader finds the CSwitch and ReadyThread
+ * records and copies what the state machine needs into chunks; the calling
+ * thread feeds them to the builder in record order.  Reading the records
+ * (cache misses over the mapped file) and building the states (new memory)
+ * cost about the same, so on two processors they overlap. */
+#define ITEM_PAYLOAD 32   /* ≥ the CSwitch payload read (24 bytes): a longer one reads the same */
+#define CHUNK_ITEMS  8192
+#define N_CHUNKS     4    /* in flight: bounds the reader's memory (4 × 0.4 MiB) */
+
+typedef struct
+{
+  guint64 record;
+  gint64 filetime;
+  guint32 cpu;
+  guint32 tid, pid; /* ReadyThread: the header's ThreadId and ProcessId (NO_ID without) */
+  gboolean cswitch;
+  guint8 len;
+  guint8 payload[ITEM_PAYLOAD];
+} Item;
+
+typedef struct
+{
+  guint n;
+  gboolean last; /* the reader's final chunk */
+  Item items[CHUNK_ITEMS];
+} Chunk;
+
+typedef struct
+{
+  EtlTrace *trace;
+  const gboolean *wanted;  /* by provider index, n_providers + 1 */
+  guint n_providers;
+  GAsyncQueue *full;       /* Chunk, in record order */
+  GAsyncQueue *empty;      /* Chunk, to refill */
+  GCancellable *cancellable;
+  gint stop;               /* atomic: cancelled, stop reading */
+} Reader;
+
+#define CANCEL_CHECK_MASK 0xFFFF
+
+static gpointer
+reader_run (gpointer data)
+{
+  Reader *r = data;
+  guint64 n = etl_trace_get_n_records (r->trace);
+  Chunk *chunk = g_async_queue_pop (r->empty);
+
+  chunk->n = 0;
+  chunk->last = FALSE;
+  for (guint64 i = 0; i < n; i++)
+    {
+      EtlRecordBrief rec; /* the header read in place: most records are neither */
+      Item *it;
+
+      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_is_cancelled (r->cancellable))
+        g_atomic_int_set (&r->stop, TRUE);
+      if (g_atomic_int_get (&r->stop))
+        break;
+      if (!r->wanted[MIN (etl_trace_get_provider_index (r->trace, i), r->n_providers)]
+          || !is_kernel_header (etl_trace_get_header_type (r->trace, i)) || !etl_trace_peek_record (r->trace, i, &rec))
+        continue;
+      if (rec.hook_id == HOOK_CSWITCH || rec.hook_id == HOOK_READY_THREAD)
+        {
+          it = &chunk->items[chunk->n++];
+          it->record = i;
+          it->filetime = rec.filetime;
+          it->cpu = etl_trace_get_cpu (r->trace, i);
+          it->cswitch = rec.hook_id == HOOK_CSWITCH;
+          it->tid = rec.has_pid ? rec.tid : NO_ID;
+          it->pid = rec.has_pid ? rec.pid : NO_ID;
+          it->len = (guint8) MIN (rec.user_data_len, ITEM_PAYLOAD);
+          if (rec.user_data != NULL)
+            memcpy (it->payload, rec.user_data, it->len);
+          else
+            it->len = 0;
+        }
+      etl_record_brief_clear (&rec);
+      if (chunk->n == CHUNK_ITEMS)
+        {
+          g_async_queue_push (r->full, chunk);
+          chunk = g_async_queue_pop (r->empty);
+          chunk->n = 0;
+          chunk->last = FALSE;
+        }
+    }
+  chunk->n = g_atomic_int_get (&r->stop) ? 0 : chunk->n;
+  chunk->last = TRUE;
+  g_async_queue_push (r->full, chunk);
+  return NULL;
+}
+
 /**
  * etl_thread_states_new:
  * @trace: a trace
- * @cancellable: (nullable): checked every 65536 records
+ * @cancellable: (nullable): checked every 65,536 records
  * @error: return location for a #GError
  *
  * Reads the Thread CSwitch (HookId 0x0524) and ReadyThread (0x0532) records
@@ -530,7 +662,8 @@ is_kernel_header (guint8 header_type)
  * switch-in rows (see the section overview; the layouts are those of the
  * CSwitch and ReadyThread MOF pages, read by etl_cswitch_read() and
  * etl_ready_thread_read()).  Thread ids are resolved to processes through
- * etl_trace_get_process_table().
+ * etl_trace_get_process_table().  Runs in the calling thread (meant for a
+ * worker) plus one reader thread of its own, joined before it returns.
  *
  * Returns: (transfer full) (nullable): the states (empty when the trace has
  *   no scheduler record), or %NULL with %G_IO_ERROR_CANCELLED
@@ -538,33 +671,85 @@ is_kernel_header (guint8 header_type)
 EtlThreadStates *
 etl_thread_states_new (EtlTrace *trace, GCancellable *cancellable, GError **error)
 {
+  static const guint16 hooks[] = { HOOK_CSWITCH, HOOK_READY_THREAD };
   EtlThreadStatesBuilder *b;
-  guint64 n;
+  g_autofree gboolean *wanted = NULL;
+  g_autofree Chunk *chunks = NULL;
+  Reader r = { 0 };
+  GThread *thread;
+  gboolean cancelled = FALSE;
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  b = etl_thread_states_builder_new (etl_trace_get_process_table (trace));
-  n = etl_trace_get_n_records (trace);
-  for (guint64 i = 0; i < n; i++)
+  /* Only records of the providers (kernel event classes) CSwitch and
+   * ReadyThread come under are read: the index says a record's provider
+   * without touching it.  Past the index's 65535 providers, read to see. */
+  r.n_providers = etl_trace_get_n_providers (trace);
+  wanted = g_new0 (gboolean, r.n_providers + 1);
+  wanted[r.n_providers] = TRUE;
+  for (guint h = 0; h < G_N_ELEMENTS (hooks); h++)
     {
-      EtlRecordBrief rec; /* the header read in place: most records are neither */
+      EtlKernelEventInfo info;
 
-      if ((i & CANCEL_CHECK_MASK) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (!etl_names_kernel_event (hooks[h], &info) || info.provider == NULL)
         {
-          etl_thread_states_unref (etl_thread_states_builder_finish (b, 0));
-          return NULL;
+          for (guint p = 0; p < r.n_providers; p++)
+            wanted[p] = TRUE;
+          break;
         }
-      if (!is_kernel_header (etl_trace_get_header_type (trace, i)) || !etl_trace_peek_record (trace, i, &rec))
-        continue;
-      if (rec.hook_id == HOOK_CSWITCH)
-        etl_thread_states_builder_add_cswitch (b, i, rec.filetime, etl_trace_get_cpu (trace, i), rec.user_data,
-                                               rec.user_data_len);
-      else if (rec.hook_id == HOOK_READY_THREAD)
-        etl_thread_states_builder_add_ready_thread (b, i, rec.filetime, etl_trace_get_cpu (trace, i),
-                                                    rec.has_pid ? rec.tid : NO_ID, rec.has_pid ? rec.pid : NO_ID,
-                                                    rec.user_data, rec.user_data_len);
-      etl_record_brief_clear (&rec);
+      for (guint p = 0; p < r.n_providers; p++)
+        if (etl_guid_equal (etl_trace_get_provider (trace, p), info.provider))
+          wanted[p] = TRUE;
+    }
+
+  b = etl_thread_states_builder_new (etl_trace_get_process_table (trace));
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      etl_thread_states_unref (etl_thread_states_builder_finish (b, 0));
+      return NULL;
+    }
+  r.trace = trace;
+  r.cancellable = cancellable;
+  r.wanted = wanted;
+  r.full = g_async_queue_new ();
+  r.empty = g_async_queue_new ();
+  chunks = g_new (Chunk, N_CHUNKS);
+  for (guint k = 0; k < N_CHUNKS; k++)
+    g_async_queue_push (r.empty, &chunks[k]);
+  thread = g_thread_new ("etl-thread-states-reader", reader_run, &r);
+  for (;;)
+    {
+      Chunk *chunk = g_async_queue_pop (r.full);
+      gboolean last = chunk->last;
+
+      if (!cancelled && g_cancellable_is_cancelled (cancellable))
+        {
+          cancelled = TRUE; /* the rest is drained unread */
+          g_atomic_int_set (&r.stop, TRUE);
+        }
+      for (guint k = 0; !cancelled && k < chunk->n; k++)
+        {
+          const Item *it = &chunk->items[k];
+
+          if (it->cswitch)
+            etl_thread_states_builder_add_cswitch (b, it->record, it->filetime, it->cpu, it->payload, it->len);
+          else
+            etl_thread_states_builder_add_ready_thread (b, it->record, it->filetime, it->cpu, it->tid, it->pid,
+                                                        it->payload, it->len);
+        }
+      g_async_queue_push (r.empty, chunk);
+      if (last)
+        break;
+    }
+  g_thread_join (thread);
+  g_async_queue_unref (r.full);
+  g_async_queue_unref (r.empty);
+  if (cancelled)
+    {
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      etl_thread_states_unref (etl_thread_states_builder_finish (b, 0));
+      return NULL;
     }
   return etl_thread_states_builder_finish (b, etl_trace_get_last_filetime (trace));
 }
@@ -594,8 +779,9 @@ etl_thread_states_unref (EtlThreadStates *states)
   if (!g_atomic_ref_count_dec (&states->ref_count))
     return;
   g_free (states->tids);
-  g_free (states->offsets);
-  g_array_unref (states->states);
+  for (guint i = 0; i < states->n_threads; i++)
+    g_array_unref (states->states[i]);
+  g_free (states->states);
   g_array_unref (states->rows);
   g_free (states);
 }
@@ -664,8 +850,8 @@ etl_thread_states_get (EtlThreadStates *states, guint32 tid, guint *n_states)
   if (hit == NULL)
     return NULL;
   i = (guint) (hit - states->tids);
-  *n_states = states->offsets[i + 1] - states->offsets[i];
-  return &g_array_index (states->states, EtlThreadState, states->offsets[i]);
+  *n_states = states->states[i]->len;
+  return *n_states != 0 ? &g_array_index (states->states[i], EtlThreadState, 0) : NULL;
 }
 
 /**

@@ -18,6 +18,8 @@
 #include "etl-filter-bar.h"
 #include "etl-group-view.h"
 #include "etl-loss-plot.h"
+#include "etl-precise-view.h"
+#include "etl-view-panel.h"
 #include "etl-timeline-view.h"
 #include "etl-window-private.h"
 
@@ -119,6 +121,8 @@ on_timeline_range_selected (EtlTimelineView *timeline, gint64 begin, gint64 end,
 {
   etl_document_set_range (self->document, begin, end);
   etl_group_view_set_range (self->group_view, begin, end);
+  etl_precise_view_set_range (ETL_PRECISE_VIEW (etl_view_panel_get_view_widget (self->view_panel, "precise")),
+                              begin, end);
 }
 
 void

@@ -19,6 +19,8 @@
 #include "etl-filter-bar.h"
 #include "etl-group-view.h"
 #include "etl-loss-plot.h"
+#include "etl-precise-view.h"
+#include "etl-view-panel.h"
 #include "etl-synth.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
@@ -100,6 +102,9 @@ on_document_loaded (EtlDocument *document, EtlWindow *self)
   etl_event_list_set_rows (self->event_list, trace, NULL);
   etl_group_view_set_range (self->group_view, 0, 0);
   etl_group_view_set_rows (self->group_view, trace, NULL);
+  /* CPU Usage (Precise): the thread states, built in the view's worker. */
+  etl_precise_view_set_trace (ETL_PRECISE_VIEW (etl_view_panel_get_view_widget (self->view_panel, "precise")),
+                              trace);
   etl_zoom_manager_set_focus (self->zoom_manager, G_MININT64);
   show_markers (self);
   show_legend (self);
@@ -247,6 +252,8 @@ etl_window_close_trace (EtlWindow *self)
   etl_document_close (self->document);
   etl_event_list_set_rows (self->event_list, NULL, NULL);
   etl_group_view_set_rows (self->group_view, NULL, NULL);
+  etl_precise_view_set_trace (ETL_PRECISE_VIEW (etl_view_panel_get_view_widget (self->view_panel, "precise")),
+                              NULL);
   show_markers (self);
   show_legend (self);
   etl_timeline_view_set_trace (self->timeline, NULL, NULL);

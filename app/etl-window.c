@@ -19,8 +19,9 @@
  * bottom panel of tabs (#EtlViewPanel, etl-window-panel.c), as Perfetto's
  * tracks above its tabs and WPA's graph above its table: Events (the filter
  * bar over the event list, the selected event's details right of it, shown
- * only while an event is selected) and Summary (#EtlGroupView); an analysis
- * adds its tab with etl_window_add_view_tab().  Alt+1…9 show the tabs,
+ * only while an event is selected), Summary (#EtlGroupView) and CPU Usage
+ * (Precise) (#EtlPreciseView, its thread states built when a trace loads);
+ * an analysis adds its tab with etl_window_add_view_tab().  Alt+1…9 show the tabs,
  * Ctrl+Shift+M gives the panel the whole trace area and back, Alt+Return
  * shows or hides the details.  The session configuration panel
  * (#EtlSessionPanel) sits in a left pane (F9).
@@ -75,6 +76,7 @@
 #include "etl-filter.h"
 #include "etl-group-view.h"
 #include "etl-loss-plot.h"
+#include "etl-precise-view.h"
 #include "etl-session-panel.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
@@ -311,10 +313,12 @@ etl_window_init (EtlWindow *self)
   g_signal_connect_object (self->loss_plot, "loss-activated", G_CALLBACK (on_loss_activated), self, 0);
   g_signal_connect_object (self->event_list, "filter-request", G_CALLBACK (on_list_filter_request), self, 0);
 
-  /* The bottom panel: Events (from the template), then Summary. */
+  /* The bottom panel: Events (from the template), then Summary, then CPU
+   * Usage (Precise). */
   etl_view_panel_set_page_id (self->view_panel, GTK_WIDGET (self->events_paned), "events");
   self->group_view = ETL_GROUP_VIEW (etl_group_view_new ());
   etl_window_add_view_tab (self, "summary", "Summary", GTK_WIDGET (self->group_view));
+  etl_window_add_view_tab (self, "precise", "CPU Usage (Precise)", etl_precise_view_new ());
   g_signal_connect_object (self->group_view, "group-activated", G_CALLBACK (on_group_activated), self, 0);
   g_signal_connect_object (self->timeline, "range-selected", G_CALLBACK (on_timeline_range_selected), self, 0);
   g_signal_connect (self->trace_paned, "size-allocate", G_CALLBACK (on_trace_paned_allocated), self);

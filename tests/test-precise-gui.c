@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* The CPU Usage (Precise) tab (issue 20): on the synthetic waits schedule
+ * (etl-synth-waits.c) its groups New Process ▸ New Thread ▸ Readying
+ * Process ▸ Wait Reason hold the schedule's switch-ins with their known
+ * Ready, Waits and CPU Usage sums, to the tick; the sums sort; "Selected
+ * range" keeps the switch-ins of the timeline's range; a trace without
+ * CSwitch records shows the message instead.  Run under Xvfb; skipped
+ * without a display.  With ETLSCOPE_SCREENSHOT_DIR set, the screenshot test
+ * saves precise-WxH.png there (ETLSCOPE_SCREENSHOT_SIZE, default 1600x1000;
+ * the Xvfb screen must be at least that large). */
+
+#include "config.h"
+
+#include <stdio.h>
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "etl-precise-view.h"
+#include "etl-synth.h"
+#include "etl-test-gui-util.h"
+#include "etl-view-panel.h"
+#include "etl-window.h"
+
+/* 0.1 ms in 100-ns ticks: the schedule's unit. */
+#define T(x) ((gint64)(x) * 1000)
+/* The schedule starts 1 ms after the trace's origin. */
+#define S T (10)
+
+static gboolean have_display;
+
+typedef struct
+{
+  EtlWindow *window;
+  char *dir;
+} Fixture;
+
+static void
+fixture_setup (Fixture *fixture, gconstpointer data)
+{
+  if (!have_display)
+    return;
+  fixture->window = g_object_ref_sink (etl_window_new (NULL));
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1600, 1000);
+  gtk_widget_show (GTK_WIDGET (fixture->window));
+}
+
+static void
+fixture_teardown (Fixture *fixture, gconstpointer data)
+{
+  if (fixture->window != NULL)
+    {
+      gtk_widget_destroy (GTK_WIDGET (fixture->window));
+      g_clear_object (&fixture->window);
+    }
+  if (fixture->dir != NULL)
+    {
+      g_autofree char *path = g_build_filename (fixture->dir, "waits.etl", NULL);
+
+      g_remove (path);
+      g_rmdir (fixture->dir);
+      g_free (fixture->dir);
+    }
+}
+
+static EtlPreciseView *
+precise_view (EtlWindow *window)
+{
+  GtkWidget *page = etl_view_panel_get_view_widget (etl_window_get_view_panel (window), "precise");
+
+  g_assert_nonnull (page);
+  g_assert_true (ETL_IS_PRECISE_VIEW (page));
+  return ETL_PRECISE_VIEW (page);
+}
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+idle (EtlWindow *window)
+{
+  return !etl_window_get_loading (window) && !etl_window_get_busy (window)
+         && !etl_timeline_view_is_busy (etl_window_get_timeline (window))
+         && !etl_group_view_is_busy (etl_window_get_group_view (window))
+         && !etl_precise_view_is_busy (precise_view (window));
+}
+
+static void
+wait_idle (EtlWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
+
+  while (!idle (window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+open_path (EtlWindow *window, const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  etl_window_open_files (window, &file, 1);
+  wait_idle (window);
+}
+
+/* Writes the waits schedule (2 CPUs, with ReadyThread) and opens it. */
+static gboolean
+open_waits (Fixture *fixture)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
+  EtlSynthParams params;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return FALSE;
+    }
+  fixture->dir = g_dir_make_tmp ("etlscope-precise-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (fixture->dir, "waits.etl", NULL);
+  etl_synth_params_init (&params);
+  params.n_cpus = 2;
+  params.waits = TRUE;
+  g_assert_true (etl_synth_write (&params, path, &error));
+  g_assert_no_error (error);
+  open_path (fixture->window, path);
+  return TRUE;
+}
+
+typedef struct
+{
+  const char *label;
+  guint64 count;
+  gint64 ready, waits, cpu_usage; /* 100-ns ticks */
+  guint n_children;
+} WantRow;
+
+static void
+check_row (GtkTreeModel *model, GtkTreeIter *iter, const WantRow *want)
+{
+  g_autofree char *label = NULL;
+  g_autofree char *ready_text = NULL;
+  guint64 count;
+  gint64 ready, waits, cpu_usage, switch_in;
+
+  gtk_tree_model_get (model, iter, ETL_PRECISE_VIEW_COLUMN_LABEL, &label, ETL_PRECISE_VIEW_COLUMN_COUNT, &count,
+                      ETL_PRECISE_VIEW_COLUMN_READY, &ready, ETL_PRECISE_VIEW_COLUMN_READY_TEXT, &ready_text,
+                      ETL_PRECISE_VIEW_COLUMN_WAITS, &waits, ETL_PRECISE_VIEW_COLUMN_CPU_USAGE, &cpu_usage,
+                      ETL_PRECISE_VIEW_COLUMN_SWITCH_IN, &switch_in, -1);
+  g_test_message ("row %s", label);
+  g_assert_cmpstr (label, ==, want->label);
+  g_assert_cmpuint (count, ==, want->count);
+  g_assert_cmpint (ready, ==, want->ready);
+  g_assert_cmpint (waits, ==, want->waits);
+  g_assert_cmpint (cpu_usage, ==, want->cpu_usage);
+  g_assert_cmpint (switch_in, ==, -1);
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, iter), ==, want->n_children);
+}
+
+/* The row at @path ("0:1:0", indices from the top) of @model. */
+static void
+check_path (GtkTreeModel *model, const char *path, const WantRow *want)
+{
+  GtkTreeIter iter;
+
+  g_test_message ("path %s", path);
+  g_assert_true (gtk_tree_model_get_iter_from_string (model, &iter, path));
+  check_row (model, &iter, want);
+}
+
+static void
+test_groups (Fixture *fixture, gconstpointer data)
+{
+  EtlPreciseView *view;
+  GtkTreeModel *model;
+  GtkTreeIter leaf;
+  gint64 switch_in;
+  g_autofree char *waits_text = NULL;
+
+  if (!open_waits (fixture))
+    return;
+  view = precise_view (fixture->window);
+  g_assert_nonnull (etl_precise_view_get_states (view));
+  g_assert_null (etl_precise_view_get_message (view));
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view));
+
+  /* New Process, by pid: Idle, alpha, beta, gamma; 17 switch-ins.  The
+   * sums over the three processes: Ready 1.2 ms, Waits 7.7 ms, CPU Usage
+   * 6.6 ms (as test-thread-states.c checks on the rows). */
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 4);
+  check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 4, T (3), T (35), T (34), 2 });
+  check_path (model, "2", &(WantRow){ "beta.exe (2000)", 2, T (3), T (20), T (11), 1 });
+  check_path (model, "3", &(WantRow){ "gamma.exe (3000)", 3, T (6), T (22), T (21), 1 });
+  {
+    GtkTreeIter iter;
+    g_autofree char *label = NULL;
+    guint64 count;
+    gint64 ready, waits;
+
+    g_assert_true (gtk_tree_model_get_iter_from_string (model, &iter, "0"));
+    gtk_tree_model_get (model, &iter, ETL_PRECISE_VIEW_COLUMN_LABEL, &label, ETL_PRECISE_VIEW_COLUMN_COUNT, &count,
+                        ETL_PRECISE_VIEW_COLUMN_READY, &ready, ETL_PRECISE_VIEW_COLUMN_WAITS, &waits, -1);
+    g_assert_cmpstr (label, ==, "Idle (0)");
+    g_assert_cmpuint (count, ==, 17 - 4 - 2 - 3);
+    g_assert_cmpint (ready, ==, 0);
+    g_assert_cmpint (waits, ==, 0);
+  }
+  /* alpha ▸ A (1004): first seen at 1.0 ms (not readied), then readied by
+   * gamma's C at 5.0 after WrAlertByThreadId (37): Ready 0.1, Waits 3.0. */
+  check_path (model, "1:0", &(WantRow){ "Thread 1004", 2, T (1), T (30), T (21), 2 });
+  check_path (model, "1:0:0", &(WantRow){ "gamma.exe (3000)", 1, T (1), T (30), T (11), 1 });
+  check_path (model, "1:0:0:0", &(WantRow){ "Wait Reason 37", 1, T (1), T (30), T (11), 1 });
+  check_path (model, "1:0:1", &(WantRow){ "Not readied", 1, 0, 0, T (10), 1 });
+  check_path (model, "1:0:1:0", &(WantRow){ "Wait Reason unknown", 1, 0, 0, T (10), 1 });
+  /* alpha ▸ D (1008): woken by a DPC after DelayExecution (4). */
+  check_path (model, "1:1", &(WantRow){ "Thread 1008", 2, T (2), T (5), T (13), 2 });
+  check_path (model, "1:1:0", &(WantRow){ "DPC / Idle (0)", 1, T (2), T (5), T (8), 1 });
+  check_path (model, "1:1:0:0", &(WantRow){ "Wait Reason 4", 1, T (2), T (5), T (8), 1 });
+  /* beta ▸ B readied by alpha's D after UserRequest (6). */
+  check_path (model, "2:0:0", &(WantRow){ "alpha.exe (1000)", 1, T (3), T (20), T (6), 1 });
+  check_path (model, "2:0:0:0", &(WantRow){ "Wait Reason 6", 1, T (3), T (20), T (6), 1 });
+  /* gamma ▸ C: readied by beta after WrQueue (15); preempted (WrPreempted
+   * 32, no ReadyThread: Ready 0.3 from the switch-out) and first seen. */
+  check_path (model, "3:0", &(WantRow){ "Thread 3004", 3, T (6), T (22), T (21), 2 });
+  check_path (model, "3:0:0:0", &(WantRow){ "Wait Reason 15", 1, T (3), T (22), T (10), 1 });
+  check_path (model, "3:0:1", &(WantRow){ "Not readied", 2, T (3), 0, T (11), 2 });
+  check_path (model, "3:0:1:0", &(WantRow){ "Wait Reason 32", 1, T (3), 0, T (7), 1 });
+
+  /* A leaf: the switch-in itself, at 2.8 ms after the schedule's start. */
+  g_assert_true (gtk_tree_model_get_iter_from_string (model, &leaf, "2:0:0:0:0"));
+  gtk_tree_model_get (model, &leaf, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN, &switch_in,
+                      ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT, &waits_text, -1);
+  g_assert_cmpint (switch_in, ==, S + T (28));
+  /* 2.0 ms in µs, with the locale's thousands separator. */
+  {
+    g_autofree char *want = g_strdup_printf ("%'d.0", 2000);
+
+    g_assert_cmpstr (waits_text, ==, want);
+  }
+
+  /* Sorted by Waits, longest first: alpha 3.5 ms, gamma, beta, Idle. */
+  gtk_tree_sortable_set_sort_column_id (GTK_TREE_SORTABLE (model), ETL_PRECISE_VIEW_COLUMN_WAITS,
+                                        GTK_SORT_DESCENDING);
+  check_path (model, "0", &(WantRow){ "alpha.exe (1000)", 4, T (3), T (35), T (34), 2 });
+  check_path (model, "1", &(WantRow){ "gamma.exe (3000)", 3, T (6), T (22), T (21), 1 });
+  check_path (model, "2", &(WantRow){ "beta.exe (2000)", 2, T (3), T (20), T (11), 1 });
+}
+
+static void
+test_range (Fixture *fixture, gconstpointer data)
+{
+  EtlPreciseView *view;
+  GtkTreeModel *model;
+  gint64 origin;
+
+  if (!open_waits (fixture))
+    return;
+  view = precise_view (fixture->window);
+  origin = etl_trace_get_origin (etl_window_get_trace (fixture->window));
+  /* 2.0 to 4.0 ms of the schedule: the switch-ins of D at 2.2, B at 2.8,
+   * C at 3.5, and idle at 3.0 and 3.4. */
+  etl_timeline_view_set_selection (etl_window_get_timeline (fixture->window), origin + S + T (20), origin + S + T (40));
+  etl_precise_view_set_use_range (view, TRUE);
+  wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view));
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 4);
+  check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 1, T (2), T (5), T (8), 1 });
+  check_path (model, "2", &(WantRow){ "beta.exe (2000)", 1, T (3), T (20), T (6), 1 });
+  check_path (model, "3", &(WantRow){ "gamma.exe (3000)", 1, T (3), T (22), T (10), 1 });
+
+  /* Off: the whole trace again. */
+  etl_precise_view_set_use_range (view, FALSE);
+  wait_idle (fixture->window);
+  check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 4, T (3), T (35), T (34), 2 });
+}
+
+static void
+test_no_cswitch (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  EtlPreciseView *view;
+  const char *message;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return;
+    }
+  if ((path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  open_path (fixture->window, path);
+  view = precise_view (fixture->window);
+  g_assert_true (etl_window_show_view_tab (fixture->window, "precise"));
+  g_assert_cmpstr (etl_window_get_view_tab (fixture->window), ==, "precise");
+  g_assert_cmpuint (etl_thread_states_get_counts (etl_precise_view_get_states (view))->cswitch, ==, 0);
+  message = etl_precise_view_get_message (view);
+  g_assert_nonnull (message);
+  g_assert_true (g_str_has_prefix (message, "No CSwitch records: record with the kernel's CSWITCH flag"));
+  g_assert_cmpint (gtk_tree_model_iter_n_children (gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)),
+                                                   NULL),
+                   ==, 0);
+}
+
+static void
+test_screenshot (Fixture *fixture, gconstpointer data)
+{
+  const char *dir = g_getenv ("ETLSCOPE_SCREENSHOT_DIR");
+  const char *size = g_getenv ("ETLSCOPE_SCREENSHOT_SIZE");
+  GtkTreeView *tv;
+  g_autoptr (GdkPixbuf) pixbuf = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  int w, h, want_w = 1600, want_h = 1000;
+
+  if (dir == NULL)
+    {
+      g_test_skip ("set ETLSCOPE_SCREENSHOT_DIR to save precise-WxH.png");
+      return;
+    }
+  if (size != NULL && sscanf (size, "%dx%d", &want_w, &want_h) != 2)
+    g_error ("ETLSCOPE_SCREENSHOT_SIZE %s: not WxH", size);
+  g_action_group_change_action_state (G_ACTION_GROUP (fixture->window), "show-session", g_variant_new_boolean (FALSE));
+  gtk_window_move (GTK_WINDOW (fixture->window), 0, 0);
+  gtk_window_resize (GTK_WINDOW (fixture->window), want_w, want_h);
+  if (!open_waits (fixture))
+    return;
+  for (int pass = 0, ask_w = want_w, ask_h = want_h; pass < 3; pass++)
+    {
+      int extra_h = gdk_window_get_height (gtk_widget_get_window (GTK_WIDGET (fixture->window))) - want_h;
+      int extra_w = gdk_window_get_width (gtk_widget_get_window (GTK_WIDGET (fixture->window))) - want_w;
+
+      if (extra_h == 0 && extra_w == 0)
+        break;
+      ask_h -= extra_h;
+      ask_w -= extra_w;
+      gtk_window_resize (GTK_WINDOW (fixture->window), ask_w, ask_h);
+      etl_test_wait_paint (GTK_WIDGET (fixture->window));
+    }
+  g_assert_true (etl_window_show_view_tab (fixture->window, "precise"));
+  tv = etl_precise_view_get_tree_view (precise_view (fixture->window));
+  /* alpha, and beta, open to their switch-ins. */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (GtkTreePath) path = gtk_tree_path_new_from_indices ((int)i + 1, -1);
+
+      gtk_tree_view_expand_row (tv, path, TRUE);
+    }
+  etl_test_wait_paint (GTK_WIDGET (fixture->window));
+  w = gdk_window_get_width (gtk_widget_get_window (GTK_WIDGET (fixture->window)));
+  h = gdk_window_get_height (gtk_widget_get_window (GTK_WIDGET (fixture->window)));
+  g_test_message ("screenshot %d×%d", w, h);
+  g_assert_cmpint (w, ==, want_w); /* the view does not widen the window */
+  pixbuf = gdk_pixbuf_get_from_window (gtk_widget_get_window (GTK_WIDGET (fixture->window)), 0, 0, w, h);
+  g_assert_nonnull (pixbuf);
+  out = g_strdup_printf ("%s/precise-%dx%d.png", dir, want_w, want_h);
+  gdk_pixbuf_save (pixbuf, out, "png", &error, NULL);
+  g_assert_no_error (error);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  have_display = gtk_init_check (&argc, &argv);
+
+  g_test_add ("/etl/gui/precise/groups", Fixture, NULL, fixture_setup, test_groups, fixture_teardown);
+  g_test_add ("/etl/gui/precise/range", Fixture, NULL, fixture_setup, test_range, fixture_teardown);
+  g_test_add ("/etl/gui/precise/no-cswitch", Fixture, NULL, fixture_setup, test_no_cswitch, fixture_teardown);
+  g_test_add ("/etl/gui/precise/screenshot", Fixture, NULL, fixture_setup, test_screenshot, fixture_teardown);
+  return g_test_run ();
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "etl-thread-states.h"
+#include "etl-trace.h"
+
+G_BEGIN_DECLS
+
+/**
+ * EtlPreciseViewColumn:
+ * @ETL_PRECISE_VIEW_COLUMN_LABEL: the group's label, or a switch-in's
+ *   "CPU n · New Thread Id" (string)
+ * @ETL_PRECISE_VIEW_COLUMN_COUNT: switch-ins (guint64)
+ * @ETL_PRECISE_VIEW_COLUMN_COUNT_TEXT: them, with thousands separators (string)
+ * @ETL_PRECISE_VIEW_COLUMN_READY: Ready, summed, 100-ns ticks (gint64)
+ * @ETL_PRECISE_VIEW_COLUMN_READY_TEXT: it in µs as shown (string)
+ * @ETL_PRECISE_VIEW_COLUMN_WAITS: Waits, summed, 100-ns ticks (gint64)
+ * @ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT: it in µs (string)
+ * @ETL_PRECISE_VIEW_COLUMN_CPU_USAGE: CPU Usage, summed, 100-ns ticks (gint64)
+ * @ETL_PRECISE_VIEW_COLUMN_CPU_USAGE_TEXT: it in µs (string)
+ * @ETL_PRECISE_VIEW_COLUMN_SWITCH_IN: a switch-in row's Switch-In Time since
+ *   the origin, 100-ns ticks; -1 on group rows (gint64)
+ * @ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT: it as shown, "" on groups (string)
+ * @ETL_PRECISE_VIEW_N_COLUMNS: the number of columns
+ *
+ * The columns of the view's #GtkTreeStore.
+ */
+typedef enum
+{
+  ETL_PRECISE_VIEW_COLUMN_LABEL,
+  ETL_PRECISE_VIEW_COLUMN_COUNT,
+  ETL_PRECISE_VIEW_COLUMN_COUNT_TEXT,
+  ETL_PRECISE_VIEW_COLUMN_READY,
+  ETL_PRECISE_VIEW_COLUMN_READY_TEXT,
+  ETL_PRECISE_VIEW_COLUMN_WAITS,
+  ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT,
+  ETL_PRECISE_VIEW_COLUMN_CPU_USAGE,
+  ETL_PRECISE_VIEW_COLUMN_CPU_USAGE_TEXT,
+  ETL_PRECISE_VIEW_COLUMN_SWITCH_IN,
+  ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT,
+  ETL_PRECISE_VIEW_N_COLUMNS,
+} EtlPreciseViewColumn;
+
+/**
+ * ETL_PRECISE_VIEW_MAX_LEAVES:
+ *
+ * Switch-in rows shown per innermost group: the longest Waits first; the
+ * rest are one "… N more" row (the group's sums count them all).
+ */
+#define ETL_PRECISE_VIEW_MAX_LEAVES 100
+
+#define ETL_TYPE_PRECISE_VIEW (etl_precise_view_get_type ())
+G_DECLARE_FINAL_TYPE (EtlPreciseView, etl_precise_view, ETL, PRECISE_VIEW, GtkBox)
+
+GtkWidget *etl_precise_view_new (void);
+void etl_precise_view_set_trace (EtlPreciseView *self, EtlTrace *trace);
+void etl_precise_view_set_range (EtlPreciseView *self, gint64 begin, gint64 end);
+void etl_precise_view_set_use_range (EtlPreciseView *self, gboolean use_range);
+EtlThreadStates *etl_precise_view_get_states (EtlPreciseView *self);
+const char *etl_precise_view_get_message (EtlPreciseView *self);
+gboolean etl_precise_view_is_busy (EtlPreciseView *self);
+GtkTreeView *etl_precise_view_get_tree_view (EtlPreciseView *self);
+
+G_END_DECLS

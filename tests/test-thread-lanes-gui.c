@@ -81,6 +81,57 @@ lane_of_thread (EtlTimelineView *timeline, guint32 tid)
   return G_MAXUINT;
 }
 
+/* With ETL_THREAD_LANES_SCREENSHOTS=DIR: the window at 1600×1000 and
+ * 1366×768 as DIR/NAME-WxH.png (for docs/screenshots; not an assertion). */
+static void
+maybe_screenshot (EtlWindow *window, const char *name)
+{
+  const char *dir = g_getenv ("ETL_THREAD_LANES_SCREENSHOTS");
+  const int sizes[][2] = { { 1600, 1000 }, { 1366, 768 } };
+
+  if (dir == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s/%s-%dx%d.png", dir, name, sizes[i][0], sizes[i][1]);
+      g_autoptr (GdkPixbuf) pixbuf = NULL;
+      GdkWindow *gdk_window;
+
+      gtk_window_move (GTK_WINDOW (window), 0, 0);
+      gtk_window_resize (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
+      wait_idle (window);
+      gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+      pixbuf = gdk_pixbuf_get_from_window (gdk_window, 0, 0, gdk_window_get_width (gdk_window),
+                                           gdk_window_get_height (gdk_window));
+      g_assert_nonnull (pixbuf);
+      g_assert_true (gdk_pixbuf_save (pixbuf, file, "png", NULL, NULL));
+    }
+}
+
+/* The RGB of the pixel at (@x, @y) of the timeline rendered whole. */
+static void
+pixel_at (EtlTimelineView *timeline, double x, double y, guint *r, guint *g, guint *b)
+{
+  int width = gtk_widget_get_allocated_width (GTK_WIDGET (timeline));
+  int height = gtk_widget_get_allocated_height (GTK_WIDGET (timeline));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cairo_t *cr = cairo_create (surface);
+  const guint8 *data;
+  guint32 px;
+
+  cairo_set_source_rgb (cr, 1, 1, 1); /* the window's background */
+  cairo_paint (cr);
+  etl_timeline_view_render (timeline, cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  px = *(const guint32 *) (data + (gsize) y * cairo_image_surface_get_stride (surface) + (gsize) x * 4);
+  *r = (px >> 16) & 0xff;
+  *g = (px >> 8) & 0xff;
+  *b = px & 0xff;
+  cairo_surface_destroy (surface);
+}
+
 typedef struct
 {
   guint32 tid;
@@ -191,6 +242,23 @@ test_thread_lanes (void)
   g_assert_nonnull (strstr (tip, "37"));
   g_assert_nonnull (strstr (tip, "TID 3004"));
   g_assert_nonnull (strstr (tip, "3000"));
+  /* Drawn: 1004's run on CPU 0 at 0.5 ms in CPU 0's colour (blue,
+   * #3465a4), its wait at 2.5 ms grey (pale), as is 2004's Ready hatch
+   * at 2.65 ms (2004's lane is further down). */
+  {
+    guint r, g, b;
+    double mid_1004 = lane_1004 * lane_h + lane_h / 2.0;
+
+    pixel_at (timeline, x_of (timeline, t0, t1, origin + S + T (5)), mid_1004, &r, &g, &b);
+    g_assert_cmpuint (b, >, r + 60);
+    pixel_at (timeline, x_of (timeline, t0, t1, origin + S + T (25)), mid_1004, &r, &g, &b);
+    g_test_message ("wait pixel %u %u %u", r, g, b);
+    g_assert_cmpuint (MAX (r, b) - MIN (r, b), <, 16);
+    g_assert_cmpuint (r, <, 220); /* darker than the lane and its lifetime shading (233) */
+    g_assert_cmpuint (r, >, 150); /* paler than a run */
+    pixel_at (timeline, x_of (timeline, t0, t1, origin + S + T (46)), mid_1004, &r, &g, &b);
+    g_assert_cmpuint (r, >, b + 60); /* CPU 1: orange, #f57900 */
+  }
   tip_run = etl_timeline_view_dup_tooltip_at (timeline, x_of (timeline, t0, t1, origin + S + T (5)),
                                               lane_1004 * lane_h + lane_h / 2.0,
                                               gtk_widget_get_allocated_width (GTK_WIDGET (timeline)), height);
@@ -202,6 +270,7 @@ test_thread_lanes (void)
   g_assert_cmpuint (etl_timeline_view_go_to_waker (timeline), ==, ETL_TIMELINE_NO_ROW);
   etl_timeline_view_select_thread_state (timeline, 1004, 1);
   g_assert_true (g_action_group_get_action_enabled (group, "go-to-waker"));
+  maybe_screenshot (window, "thread-states");
   row = etl_timeline_view_go_to_waker (timeline);
   g_assert_cmpuint (row, !=, ETL_TIMELINE_NO_ROW);
   g_assert_cmpuint (etl_timeline_view_get_selected_row (timeline), ==, row);

@@ -36,6 +36,13 @@ first_ending_after (const EtlThreadState *states, guint n_states, gint64 t)
   return lo;
 }
 
+/* The FILETIME at the left edge of column @col. */
+static gint64
+time_of_column (const EtlThreadLaneGeometry *g, guint col)
+{
+  return g->t0 + (gint64) ((double) col * (double) (g->t1 - g->t0) / g->axis_w);
+}
+
 /* A repeating diagonal hatch in @fg, for Ready. */
 static cairo_pattern_t *
 hatch_pattern (const GdkRGBA *fg)
@@ -123,8 +130,10 @@ span_rect (const EtlThreadLaneGeometry *g, guint kind, double *ry, double *rh)
  * Draws the spans of @states in the lane: Running in the colour of its
  * processor (etl_timeline_view_get_provider_color() of the processor
  * number), Ready hatched, Waiting pale and thinner, Not running paler.  At
- * most one span per pixel column; states outside [@c0, @c1) or the time
- * range are not visited beyond the binary search that finds the first.
+ * most one span per pixel column (the first state that reaches it); a
+ * binary search finds the state at @c0 and, after each span, the first
+ * state reaching the next column, so a frame visits O(columns × log
+ * @n_states) states whatever the number in the range.
  */
 void
 etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, const EtlThreadState *states,
@@ -135,32 +144,27 @@ etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, const
   double span, last_x = -1;
   guint key = G_MAXUINT;
   gboolean have_path = FALSE;
-  double sel_x0 = 0, sel_x1 = -1;
 
   g_return_if_fail (cr != NULL && g != NULL && fg != NULL);
   if (states == NULL || n_states == 0 || g->t1 <= g->t0 || c1 <= c0)
     return;
   span = (double) (g->t1 - g->t0);
-  for (guint k = first_ending_after (states, n_states, g->t0); k < n_states && states[k].start < g->t1; k++)
+  /* From the state at the clip's left edge; after each span, on to the
+   * first state that reaches the next column: O(columns × log states). */
+  for (guint k = first_ending_after (states, n_states, time_of_column (g, c0));
+       k < n_states && states[k].start < g->t1; k++)
     {
       double x0 = CLAMP ((double) (states[k].start - g->t0) / span * g->axis_w, 0, (double) g->axis_w);
       double x1 = CLAMP ((double) (states[k].end - g->t0) / span * g->axis_w, 0, (double) g->axis_w);
       double ry, rh;
-      guint k_key;
+      guint k_key, next;
 
-      if (k == selected)
-        {
-          sel_x0 = x0;
-          sel_x1 = MAX (x1, x0 + 1);
-        }
       if (floor (x1) <= last_x)
         continue;
       x0 = MAX (x0, last_x);
       if (x1 - x0 < 1)
         x1 = x0 + 1;
       last_x = floor (x1);
-      if (x1 <= c0)
-        continue;
       if (x0 >= c1)
         break;
       k_key = span_key (&states[k]);
@@ -175,13 +179,20 @@ etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, const
       span_rect (g, states[k].kind, &ry, &rh);
       cairo_rectangle (cr, g->x + x0, ry, x1 - x0, rh);
       have_path = TRUE;
+      next = first_ending_after (states, n_states, time_of_column (g, (guint) last_x + 1));
+      if (next > k + 1)
+        k = next - 1;
     }
   if (have_path)
     cairo_fill (cr);
-  if (sel_x1 >= sel_x0 && selected < n_states)
+  /* The selected state's outline. */
+  if (selected < n_states && states[selected].end >= g->t0 && states[selected].start <= g->t1)
     {
+      double sel_x0 = CLAMP ((double) (states[selected].start - g->t0) / span * g->axis_w, 0, (double) g->axis_w);
+      double sel_x1 = CLAMP ((double) (states[selected].end - g->t0) / span * g->axis_w, 0, (double) g->axis_w);
       double ry, rh;
 
+      sel_x1 = MAX (sel_x1, sel_x0 + 1);
       span_rect (g, states[selected].kind, &ry, &rh);
       cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.9);
       cairo_set_line_width (cr, 1.5);

@@ -39,7 +39,14 @@
  * The view inserts a #GActionGroup under the prefix "timeline" on itself:
  * "zoom-to-selection" (enabled while a range is selected), "lane-mode",
  * a stateful string action ("cpu", "provider" or "process"), and
- * "hide-empty-lanes", a stateful boolean (#EtlTimelineView:hide-empty-lanes).
+ * "hide-empty-lanes", a stateful boolean (#EtlTimelineView:hide-empty-lanes),
+ * and "go-to-waker" (enabled while a wait with a ReadyThread is selected).
+ *
+ * Process mode's thread lanes draw the thread's states under the marks
+ * (etl-thread-lanes.c): #EtlThreadStates, built in a worker when Process
+ * mode is entered.  A click on a wait with no event near selects it (and an
+ * arrow goes from its end to the readying thread's lane); W, the action or
+ * the context menu of a secondary click selects that ReadyThread record.
  *
  * With #EtlTimelineView:hide-empty-lanes the lanes without an event in the
  * visible range are left out (a process lane stays while one of its thread

@@ -39,7 +39,14 @@
  * The view inserts a #GActionGroup under the prefix "timeline" on itself:
  * "zoom-to-selection" (enabled while a range is selected), "lane-mode",
  * a stateful string action ("cpu", "provider" or "process"), and
- * "hide-empty-lanes", a stateful boolean (#EtlTimelineView:hide-empty-lanes).
+ * "hide-empty-lanes", a stateful boolean (#EtlTimelineView:hide-empty-lanes),
+ * and "go-to-waker" (enabled while a wait with a ReadyThread is selected).
+ *
+ * Process mode's thread lanes draw the thread's states under the marks
+ * (etl-thread-lanes.c): #EtlThreadStates, built in a worker when Process
+ * mode is entered.  A click on a wait with no event near selects it (and an
+ * arrow goes from its end to the readying thread's lane); W, the action or
+ * the context menu of a secondary click selects that ReadyThread record.
  *
  * With #EtlTimelineView:hide-empty-lanes the lanes without an event in the
  * visible range are left out (a process lane stays while one of its thread
@@ -66,6 +73,7 @@
 #include "etl-worker.h"
 
 #include "etl-cpu-segments.h"
+#include "etl-thread-lanes.h"
 
 #define DETAIL_BINS_LOG2 16
 #define DETAIL_DELAY_MS 80
@@ -83,7 +91,8 @@
 #define HELP_TEXT \
   "Click: select the nearest event · Drag: select a time range\n" \
   "Shift+drag or middle-drag, scroll, ←/→: pan\n" \
-  "Ctrl+scroll, +/−, pinch: zoom · Z: zoom to the selection · Esc: clear it"
+  "Ctrl+scroll, +/−, pinch: zoom · Z: zoom to the selection · Esc: clear it\n" \
+  "Click a thread's wait: the arrow to its waker · W: go to the waker"
 
 typedef enum
 {
@@ -109,6 +118,10 @@ struct _EtlTimelineView
   gpointer process_color_data;
   GDestroyNotify process_color_destroy;
   GCancellable *segments_cancellable; /* their build in flight */
+  EtlThreadStates *thread_states;   /* Process mode's thread lanes (NULL: none) */
+  GCancellable *states_cancellable; /* their build in flight */
+  guint32 wait_tid;                 /* the selected wait's thread */
+  guint wait_index;                 /* its index, ETL_THREAD_LANES_NONE: none */
   EtlSummary *summary;
   EtlSummary *detail;
   GCancellable *cancellable;        /* the whole-range build in flight */
@@ -186,6 +199,17 @@ static const guint32 provider_palette[] = {
 #define N_PALETTE G_N_ELEMENTS (provider_palette)
 
 static void schedule_rebuild (EtlTimelineView *self);
+static void start_thread_states (EtlTimelineView *self);
+static guint state_at_pointer (EtlTimelineView *self, double x, double y, int width, int height, guint32 *tid);
+
+/* State @index of thread @tid, as state_at_pointer() found it. */
+static const EtlThreadState *
+state_of (EtlTimelineView *self, guint32 tid, guint index)
+{
+  guint n;
+
+  return etl_thread_states_get (self->thread_states, tid, &n) + index;
+}
 static void ensure_scratch (EtlTimelineView *self, guint n_lanes, guint axis_w);
 static void update_actions (EtlTimelineView *self);
 
@@ -784,6 +808,77 @@ draw_selected_row (EtlTimelineView *self, cairo_t *cr, EtlSummary *summary, int 
   cairo_fill (cr);
 }
 
+/* The summary lane of thread @tid (Process mode, its process expanded),
+ * G_MAXUINT when it has none. */
+static guint
+thread_lane (EtlSummary *summary, guint32 tid)
+{
+  if (summary == NULL || etl_summary_get_mode (summary) != ETL_LANE_PROCESS)
+    return G_MAXUINT;
+  for (guint lane = 0; lane < etl_summary_get_n_lanes (summary); lane++)
+    if (etl_summary_get_lane_is_thread (summary, lane) && etl_summary_get_lane_id (summary, lane) == tid)
+      return lane;
+  return G_MAXUINT;
+}
+
+/* The selected wait, NULL when none (or its states are gone). */
+static const EtlThreadState *
+selected_wait (EtlTimelineView *self, guint *n_states, const EtlThreadState **states)
+{
+  const EtlThreadState *all;
+  guint n;
+
+  if (self->thread_states == NULL || self->wait_index == ETL_THREAD_LANES_NONE)
+    return NULL;
+  all = etl_thread_states_get (self->thread_states, self->wait_tid, &n);
+  if (all == NULL || self->wait_index >= n)
+    return NULL;
+  if (n_states != NULL)
+    *n_states = n;
+  if (states != NULL)
+    *states = all;
+  return &all[self->wait_index];
+}
+
+/* A selected wait that a thread readied: an arrow from the wait's end down
+ * (or up) to the readying thread's lane, when both lanes are drawn. */
+static void
+draw_waker_arrow (EtlTimelineView *self, cairo_t *cr, EtlSummary *summary, int lane_h, guint axis_w, gint64 t0,
+                  gint64 t1)
+{
+  const EtlThreadState *wait = selected_wait (self, NULL, NULL);
+  guint from, to;
+  double x, y0, y1, dir;
+  GdkRGBA sel;
+
+  if (wait == NULL || wait->readying_tid == ETL_THREAD_STATES_NO_ID || wait->readying_tid == 0 || t1 <= t0 ||
+      wait->end < t0 || wait->end > t1)
+    return;
+  from = shown_index (self, thread_lane (summary, self->wait_tid));
+  to = shown_index (self, thread_lane (summary, wait->readying_tid));
+  if (from == G_MAXUINT || to == G_MAXUINT || from == to)
+    return;
+  x = ETL_LABEL_COLUMN_WIDTH + floor ((double) (wait->end - t0) / (double) (t1 - t0) * axis_w) + 0.5;
+  dir = to > from ? 1 : -1;
+  y0 = (double) from * lane_h + lane_h / 2.0;
+  y1 = (double) to * lane_h + lane_h / 2.0 - dir * (lane_h / 2.0 - 3);
+  selection_color (GTK_WIDGET (self), &sel);
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, sel.red, sel.green, sel.blue, 1.0);
+  cairo_set_line_width (cr, 2);
+  cairo_arc (cr, x, y0, 3, 0, 2 * G_PI);
+  cairo_fill (cr);
+  cairo_move_to (cr, x, y0);
+  cairo_line_to (cr, x, y1 - dir * 6);
+  cairo_stroke (cr);
+  cairo_move_to (cr, x, y1);
+  cairo_line_to (cr, x - 5, y1 - dir * 8);
+  cairo_line_to (cr, x + 5, y1 - dir * 8);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
 /**
  * etl_timeline_view_render:
  * @self: a timeline view
@@ -1073,6 +1168,19 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
             }
         }
 
+      /* Thread lanes: the thread's states under its marks. */
+      if (self->thread_states != NULL && etl_summary_get_mode (summary) == ETL_LANE_PROCESS &&
+          etl_summary_get_lane_is_thread (summary, lane) && t1 > t0)
+        {
+          guint32 tid = etl_summary_get_lane_id (summary, lane);
+          guint n_states;
+          const EtlThreadState *states = etl_thread_states_get (self->thread_states, tid, &n_states);
+          EtlThreadLaneGeometry g = { t0, t1, axis_w, ETL_LABEL_COLUMN_WIDTH, y, lane_h };
+
+          etl_thread_lanes_draw (cr, &g, states, n_states, c0, c1, &fg,
+                                 tid == self->wait_tid ? self->wait_index : ETL_THREAD_LANES_NONE);
+        }
+
       /* Events: at most one mark per pixel column. */
       draw_lane_marks (self, cr, self->counts + (gsize) lane * axis_w, self->dominant + (gsize) lane * axis_w,
                        c0, c1, mid, inner, log_max);
@@ -1087,6 +1195,7 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
     draw_selection (self, cr, layout, width, lanes_h, axis_w);
   if (self->selected_row != ETL_TIMELINE_NO_ROW)
     draw_selected_row (self, cr, summary, width, lane_h, lanes_h, axis_w);
+  draw_waker_arrow (self, cr, summary, lane_h, axis_w, t0, t1);
 
   pango_font_description_free (small);
 }
@@ -1253,6 +1362,17 @@ etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int
   best = nearest_at (self, x, y, width, height, TOOLTIP_RADIUS_PX);
   if (best == ETL_TIMELINE_NO_ROW)
     {
+      guint32 tid;
+      guint index = state_at_pointer (self, x, y, width, height, &tid);
+
+      /* Over a thread lane's state off the processor: why and who woke it. */
+      if (index != ETL_THREAD_LANES_NONE)
+        {
+          const EtlThreadState *st = state_of (self, tid, index);
+
+          if (st->kind != ETL_THREAD_STATE_RUNNING)
+            return etl_thread_lanes_dup_wait_text (self->trace, st);
+        }
       /* Over a CPU segment with no event near: the thread that ran. */
       g_autofree char *ran = etl_timeline_view_dup_segment_text_at (self, x, y, width, height);
 
@@ -1432,6 +1552,27 @@ etl_timeline_view_button_press_event (GtkWidget *widget, GdkEventButton *event)
           return GDK_EVENT_STOP;
         }
     }
+  /* Secondary click on a thread lane's wait: select it, offer its waker. */
+  if (event->button == GDK_BUTTON_SECONDARY && event->x >= ETL_LABEL_COLUMN_WIDTH)
+    {
+      guint32 tid;
+      guint index = state_at_pointer (self, event->x, event->y, gtk_widget_get_allocated_width (widget),
+                                      gtk_widget_get_allocated_height (widget), &tid);
+      g_autoptr (GMenu) model = NULL;
+      GtkWidget *menu;
+
+      if (index == ETL_THREAD_LANES_NONE ||
+          state_of (self, tid, index)->kind != ETL_THREAD_STATE_WAITING)
+        return GDK_EVENT_PROPAGATE;
+      etl_timeline_view_select_thread_state (self, tid, index);
+      model = g_menu_new ();
+      g_menu_append (model, "Go to the waker", "timeline.go-to-waker");
+      menu = gtk_menu_new_from_model (G_MENU_MODEL (model));
+      gtk_menu_attach_to_widget (GTK_MENU (menu), widget, NULL);
+      g_signal_connect (menu, "deactivate", G_CALLBACK (gtk_widget_destroy), NULL);
+      gtk_menu_popup_at_pointer (GTK_MENU (menu), (GdkEvent *) event);
+      return GDK_EVENT_STOP;
+    }
   if (event->button == GDK_BUTTON_PRIMARY && event->x >= ETL_LABEL_COLUMN_WIDTH)
     {
       self->drag_mode = DRAG_CLICK;
@@ -1522,6 +1663,22 @@ etl_timeline_view_button_release_event (GtkWidget *widget, GdkEventButton *event
           if (seg != NULL)
             row = seg->row;
         }
+      /* No event near, inside a thread lane's wait: select the wait (the
+       * arrow to its waker shows; "Go to the waker" follows it). */
+      if (row == ETL_TIMELINE_NO_ROW)
+        {
+          guint32 tid;
+          guint index = state_at_pointer (self, event->x, event->y, gtk_widget_get_allocated_width (widget),
+                                          gtk_widget_get_allocated_height (widget), &tid);
+
+          if (index != ETL_THREAD_LANES_NONE &&
+              state_of (self, tid, index)->kind == ETL_THREAD_STATE_WAITING)
+            etl_timeline_view_select_thread_state (self, tid, index);
+          else
+            etl_timeline_view_select_thread_state (self, 0, ETL_THREAD_LANES_NONE);
+        }
+      else
+        etl_timeline_view_select_thread_state (self, 0, ETL_THREAD_LANES_NONE);
       if (row != ETL_TIMELINE_NO_ROW)
         {
           etl_timeline_view_select_row (self, row, FALSE);
@@ -1570,6 +1727,11 @@ etl_timeline_view_key_press_event (GtkWidget *widget, GdkEventKey *event)
     case GDK_KEY_underscore:
     case GDK_KEY_KP_Subtract:
       zoom_about_centre (self, 2.0);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_w:
+    case GDK_KEY_W:
+      if (etl_timeline_view_go_to_waker (self) == ETL_TIMELINE_NO_ROW)
+        break;
       return GDK_EVENT_STOP;
     case GDK_KEY_z:
     case GDK_KEY_Z:
@@ -1672,6 +1834,9 @@ etl_timeline_view_dispose (GObject *object)
   g_cancellable_cancel (self->segments_cancellable);
   g_clear_object (&self->segments_cancellable);
   g_clear_pointer (&self->segments, etl_cpu_segments_unref);
+  g_cancellable_cancel (self->states_cancellable);
+  g_clear_object (&self->states_cancellable);
+  g_clear_pointer (&self->thread_states, etl_thread_states_unref);
 
   G_OBJECT_CLASS (etl_timeline_view_parent_class)->dispose (object);
 }
@@ -1888,6 +2053,22 @@ update_actions (EtlTimelineView *self)
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (lane_mode_nick (self->lane_mode)));
   action = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "hide-empty-lanes");
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (self->hide_empty));
+  action = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "go-to-waker");
+  if (action != NULL)
+    {
+      guint n;
+      const EtlThreadState *states;
+
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
+                                   selected_wait (self, &n, &states) != NULL &&
+                                       etl_thread_lanes_waker_of (states, n, self->wait_index) != ETL_THREAD_LANES_NONE);
+    }
+}
+
+static void
+go_to_waker_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  etl_timeline_view_go_to_waker (user_data);
 }
 
 static void
@@ -1898,9 +2079,11 @@ etl_timeline_view_init (EtlTimelineView *self)
     { .name = "zoom-to-selection", .activate = zoom_to_selection_activated },
     { .name = "lane-mode", .parameter_type = "s", .state = "'cpu'", .change_state = lane_mode_change_state },
     { .name = "hide-empty-lanes", .state = "false", .change_state = hide_empty_change_state },
+    { .name = "go-to-waker", .activate = go_to_waker_activated },
   };
 
   self->selected_row = ETL_TIMELINE_NO_ROW;
+  self->wait_index = ETL_THREAD_LANES_NONE;
   self->lane_mode = ETL_LANE_CPU;
   self->shown = g_array_new (FALSE, FALSE, sizeof (guint));
 
@@ -2082,6 +2265,9 @@ etl_timeline_view_set_trace (EtlTimelineView *self, EtlTrace *trace, EtlSummary 
   if (trace != NULL && (summary == NULL || etl_summary_get_mode (summary) != self->lane_mode))
     rebuild_cb (self);
   start_segments (self);
+  etl_timeline_view_set_thread_states (self, NULL);
+  if (self->lane_mode == ETL_LANE_PROCESS)
+    start_thread_states (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -2200,6 +2386,8 @@ etl_timeline_view_set_lane_mode (EtlTimelineView *self, EtlLaneMode mode)
   self->lane_mode = mode;
   update_actions (self);
   schedule_rebuild (self);
+  if (mode == ETL_LANE_PROCESS && self->thread_states == NULL && self->states_cancellable == NULL)
+    start_thread_states (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LANE_MODE]);
 }
 
@@ -2215,7 +2403,8 @@ etl_timeline_view_is_busy (EtlTimelineView *self)
 {
   g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), FALSE);
   return self->rebuild_source != 0 || self->cancellable != NULL ||
-         self->detail_source != 0 || self->detail_cancellable != NULL || self->segments_cancellable != NULL;
+         self->detail_source != 0 || self->detail_cancellable != NULL || self->segments_cancellable != NULL ||
+         self->states_cancellable != NULL;
 }
 
 /**
@@ -2610,4 +2799,206 @@ etl_timeline_view_dup_segment_text_at (EtlTimelineView *self, double x, double y
   const EtlCpuSegment *seg = etl_timeline_view_segment_at (self, x, y, width, height);
 
   return seg != NULL ? segment_description (self, seg) : NULL;
+}
+
+/* Thread states (issue 20): built in a worker when Process mode is entered
+ * or a trace is set in it, like the CPU segments. */
+static void
+thread_states_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  EtlThreadStates *states = etl_thread_states_new (task_data, cancellable, &error);
+
+  if (states == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, states, (GDestroyNotify) etl_thread_states_unref);
+}
+
+static void
+on_thread_states_ready (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (EtlTimelineView) self = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlThreadStates) states = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->states_cancellable)
+    return;
+  g_clear_object (&self->states_cancellable);
+  if (states == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Could not build the thread states: %s", error->message);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  etl_timeline_view_set_thread_states (self, states);
+}
+
+static void
+start_thread_states (EtlTimelineView *self)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_cancellable_cancel (self->states_cancellable);
+  g_clear_object (&self->states_cancellable);
+  if (self->trace == NULL)
+    return;
+  self->states_cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->states_cancellable, on_thread_states_ready, g_object_ref (self));
+  g_task_set_task_data (task, etl_trace_ref (self->trace), (GDestroyNotify) etl_trace_unref);
+  etl_worker_run (task, thread_states_thread);
+}
+
+/**
+ * etl_timeline_view_set_thread_states:
+ * @self: a timeline view
+ * @states: (nullable): the thread states of the trace shown, or %NULL
+ *
+ * Sets what Process mode's thread lanes draw under their event marks:
+ * Running, Ready and Waiting spans (see etl-thread-lanes.c).  The view
+ * builds them itself in a worker when Process mode is entered; a trace
+ * without CSwitch records (no thread has a state) draws none.  Clears the
+ * selected wait.
+ */
+void
+etl_timeline_view_set_thread_states (EtlTimelineView *self, EtlThreadStates *states)
+{
+  guint n_threads = 0;
+
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+
+  if (states != NULL)
+    etl_thread_states_get_threads (states, &n_threads);
+  if (states != NULL && n_threads > 0)
+    etl_thread_states_ref (states);
+  else
+    states = NULL;
+  g_clear_pointer (&self->thread_states, etl_thread_states_unref);
+  self->thread_states = states;
+  self->wait_index = ETL_THREAD_LANES_NONE;
+  update_actions (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * etl_timeline_view_get_thread_states:
+ * @self: a timeline view
+ *
+ * Returns: (transfer none) (nullable): the thread states drawn, %NULL
+ *   before they are built or when the trace has none
+ */
+EtlThreadStates *
+etl_timeline_view_get_thread_states (EtlTimelineView *self)
+{
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), NULL);
+  return self->thread_states;
+}
+
+/* The state of the thread lane under (@x, @y), ETL_THREAD_LANES_NONE when
+ * the pointer is not over a thread lane's state. */
+static guint
+state_at_pointer (EtlTimelineView *self, double x, double y, int width, int height, guint32 *tid)
+{
+  guint lane, n;
+  gint64 t;
+  const EtlThreadState *states;
+
+  if (self->thread_states == NULL || self->summary == NULL ||
+      etl_summary_get_mode (self->summary) != ETL_LANE_PROCESS || !locate (self, x, y, width, height, &lane, &t) ||
+      !etl_summary_get_lane_is_thread (self->summary, lane))
+    return ETL_THREAD_LANES_NONE;
+  *tid = etl_summary_get_lane_id (self->summary, lane);
+  states = etl_thread_states_get (self->thread_states, *tid, &n);
+  return etl_thread_lanes_state_at (states, n, t);
+}
+
+/**
+ * etl_timeline_view_thread_state_at:
+ * @self: a timeline view
+ * @tid: a thread id
+ * @x: x in the view, pixels (the time axis starts after the label column)
+ *
+ * The state thread @tid's lane shows at @x: the one covering the time at
+ * @x in the visible range and the width last drawn (the lane draws it
+ * there unless a state shorter than a pixel reached the column first).
+ *
+ * Returns: (transfer none) (nullable): the state, %NULL without thread
+ *   states, outside the axis or when no state covers that time
+ */
+const EtlThreadState *
+etl_timeline_view_thread_state_at (EtlTimelineView *self, guint32 tid, double x)
+{
+  const EtlThreadState *states;
+  guint n, index;
+  gint64 t;
+
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), NULL);
+  if (self->thread_states == NULL || self->zoom_manager == NULL || self->axis_w <= 0 ||
+      x < ETL_LABEL_COLUMN_WIDTH || x >= ETL_LABEL_COLUMN_WIDTH + self->axis_w)
+    return NULL;
+  states = etl_thread_states_get (self->thread_states, tid, &n);
+  t = etl_zoom_manager_x_to_time (self->zoom_manager, x - ETL_LABEL_COLUMN_WIDTH, self->axis_w);
+  index = etl_thread_lanes_state_at (states, n, t);
+  return index != ETL_THREAD_LANES_NONE ? &states[index] : NULL;
+}
+
+/**
+ * etl_timeline_view_select_thread_state:
+ * @self: a timeline view
+ * @tid: a thread id
+ * @index: index into etl_thread_states_get() of @tid, or
+ *   %ETL_THREAD_LANES_NONE to clear
+ *
+ * Selects a state of thread @tid (what a click on a wait does): its span is
+ * outlined and, for a wait that a thread readied, an arrow goes from its
+ * end to the readying thread's lane when that lane is drawn.  The
+ * "timeline.go-to-waker" action is enabled while the selected wait has a
+ * ReadyThread record.
+ */
+void
+etl_timeline_view_select_thread_state (EtlTimelineView *self, guint32 tid, guint index)
+{
+  guint n = 0;
+
+  g_return_if_fail (ETL_IS_TIMELINE_VIEW (self));
+  if (self->thread_states == NULL || etl_thread_states_get (self->thread_states, tid, &n) == NULL || index >= n)
+    index = ETL_THREAD_LANES_NONE;
+  if (index == self->wait_index && tid == self->wait_tid)
+    return;
+  self->wait_tid = tid;
+  self->wait_index = index;
+  update_actions (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * etl_timeline_view_go_to_waker:
+ * @self: a timeline view
+ *
+ * "Go to the waker" (key W, action "timeline.go-to-waker"): selects the
+ * ReadyThread record that ended the selected wait (the record beginning
+ * the Ready state after it), centres it and emits
+ * #EtlTimelineView::event-selected so that the list follows.
+ *
+ * Returns: that record's row, %ETL_TIMELINE_NO_ROW when no wait is
+ *   selected or no ReadyThread ended it
+ */
+guint64
+etl_timeline_view_go_to_waker (EtlTimelineView *self)
+{
+  const EtlThreadState *states;
+  guint n, ready;
+
+  g_return_val_if_fail (ETL_IS_TIMELINE_VIEW (self), ETL_TIMELINE_NO_ROW);
+  if (selected_wait (self, &n, &states) == NULL)
+    return ETL_TIMELINE_NO_ROW;
+  ready = etl_thread_lanes_waker_of (states, n, self->wait_index);
+  if (ready == ETL_THREAD_LANES_NONE)
+    return ETL_TIMELINE_NO_ROW;
+  etl_timeline_view_select_row (self, states[ready].record, TRUE);
+  if (self->selected_row == ETL_TIMELINE_NO_ROW)
+    return ETL_TIMELINE_NO_ROW;
+  g_signal_emit (self, signals[EVENT_SELECTED], 0, self->selected_row);
+  return self->selected_row;
 }

@@ -6,6 +6,7 @@
 #include "etl-cpu-segments.h"
 #include "etl-row-set.h"
 #include "etl-summary.h"
+#include "etl-thread-states.h"
 #include "etl-trace.h"
 #include "etl-zoom-manager.h"
 
@@ -65,6 +66,11 @@ void etl_timeline_view_zoom_to_selection (EtlTimelineView *self);
 
 const EtlCpuSegment *etl_timeline_view_segment_at (EtlTimelineView *self, double x, double y, int width, int height);
 char *etl_timeline_view_dup_segment_text_at (EtlTimelineView *self, double x, double y, int width, int height);
+void etl_timeline_view_set_thread_states (EtlTimelineView *self, EtlThreadStates *states);
+EtlThreadStates *etl_timeline_view_get_thread_states (EtlTimelineView *self);
+const EtlThreadState *etl_timeline_view_thread_state_at (EtlTimelineView *self, guint32 tid, double x);
+void etl_timeline_view_select_thread_state (EtlTimelineView *self, guint32 tid, guint index);
+guint64 etl_timeline_view_go_to_waker (EtlTimelineView *self);
 void etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int height);
 char *etl_timeline_view_dup_tooltip_at (EtlTimelineView *self, double x, double y, int width, int height);
 void etl_timeline_view_get_provider_color (guint provider_index, GdkRGBA *rgba);

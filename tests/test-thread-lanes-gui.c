@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* Thread lanes' states in the timeline (issue 20): Process mode with the
+ * processes of the synthetic waits schedule (etl-synth-waits.c; the states
+ * are restated in tests/test-thread-states.c) expanded, the thread lanes
+ * show Running, Ready and Waiting at the pixel columns of their times; a
+ * wait's tooltip names its reason and waker; "go to the waker" selects the
+ * ReadyThread record that ended the wait.  Run under Xvfb; skipped without
+ * a display. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "etl-synth.h"
+#include "etl-test-gui-util.h"
+#include "etl-thread-lanes.h"
+#include "etl-window.h"
+
+#define MS G_GINT64_CONSTANT (10000) /* 100-ns ticks in a millisecond */
+#define S  (1 * MS)                  /* the schedule's start after the origin */
+#define T(x) ((gint64) (x) * 1000)   /* 0.1 ms after S */
+
+static gboolean have_display;
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+idle_pred (EtlWindow *window)
+{
+  return !etl_window_get_loading (window) && !etl_window_get_busy (window) &&
+         !etl_timeline_view_is_busy (etl_window_get_timeline (window));
+}
+
+static gboolean
+window_idle (gpointer data)
+{
+  return idle_pred (data);
+}
+
+static void
+wait_idle (EtlWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
+
+  while (!idle_pred (window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  etl_test_wait_paint (GTK_WIDGET (window));
+  etl_test_wait_for (window_idle, window, "the window and its timeline to be idle");
+}
+
+/* The x of FILETIME @t in the timeline showing [@t0, @t1). */
+static double
+x_of (EtlTimelineView *timeline, gint64 t0, gint64 t1, gint64 t)
+{
+  int axis_w = gtk_widget_get_allocated_width (GTK_WIDGET (timeline)) - ETL_LABEL_COLUMN_WIDTH;
+
+  return ETL_LABEL_COLUMN_WIDTH + (double) (t - t0) / (double) (t1 - t0) * axis_w + 0.5;
+}
+
+/* The drawn lane of thread @tid (all lanes shown). */
+static guint
+lane_of_thread (EtlTimelineView *timeline, guint32 tid)
+{
+  EtlSummary *summary = etl_timeline_view_get_summary (timeline);
+
+  for (guint lane = 0; lane < etl_summary_get_n_lanes (summary); lane++)
+    if (etl_summary_get_lane_is_thread (summary, lane) && etl_summary_get_lane_id (summary, lane) == tid)
+      return lane;
+  return G_MAXUINT;
+}
+
+/* With ETL_THREAD_LANES_SCREENSHOTS=DIR: the window at 1600×1000 and
+ * 1366×768 as DIR/NAME-WxH.png (for docs/screenshots; not an assertion). */
+static void
+maybe_screenshot (EtlWindow *window, const char *name)
+{
+  const char *dir = g_getenv ("ETL_THREAD_LANES_SCREENSHOTS");
+  const int sizes[][2] = { { 1600, 1000 }, { 1366, 768 } };
+
+  if (dir == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s/%s-%dx%d.png", dir, name, sizes[i][0], sizes[i][1]);
+      g_autoptr (GdkPixbuf) pixbuf = NULL;
+      GdkWindow *gdk_window;
+
+      gtk_window_move (GTK_WINDOW (window), 0, 0);
+      gtk_window_resize (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
+      wait_idle (window);
+      gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+      pixbuf = gdk_pixbuf_get_from_window (gdk_window, 0, 0, gdk_window_get_width (gdk_window),
+                                           gdk_window_get_height (gdk_window));
+      g_assert_nonnull (pixbuf);
+      g_assert_true (gdk_pixbuf_save (pixbuf, file, "png", NULL, NULL));
+    }
+}
+
+/* The RGB of the pixel at (@x, @y) of the timeline rendered whole. */
+static void
+pixel_at (EtlTimelineView *timeline, double x, double y, guint *r, guint *g, guint *b)
+{
+  int width = gtk_widget_get_allocated_width (GTK_WIDGET (timeline));
+  int height = gtk_widget_get_allocated_height (GTK_WIDGET (timeline));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cairo_t *cr = cairo_create (surface);
+  const guint8 *data;
+  guint32 px;
+
+  cairo_set_source_rgb (cr, 1, 1, 1); /* the window's background */
+  cairo_paint (cr);
+  etl_timeline_view_render (timeline, cr, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  px = *(const guint32 *) (data + (gsize) y * cairo_image_surface_get_stride (surface) + (gsize) x * 4);
+  *r = (px >> 16) & 0xff;
+  *g = (px >> 8) & 0xff;
+  *b = px & 0xff;
+  cairo_surface_destroy (surface);
+}
+
+typedef struct
+{
+  guint32 tid;
+  gint64 mid; /* 0.1 ms after S, inside the state */
+  EtlThreadStateKind kind;
+} Want;
+
+static void
+test_thread_lanes (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr (GFile) file = NULL;
+  g_autofree char *tip = NULL;
+  g_autofree char *tip_run = NULL;
+  EtlWindow *window;
+  EtlTimelineView *timeline;
+  EtlZoomManager *zoom;
+  EtlTrace *trace;
+  EtlSynthParams params;
+  EtlRecord rec = { 0 };
+  const EtlThreadState *st;
+  GActionGroup *group;
+  gint64 origin, t0, t1;
+  guint64 row;
+  int lane_h, height;
+  guint lane_1004, lane_3004;
+  /* Middles of states of test-thread-states.c's table. */
+  static const Want want[] = {
+    { 1004, 5, ETL_THREAD_STATE_RUNNING },  { 1004, 25, ETL_THREAD_STATE_WAITING },
+    { 1004, 46, ETL_THREAD_STATE_RUNNING }, { 1004, 56, ETL_THREAD_STATE_WAITING },
+    { 2004, 15, ETL_THREAD_STATE_WAITING }, { 2004, 26, ETL_THREAD_STATE_READY },
+    { 2004, 31, ETL_THREAD_STATE_RUNNING }, { 2004, 55, ETL_THREAD_STATE_READY },
+    { 3004, 8, ETL_THREAD_STATE_RUNNING },  { 3004, 21, ETL_THREAD_STATE_WAITING },
+    { 3004, 33, ETL_THREAD_STATE_READY },   { 3004, 46, ETL_THREAD_STATE_READY },
+    { 1008, 12, ETL_THREAD_STATE_RUNNING }, { 1008, 17, ETL_THREAD_STATE_WAITING },
+  };
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return;
+    }
+  dir = g_dir_make_tmp ("etlscope-thread-lanes-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "waits.etl", NULL);
+  etl_synth_params_init (&params);
+  params.n_cpus = 2;
+  params.waits = TRUE;
+  g_assert_true (etl_synth_write (&params, path, &error));
+  g_assert_no_error (error);
+
+  window = g_object_ref_sink (etl_window_new (NULL));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_widget_show (GTK_WIDGET (window));
+  file = g_file_new_for_path (path);
+  etl_window_open_files (window, &file, 1);
+  wait_idle (window);
+
+  timeline = etl_window_get_timeline (window);
+  trace = etl_window_get_trace (window);
+  g_assert_nonnull (trace);
+  g_assert_null (etl_timeline_view_get_thread_states (timeline)); /* CPU mode: not built */
+  group = gtk_widget_get_action_group (GTK_WIDGET (window), "timeline");
+  g_action_group_activate_action (group, "lane-mode", g_variant_new_string ("process"));
+  etl_timeline_view_set_process_expanded (timeline, 1000, TRUE);
+  etl_timeline_view_set_process_expanded (timeline, 2000, TRUE);
+  etl_timeline_view_set_process_expanded (timeline, 3000, TRUE);
+  wait_idle (window);
+  g_assert_nonnull (etl_timeline_view_get_thread_states (timeline));
+
+  origin = etl_trace_get_origin (trace);
+  zoom = etl_timeline_view_get_zoom_manager (timeline);
+  t0 = origin + S - T (2);
+  t1 = origin + S + T (62);
+  etl_zoom_manager_set_visible (zoom, t0, t1);
+  wait_idle (window);
+  etl_zoom_manager_get_visible (zoom, &t0, &t1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      st = etl_timeline_view_thread_state_at (timeline, want[i].tid,
+                                              x_of (timeline, t0, t1, origin + S + T (want[i].mid)));
+      g_assert_nonnull (st);
+      g_assert_cmpstr (etl_thread_state_kind_name (st->kind), ==, etl_thread_state_kind_name (want[i].kind));
+      g_assert_cmpint (st->start, <=, origin + S + T (want[i].mid));
+      g_assert_cmpint (st->end, >, origin + S + T (want[i].mid));
+    }
+  /* Before the schedule and in the label column: nothing. */
+  g_assert_null (etl_timeline_view_thread_state_at (timeline, 1004, x_of (timeline, t0, t1, origin + S - T (1))));
+  g_assert_null (etl_timeline_view_thread_state_at (timeline, 1004, 10));
+
+  /* The tooltip over 1004's wait (1.0–4.0 ms, reason 37, readied by 3004
+   * of process 3000); over its run, none of that. */
+  lane_1004 = lane_of_thread (timeline, 1004);
+  lane_3004 = lane_of_thread (timeline, 3004);
+  g_assert_cmpuint (lane_1004, !=, G_MAXUINT);
+  g_assert_cmpuint (lane_3004, !=, G_MAXUINT);
+  height = gtk_widget_get_allocated_height (GTK_WIDGET (timeline));
+  lane_h = etl_timeline_view_get_lane_height (timeline, height);
+  tip = etl_timeline_view_dup_tooltip_at (timeline, x_of (timeline, t0, t1, origin + S + T (25)),
+                                          lane_1004 * lane_h + lane_h / 2.0,
+                                          gtk_widget_get_allocated_width (GTK_WIDGET (timeline)), height);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "Waiting"));
+  g_assert_nonnull (strstr (tip, "3.0"));  /* 3.0 ms */
+  g_assert_nonnull (strstr (tip, "37"));
+  g_assert_nonnull (strstr (tip, "TID 3004"));
+  g_assert_nonnull (strstr (tip, "3000"));
+  /* Drawn: 1004's run on CPU 0 at 0.5 ms in CPU 0's colour (blue,
+   * #3465a4), its wait at 2.5 ms grey (pale), as is 2004's Ready hatch
+   * at 2.65 ms (2004's lane is further down). */
+  {
+    guint r, g, b;
+    double mid_1004 = lane_1004 * lane_h + lane_h / 2.0;
+
+    pixel_at (timeline, x_of (timeline, t0, t1, origin + S + T (5)), mid_1004, &r, &g, &b);
+    g_assert_cmpuint (b, >, r + 60);
+    pixel_at (timeline, x_of (timeline, t0, t1, origin + S + T (25)), mid_1004, &r, &g, &b);
+    g_test_message ("wait pixel %u %u %u", r, g, b);
+    g_assert_cmpuint (MAX (r, b) - MIN (r, b), <, 16);
+    g_assert_cmpuint (r, <, 220); /* darker than the lane and its lifetime shading (233) */
+    g_assert_cmpuint (r, >, 150); /* paler than a run */
+    pixel_at (timeline, x_of (timeline, t0, t1, origin + S + T (46)), mid_1004, &r, &g, &b);
+    g_assert_cmpuint (r, >, b + 60); /* CPU 1: orange, #f57900 */
+  }
+  tip_run = etl_timeline_view_dup_tooltip_at (timeline, x_of (timeline, t0, t1, origin + S + T (5)),
+                                              lane_1004 * lane_h + lane_h / 2.0,
+                                              gtk_widget_get_allocated_width (GTK_WIDGET (timeline)), height);
+  g_assert_true (tip_run == NULL || strstr (tip_run, "Waiting") == NULL);
+
+  /* Go to the waker: nothing selected, nothing to go to; 1004's wait
+   * (state 1): the ReadyThread at 4.0 ms, logged by thread 3004. */
+  g_assert_false (g_action_group_get_action_enabled (group, "go-to-waker"));
+  g_assert_cmpuint (etl_timeline_view_go_to_waker (timeline), ==, ETL_TIMELINE_NO_ROW);
+  etl_timeline_view_select_thread_state (timeline, 1004, 1);
+  g_assert_true (g_action_group_get_action_enabled (group, "go-to-waker"));
+  maybe_screenshot (window, "thread-states");
+  row = etl_timeline_view_go_to_waker (timeline);
+  g_assert_cmpuint (row, !=, ETL_TIMELINE_NO_ROW);
+  g_assert_cmpuint (etl_timeline_view_get_selected_row (timeline), ==, row);
+  g_assert_cmpint (etl_trace_get_filetime (trace, row), ==, origin + S + T (40));
+  g_assert_true (etl_trace_get_record (trace, row, &rec, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (rec.opcode, ==, 50); /* ReadyThread */
+  g_assert_cmpuint (rec.tid, ==, 3004);
+  etl_record_clear (&rec);
+
+  /* A wait readied by a DPC (1008's, 1.5–2.0 ms): no waker thread to go to
+   * but the ReadyThread record; a wait never readied: nothing. */
+  etl_timeline_view_select_thread_state (timeline, 1008, 1);
+  row = etl_timeline_view_go_to_waker (timeline);
+  g_assert_cmpuint (row, !=, ETL_TIMELINE_NO_ROW);
+  g_assert_cmpint (etl_trace_get_filetime (trace, row), ==, origin + S + T (20));
+  etl_timeline_view_select_thread_state (timeline, 1004, 4);
+  g_assert_false (g_action_group_get_action_enabled (group, "go-to-waker"));
+  g_assert_cmpuint (etl_timeline_view_go_to_waker (timeline), ==, ETL_TIMELINE_NO_ROW);
+
+  gtk_widget_destroy (GTK_WIDGET (window));
+  g_object_unref (window);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *xdg = g_dir_make_tmp ("etlscope-thread-lanes-gui-XXXXXX", NULL);
+  const char *subs[] = { "config/etlscope/state.ini", "config/etlscope", "config", "data/recently-used.xbel",
+                         "data", "cache", NULL };
+  int status;
+
+  /* Before GTK reads them: recent files and state.ini stay in @xdg. */
+  if (xdg != NULL)
+    {
+      g_autofree char *config = g_build_filename (xdg, "config", NULL);
+      g_autofree char *xdata = g_build_filename (xdg, "data", NULL);
+      g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
+
+      g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+      g_setenv ("XDG_DATA_HOME", xdata, TRUE);
+      g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+    }
+  have_display = gtk_init_check (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/etl/gui/thread-lanes/states-and-waker", test_thread_lanes);
+  status = g_test_run ();
+  for (guint i = 0; xdg != NULL && subs[i] != NULL; i++)
+    {
+      g_autofree char *p = g_build_filename (xdg, subs[i], NULL);
+      g_remove (p);
+    }
+  if (xdg != NULL)
+    g_rmdir (xdg);
+  return status;
+}

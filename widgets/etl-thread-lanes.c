@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* Thread lanes' states (issue 20): a thread's life from CSwitch and
+ * ReadyThread records (EtlThreadStates) drawn as spans under the lane's
+ * event marks: Running in the colour of the processor it ran on, Ready
+ * hatched (it wanted a processor), Waiting pale and thinner, switched out
+ * with Ready and Waiting not told apart (no ReadyThread records) paler
+ * still.  Drawing visits only the states in the visible range (a binary
+ * search finds the first) and gives each pixel column at most one span:
+ * the first state that reaches it, as the CPU lanes' segments do. */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "etl-process-table.h"
+#include "etl-thread-lanes.h"
+#include "etl-time-ruler.h"
+#include "etl-timeline-view.h"
+
+/* The first state that ends after @t (n_states when none). */
+static guint
+first_ending_after (const EtlThreadState *states, guint n_states, gint64 t)
+{
+  guint lo = 0, hi = n_states;
+
+  while (lo < hi)
+    {
+      guint m = lo + (hi - lo) / 2;
+
+      if (states[m].end <= t)
+        lo = m + 1;
+      else
+        hi = m;
+    }
+  return lo;
+}
+
+/* The FILETIME at the left edge of column @col. */
+static gint64
+time_of_column (const EtlThreadLaneGeometry *g, guint col)
+{
+  return g->t0 + (gint64) ((double) col * (double) (g->t1 - g->t0) / g->axis_w);
+}
+
+/* A repeating diagonal hatch in @fg, for Ready. */
+static cairo_pattern_t *
+hatch_pattern (const GdkRGBA *fg)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 6, 6);
+  cairo_t *cr = cairo_create (surface);
+  cairo_pattern_t *pattern;
+
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.10);
+  cairo_paint (cr);
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.65);
+  cairo_set_line_width (cr, 1.2);
+  cairo_move_to (cr, -1, 7);
+  cairo_line_to (cr, 7, -1);
+  cairo_move_to (cr, -1, 1);
+  cairo_line_to (cr, 1, -1);
+  cairo_move_to (cr, 5, 7);
+  cairo_line_to (cr, 7, 5);
+  cairo_stroke (cr);
+  cairo_destroy (cr);
+  pattern = cairo_pattern_create_for_surface (surface);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_REPEAT);
+  cairo_surface_destroy (surface);
+  return pattern;
+}
+
+/* The key of a span's look: spans of one key are one path. */
+static guint
+span_key (const EtlThreadState *state)
+{
+  if (state->kind == ETL_THREAD_STATE_RUNNING)
+    return 4 + MIN (state->cpu, 0xffffu);
+  return state->kind;
+}
+
+static void
+set_span_source (cairo_t *cr, guint key, const GdkRGBA *fg, cairo_pattern_t **hatch)
+{
+  GdkRGBA rgba;
+
+  switch (key)
+    {
+    case ETL_THREAD_STATE_READY:
+      if (*hatch == NULL)
+        *hatch = hatch_pattern (fg);
+      cairo_set_source (cr, *hatch);
+      break;
+    case ETL_THREAD_STATE_WAITING:
+      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.16);
+      break;
+    case ETL_THREAD_STATE_NOT_RUNNING:
+      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.08);
+      break;
+    default:
+      etl_timeline_view_get_provider_color (key - 4, &rgba);
+      cairo_set_source_rgba (cr, rgba.red, rgba.green, rgba.blue, 0.85);
+      break;
+    }
+}
+
+/* The vertical extent of a span of @kind. */
+static void
+span_rect (const EtlThreadLaneGeometry *g, guint kind, double *ry, double *rh)
+{
+  double inner = MAX (g->h - 6, 2);
+
+  if (kind == ETL_THREAD_STATE_WAITING || kind == ETL_THREAD_STATE_NOT_RUNNING)
+    inner = MAX (floor (inner * 0.4), 2);
+  *ry = floor (g->y + (g->h - inner) / 2.0);
+  *rh = inner;
+}
+
+/**
+ * etl_thread_lanes_draw:
+ * @cr: a cairo context
+ * @geometry: the lane's place and time range
+ * @states: (array length=n_states): one thread's states, in time order, as
+ *   etl_thread_states_get() returns them
+ * @n_states: their number
+ * @c0: first column to draw (the clip's left edge)
+ * @c1: column after the last to draw (the clip's right edge)
+ * @fg: the theme's foreground colour (Ready's hatch, Waiting's shade)
+ * @selected: index of the state to outline, %ETL_THREAD_LANES_NONE for none
+ *
+ * Draws the spans of @states in the lane: Running in the colour of its
+ * processor (etl_timeline_view_get_provider_color() of the processor
+ * number), Ready hatched, Waiting pale and thinner, Not running paler.  At
+ * most one span per pixel column (the first state that reaches it); a
+ * binary search finds the state at @c0 and, after each span, the first
+ * state reaching the next column, so a frame visits O(columns × log
+ * @n_states) states whatever the number in the range.
+ */
+void
+etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, const EtlThreadState *states,
+                       guint n_states, guint c0, guint c1, const GdkRGBA *fg, guint selected)
+{
+  const EtlThreadLaneGeometry *g = geometry;
+  cairo_pattern_t *hatch = NULL;
+  double span, last_x = -1;
+  guint key = G_MAXUINT;
+  gboolean have_path = FALSE;
+
+  g_return_if_fail (cr != NULL && g != NULL && fg != NULL);
+  if (states == NULL || n_states == 0 || g->t1 <= g->t0 || c1 <= c0)
+    return;
+  span = (double) (g->t1 - g->t0);
+  /* From the state at the clip's left edge; after each span, on to the
+   * first state that reaches the next column: O(columns × log states). */
+  for (guint k = first_ending_after (states, n_states, time_of_column (g, c0));
+       k < n_states && states[k].start < g->t1; k++)
+    {
+      double x0 = CLAMP ((double) (states[k].start - g->t0) / span * g->axis_w, 0, (double) g->axis_w);
+      double x1 = CLAMP ((double) (states[k].end - g->t0) / span * g->axis_w, 0, (double) g->axis_w);
+      double ry, rh;
+      guint k_key, next;
+
+      if (floor (x1) <= last_x)
+        continue;
+      x0 = MAX (x0, last_x);
+      if (x1 - x0 < 1)
+        x1 = x0 + 1;
+      last_x = floor (x1);
+      if (x0 >= c1)
+        break;
+      k_key = span_key (&states[k]);
+      if (k_key != key)
+        {
+          if (have_path)
+            cairo_fill (cr);
+          key = k_key;
+          set_span_source (cr, key, fg, &hatch);
+          have_path = FALSE;
+        }
+      span_rect (g, states[k].kind, &ry, &rh);
+      cairo_rectangle (cr, g->x + x0, ry, x1 - x0, rh);
+      have_path = TRUE;
+      next = first_ending_after (states, n_states, time_of_column (g, (guint) last_x + 1));
+      if (next > k + 1)
+        k = next - 1;
+    }
+  if (have_path)
+    cairo_fill (cr);
+  /* The selected state's outline. */
+  if (selected < n_states && states[selected].end >= g->t0 && states[selected].start <= g->t1)
+    {
+      double sel_x0 = CLAMP ((double) (states[selected].start - g->t0) / span * g->axis_w, 0, (double) g->axis_w);
+      double sel_x1 = CLAMP ((double) (states[selected].end - g->t0) / span * g->axis_w, 0, (double) g->axis_w);
+      double ry, rh;
+
+      sel_x1 = MAX (sel_x1, sel_x0 + 1);
+      span_rect (g, states[selected].kind, &ry, &rh);
+      cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.9);
+      cairo_set_line_width (cr, 1.5);
+      cairo_rectangle (cr, g->x + sel_x0 + 0.75, ry - 1.25, MAX (sel_x1 - sel_x0 - 1.5, 1), rh + 2.5);
+      cairo_stroke (cr);
+    }
+  if (hatch != NULL)
+    cairo_pattern_destroy (hatch);
+}
+
+/**
+ * etl_thread_lanes_state_at:
+ * @states: (array length=n_states): one thread's states, in time order
+ * @n_states: their number
+ * @t: a FILETIME
+ *
+ * Returns: the index of the state with start ≤ @t < end,
+ *   %ETL_THREAD_LANES_NONE when none covers @t
+ */
+guint
+etl_thread_lanes_state_at (const EtlThreadState *states, guint n_states, gint64 t)
+{
+  guint k;
+
+  if (states == NULL)
+    return ETL_THREAD_LANES_NONE;
+  k = first_ending_after (states, n_states, t);
+  return k < n_states && states[k].start <= t ? k : ETL_THREAD_LANES_NONE;
+}
+
+/**
+ * etl_thread_lanes_waker_of:
+ * @states: (array length=n_states): one thread's states, in time order
+ * @n_states: their number
+ * @index: a Waiting state's index
+ *
+ * The state that ReadyThread began: a Waiting state ends when a
+ * ReadyThread record readies the thread, and that record begins the next
+ * state (Ready; EtlThreadState.record, see etl-thread-states.h).
+ *
+ * Returns: the index of that Ready state, %ETL_THREAD_LANES_NONE when
+ *   @index is not a Waiting state that a ReadyThread ended
+ */
+guint
+etl_thread_lanes_waker_of (const EtlThreadState *states, guint n_states, guint index)
+{
+  if (states == NULL || index + 1 >= n_states || states[index].kind != ETL_THREAD_STATE_WAITING ||
+      states[index].readying_tid == ETL_THREAD_STATES_NO_ID)
+    return ETL_THREAD_LANES_NONE;
+  if (states[index + 1].kind != ETL_THREAD_STATE_READY || states[index + 1].start != states[index].end)
+    return ETL_THREAD_LANES_NONE;
+  return index + 1;
+}
+
+/**
+ * etl_thread_lanes_dup_wait_text:
+ * @trace: the trace (names the readying thread's process)
+ * @state: a Waiting, Ready or Not running state
+ *
+ * The hover text of a state off the processor: its kind, the wait reason
+ * (OldThreadWaitReason of the CSwitch that switched the thread out, by
+ * number: KWAIT_REASON, see the CSwitch MOF class), the wait mode, its
+ * duration and the thread that readied it with its process.
+ *
+ * Returns: (transfer full): Pango markup
+ */
+char *
+etl_thread_lanes_dup_wait_text (EtlTrace *trace, const EtlThreadState *state)
+{
+  g_autoptr (GString) str = g_string_new (NULL);
+  g_autofree char *duration = NULL;
+
+  g_return_val_if_fail (state != NULL, NULL);
+  duration = etl_time_format_span (state->end - state->start);
+  g_string_append_printf (str, "<b>%s</b> · %s", etl_thread_state_kind_name (state->kind), duration);
+  if (state->wait_reason != ETL_THREAD_STATES_UNKNOWN)
+    g_string_append_printf (str, "\nWait reason %d", state->wait_reason);
+  if (state->wait_mode != ETL_THREAD_STATES_UNKNOWN)
+    g_string_append_printf (str, " · %s", state->wait_mode == 0 ? "KernelMode" : "UserMode");
+  if (state->readying_tid == 0)
+    g_string_append (str, "\nReadied by a DPC or the idle thread");
+  else if (state->readying_tid != ETL_THREAD_STATES_NO_ID)
+    {
+      EtlProcessTable *table = trace != NULL ? etl_trace_get_process_table (trace) : NULL;
+      const EtlProcess *process = table != NULL && state->readying_pid != ETL_THREAD_STATES_NO_ID
+                                      ? etl_process_table_lookup (table, state->readying_pid, state->end)
+                                      : NULL;
+      g_autofree char *pname = process != NULL ? etl_process_format_name (process, state->readying_pid)
+                               : state->readying_pid != ETL_THREAD_STATES_NO_ID
+                                   ? g_strdup_printf ("PID %u", state->readying_pid)
+                                   : g_strdup ("unknown process");
+      g_autofree char *escaped = g_markup_escape_text (pname, -1);
+
+      g_string_append_printf (str, "\nReadied by TID %u · %s", state->readying_tid, escaped);
+    }
+  else if (state->kind == ETL_THREAD_STATE_WAITING)
+    g_string_append (str, "\nNot readied before the trace's end");
+  return g_string_free (g_steal_pointer (&str), FALSE);
+}

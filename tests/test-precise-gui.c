@@ -222,22 +222,22 @@ test_groups (Fixture *fixture, gconstpointer data)
    * gamma's C at 5.0 after WrAlertByThreadId (37): Ready 0.1, Waits 3.0. */
   check_path (model, "1:0", &(WantRow){ "Thread 1004", 2, T (1), T (30), T (21), 2 });
   check_path (model, "1:0:0", &(WantRow){ "gamma.exe (3000)", 1, T (1), T (30), T (11), 1 });
-  check_path (model, "1:0:0:0", &(WantRow){ "Wait Reason 37", 1, T (1), T (30), T (11), 1 });
+  check_path (model, "1:0:0:0", &(WantRow){ "WrAlertByThreadId", 1, T (1), T (30), T (11), 1 });
   check_path (model, "1:0:1", &(WantRow){ "Not readied", 1, 0, 0, T (10), 1 });
   check_path (model, "1:0:1:0", &(WantRow){ "Wait Reason unknown", 1, 0, 0, T (10), 1 });
   /* alpha ▸ D (1008): woken by a DPC after DelayExecution (4). */
   check_path (model, "1:1", &(WantRow){ "Thread 1008", 2, T (2), T (5), T (13), 2 });
   check_path (model, "1:1:0", &(WantRow){ "DPC / Idle (0)", 1, T (2), T (5), T (8), 1 });
-  check_path (model, "1:1:0:0", &(WantRow){ "Wait Reason 4", 1, T (2), T (5), T (8), 1 });
+  check_path (model, "1:1:0:0", &(WantRow){ "DelayExecution", 1, T (2), T (5), T (8), 1 });
   /* beta ▸ B readied by alpha's D after UserRequest (6). */
   check_path (model, "2:0:0", &(WantRow){ "alpha.exe (1000)", 1, T (3), T (20), T (6), 1 });
-  check_path (model, "2:0:0:0", &(WantRow){ "Wait Reason 6", 1, T (3), T (20), T (6), 1 });
+  check_path (model, "2:0:0:0", &(WantRow){ "UserRequest", 1, T (3), T (20), T (6), 1 });
   /* gamma ▸ C: readied by beta after WrQueue (15); preempted (WrPreempted
    * 32, no ReadyThread: Ready 0.3 from the switch-out) and first seen. */
   check_path (model, "3:0", &(WantRow){ "Thread 3004", 3, T (6), T (22), T (21), 2 });
-  check_path (model, "3:0:0:0", &(WantRow){ "Wait Reason 15", 1, T (3), T (22), T (10), 1 });
+  check_path (model, "3:0:0:0", &(WantRow){ "WrQueue", 1, T (3), T (22), T (10), 1 });
   check_path (model, "3:0:1", &(WantRow){ "Not readied", 2, T (3), 0, T (11), 2 });
-  check_path (model, "3:0:1:0", &(WantRow){ "Wait Reason 32", 1, T (3), 0, T (7), 1 });
+  check_path (model, "3:0:1:0", &(WantRow){ "WrPreempted", 1, T (3), 0, T (7), 1 });
 
   /* A leaf: the switch-in itself, at 2.8 ms after the schedule's start. */
   g_assert_true (gtk_tree_model_get_iter_from_string (model, &leaf, "2:0:0:0:0"));

@@ -30,6 +30,8 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include "etl-precise-view.h"
+
+#include "etl-cswitch.h"
 #include "etl-process-table.h"
 #include "etl-time-ruler.h"
 #include "etl-worker.h"
@@ -201,6 +203,8 @@ level_label (EtlProcessTable *table, const EtlSwitchIn *row, guint level)
     default:
       if (row->new_prev_wait_reason < 0)
         return g_strdup ("Wait Reason unknown");
+      if (etl_cswitch_wait_reason_name (row->new_prev_wait_reason) != NULL)
+        return g_strdup (etl_cswitch_wait_reason_name (row->new_prev_wait_reason));
       return g_strdup_printf ("Wait Reason %d", row->new_prev_wait_reason);
     }
 }

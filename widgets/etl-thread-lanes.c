@@ -15,6 +15,8 @@
 
 #include "etl-process-table.h"
 #include "etl-thread-lanes.h"
+
+#include "etl-cswitch.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
 
@@ -269,7 +271,14 @@ etl_thread_lanes_dup_wait_text (EtlTrace *trace, const EtlThreadState *state)
   duration = etl_time_format_span (state->end - state->start);
   g_string_append_printf (str, "<b>%s</b> · %s", etl_thread_state_kind_name (state->kind), duration);
   if (state->wait_reason != ETL_THREAD_STATES_UNKNOWN)
-    g_string_append_printf (str, "\nWait reason %d", state->wait_reason);
+    {
+      const char *name = etl_cswitch_wait_reason_name (state->wait_reason);
+
+      if (name != NULL)
+        g_string_append_printf (str, "\nWait reason %s (%d)", name, state->wait_reason);
+      else
+        g_string_append_printf (str, "\nWait reason %d", state->wait_reason);
+    }
   if (state->wait_mode != ETL_THREAD_STATES_UNKNOWN)
     g_string_append_printf (str, " · %s", state->wait_mode == 0 ? "KernelMode" : "UserMode");
   if (state->readying_tid == 0)

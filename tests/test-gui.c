@@ -789,7 +789,11 @@ test_state_file (Fixture *fixture, gconstpointer data)
   g_assert_no_error (error);
   g_assert_true (g_key_file_has_key (kf, "window", "maximized", NULL));
   /* The bottom panel's tab and state (issue 18: no more list/trace panes). */
-  g_assert_cmpstr (g_key_file_get_string (kf, "panel", "tab", NULL), ==, "events");
+  {
+    g_autofree char *tab = g_key_file_get_string (kf, "panel", "tab", NULL);
+
+    g_assert_cmpstr (tab, ==, "events");
+  }
   g_assert_true (g_key_file_has_key (kf, "panel", "maximized", NULL));
   g_assert_false (g_key_file_has_key (kf, "panes", "list", NULL));
 

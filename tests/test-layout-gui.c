@@ -519,7 +519,11 @@ test_panel_state (Fixture *fixture, gconstpointer data)
   g_clear_object (&fixture->window);
   g_assert_true (g_key_file_load_from_file (kf, state_path, G_KEY_FILE_NONE, &error));
   g_assert_no_error (error);
-  g_assert_cmpstr (g_key_file_get_string (kf, "panel", "tab", NULL), ==, "summary");
+  {
+    g_autofree char *tab = g_key_file_get_string (kf, "panel", "tab", NULL);
+
+    g_assert_cmpstr (tab, ==, "summary");
+  }
   g_assert_true (g_key_file_get_boolean (kf, "panel", "maximized", NULL));
   g_assert_cmpint (g_key_file_get_integer (kf, "panel", "height", NULL), ==, height - 60);
   g_assert_false (g_key_file_get_boolean (kf, "panel", "details-visible", NULL));

@@ -21,8 +21,8 @@
  * result replaces the store in one go.  A trace without CSwitch records
  * shows a message saying how to record them instead of the table.
  *
- * Wait reasons are shown as their KWAIT_REASON numbers (Microsoft's CSwitch
- * MOF class page lists the names).
+ * Wait reasons are shown by their KWAIT_REASON names
+ * (etl_cswitch_wait_reason_name(), from Microsoft's CSwitch MOF class page).
  */
 
 #include "config.h"

@@ -38,6 +38,39 @@ first_ending_after (const EtlThreadState *states, guint n_states, gint64 t)
   return lo;
 }
 
+/* first_ending_after() for a state at or after @from: gallops forward from
+ * @from, then bisects the last stride.  Column after column the next state
+ * lies close ahead, and a bisection of the whole array (millions of states,
+ * tens of MB) would miss the cache on each of its steps. */
+static guint
+first_ending_after_from (const EtlThreadState *states, guint n_states, guint from, gint64 t)
+{
+  guint lo = from, hi, step = 1;
+
+  if (lo >= n_states || states[lo].end > t)
+    return lo;
+  /* states[lo].end <= t: find hi with states[hi].end > t (or n_states). */
+  for (;;)
+    {
+      hi = n_states - lo > step ? lo + step : n_states;
+      if (hi == n_states || states[hi].end > t)
+        break;
+      lo = hi;
+      step *= 2;
+    }
+  lo++;
+  while (lo < hi)
+    {
+      guint m = lo + (hi - lo) / 2;
+
+      if (states[m].end <= t)
+        lo = m + 1;
+      else
+        hi = m;
+    }
+  return lo;
+}
+
 /* The FILETIME at the left edge of column @col. */
 static gint64
 time_of_column (const EtlThreadLaneGeometry *g, guint col)
@@ -117,6 +150,23 @@ span_rect (const EtlThreadLaneGeometry *g, guint kind, double *ry, double *rh)
   *rh = inner;
 }
 
+typedef struct
+{
+  guint key;
+  guint kind;
+  double x0, x1;
+} Span;
+
+static int
+compare_span_keys (const void *a, const void *b)
+{
+  const Span *x = a, *y = b;
+
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return x->x0 < y->x0 ? -1 : x->x0 > y->x0;
+}
+
 /**
  * etl_thread_lanes_draw:
  * @cr: a cairo context
@@ -135,58 +185,69 @@ span_rect (const EtlThreadLaneGeometry *g, guint kind, double *ry, double *rh)
  * most one span per pixel column (the first state that reaches it); a
  * binary search finds the state at @c0 and, after each span, the first
  * state reaching the next column, so a frame visits O(columns × log
- * @n_states) states whatever the number in the range.
+ * @n_states) states whatever the number in the range.  Spans lie on whole
+ * pixel columns; touching spans of one look merge, and each look is one
+ * cairo fill (a zoomed-out lane alternates looks column by column: one fill
+ * per span made a 50-lane frame cost hundreds of ms).
  */
 void
 etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, const EtlThreadState *states,
                        guint n_states, guint c0, guint c1, const GdkRGBA *fg, guint selected)
 {
   const EtlThreadLaneGeometry *g = geometry;
+  g_autoptr (GArray) spans = NULL;
   cairo_pattern_t *hatch = NULL;
-  double span, last_x = -1;
-  guint key = G_MAXUINT;
-  gboolean have_path = FALSE;
+  double span;
 
   g_return_if_fail (cr != NULL && g != NULL && fg != NULL);
   if (states == NULL || n_states == 0 || g->t1 <= g->t0 || c1 <= c0)
     return;
   span = (double) (g->t1 - g->t0);
-  /* From the state at the clip's left edge; after each span, on to the
-   * first state that reaches the next column: O(columns × log states). */
-  for (guint k = first_ending_after (states, n_states, time_of_column (g, c0));
-       k < n_states && states[k].start < g->t1; k++)
+  spans = g_array_sized_new (FALSE, FALSE, sizeof (Span), MIN (c1 - c0, 4096));
+  /* Column by column: the state at the column's left edge (the first that
+   * ends after it) takes the column and the whole columns it spans; then on
+   * from the column after it.  O(columns × log states). */
+  for (guint col = c0, k = first_ending_after (states, n_states, time_of_column (g, c0)); col < c1;)
     {
-      double x0 = CLAMP ((double) (states[k].start - g->t0) / span * g->axis_w, 0, (double) g->axis_w);
-      double x1 = CLAMP ((double) (states[k].end - g->t0) / span * g->axis_w, 0, (double) g->axis_w);
-      double ry, rh;
-      guint k_key, next;
+      double x0, x1;
+      Span sp;
 
-      if (floor (x1) <= last_x)
-        continue;
-      x0 = MAX (x0, last_x);
-      if (x1 - x0 < 1)
-        x1 = x0 + 1;
-      last_x = floor (x1);
+      if (k >= n_states || states[k].start >= g->t1)
+        break;
+      x0 = floor (CLAMP ((double) (states[k].start - g->t0) / span * g->axis_w, 0, (double) g->axis_w));
+      x1 = floor (CLAMP ((double) (states[k].end - g->t0) / span * g->axis_w, 0, (double) g->axis_w));
+      x0 = MAX (x0, (double) col);
       if (x0 >= c1)
         break;
-      k_key = span_key (&states[k]);
-      if (k_key != key)
-        {
-          if (have_path)
-            cairo_fill (cr);
-          key = k_key;
-          set_span_source (cr, key, fg, &hatch);
-          have_path = FALSE;
-        }
-      span_rect (g, states[k].kind, &ry, &rh);
-      cairo_rectangle (cr, g->x + x0, ry, x1 - x0, rh);
-      have_path = TRUE;
-      next = first_ending_after (states, n_states, time_of_column (g, (guint) last_x + 1));
-      if (next > k + 1)
-        k = next - 1;
+      x1 = MAX (x1, x0 + 1);
+      sp.key = span_key (&states[k]);
+      sp.kind = states[k].kind;
+      sp.x0 = x0;
+      sp.x1 = x1;
+      if (spans->len > 0 && g_array_index (spans, Span, spans->len - 1).key == sp.key
+          && g_array_index (spans, Span, spans->len - 1).x1 >= sp.x0)
+        g_array_index (spans, Span, spans->len - 1).x1 = sp.x1;
+      else
+        g_array_append_val (spans, sp);
+      col = (guint) x1;
+      k = first_ending_after_from (states, n_states, k, time_of_column (g, col));
     }
-  if (have_path)
-    cairo_fill (cr);
+  qsort (spans->data, spans->len, sizeof (Span), compare_span_keys);
+  for (guint i = 0; i < spans->len;)
+    {
+      const Span *first = &g_array_index (spans, Span, i);
+      double ry, rh;
+
+      set_span_source (cr, first->key, fg, &hatch);
+      span_rect (g, first->kind, &ry, &rh);
+      for (; i < spans->len && g_array_index (spans, Span, i).key == first->key; i++)
+        {
+          const Span *sp = &g_array_index (spans, Span, i);
+
+          cairo_rectangle (cr, g->x + sp->x0, ry, sp->x1 - sp->x0, rh);
+        }
+      cairo_fill (cr);
+    }
   /* The selected state's outline. */
   if (selected < n_states && states[selected].end >= g->t0 && states[selected].start <= g->t1)
     {

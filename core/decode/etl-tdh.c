@@ -159,7 +159,6 @@ etl_tdh_parse_event_info (const guint8 *blob, gsize blob_len, GError **error)
   EtlGuid provider, event_guid;
   EtlSchemaKey key;
   guint32 decoding_source, n_props, n_top;
-  g_autofree char *task_name = NULL;
   const guint8 *ed;
 
   g_return_val_if_fail (blob != NULL || blob_len == 0, NULL);

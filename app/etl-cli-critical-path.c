@@ -40,7 +40,7 @@
 typedef struct
 {
   guint32 tid, pid;
-  gint64 start;                   /* of its first segment, FILETIME */
+  gint64 start;                                  /* of its first segment, FILETIME */
   gint64 by_kind[ETL_CRITICAL_PATH_UNKNOWN + 1]; /* 100-ns */
 } ThreadSum;
 
@@ -117,7 +117,8 @@ print_path (EtlTrace *trace, EtlThreadStates *states, guint32 tid, double from_m
       json_builder_begin_object (b);
       etl_cli_add_id (b, "tid", t->tid);
       etl_cli_add_id (b, "pid", t->pid);
-      etl_cli_add_process_name (b, "process", etl_trace_get_process_table (trace), t->pid, t->start);
+      etl_cli_add_process_name (b, "process", etl_trace_get_process_table (trace), t->pid,
+                                t->start);
       for (guint k = 0; k < G_N_ELEMENTS (members); k++)
         etl_cli_add_us (b, members[k], t->by_kind[k]);
       json_builder_end_object (b);
@@ -162,9 +163,12 @@ etl_cli_critical_path_main (int argc, char **argv)
   gint64 tid, origin;
   guint n_states = 0;
   GOptionEntry entries[]
-      = { { "tid", 0, 0, G_OPTION_ARG_STRING, &tid_arg, "The thread whose path is wanted (required)", "N" },
-          { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from_ms, "From MS, ms from the trace's start (required)", "MS" },
-          { "to", 0, 0, G_OPTION_ARG_DOUBLE, &to_ms, "To MS, ms from the trace's start (required)", "MS" },
+      = { { "tid", 0, 0, G_OPTION_ARG_STRING, &tid_arg,
+            "The thread whose path is wanted (required)", "N" },
+          { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from_ms,
+            "From MS, ms from the trace's start (required)", "MS" },
+          { "to", 0, 0, G_OPTION_ARG_DOUBLE, &to_ms, "To MS, ms from the trace's start (required)",
+            "MS" },
           { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
             "Describe events with this instrumentation manifest (repeatable)", "FILE.man" },
           { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
@@ -204,8 +208,8 @@ etl_cli_critical_path_main (int argc, char **argv)
       return ETL_CLI_EXIT_USAGE;
     }
 
-  trace = etl_trace_open_full ((const char *const *)files, (const char *const *)manifests, NULL, NULL, NULL,
-                               &error);
+  trace = etl_trace_open_full ((const char *const *)files, (const char *const *)manifests, NULL,
+                               NULL, NULL, &error);
   if (trace == NULL)
     {
       g_printerr ("etlscope-cli: %s\n", error->message);

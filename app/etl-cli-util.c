@@ -84,7 +84,8 @@ etl_cli_add_us (JsonBuilder *b, const char *member, gint64 ticks)
  * for pid 0, null when @pid is unknown.
  */
 void
-etl_cli_add_process_name (JsonBuilder *b, const char *member, EtlProcessTable *table, guint32 pid, gint64 filetime)
+etl_cli_add_process_name (JsonBuilder *b, const char *member, EtlProcessTable *table, guint32 pid,
+                          gint64 filetime)
 {
   g_autofree char *name = NULL;
 
@@ -167,7 +168,8 @@ etl_cli_report_problems (EtlTrace *trace)
 
       for (guint p = 0; p < info->problems->len; p++)
         {
-          g_printerr ("etlscope-cli: %s\n", ((const GError *)g_ptr_array_index (info->problems, p))->message);
+          g_printerr ("etlscope-cli: %s\n",
+                      ((const GError *)g_ptr_array_index (info->problems, p))->message);
           status = ETL_CLI_EXIT_INPUT;
         }
     }

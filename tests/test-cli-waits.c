@@ -436,7 +436,8 @@ test_waits_usage (void)
 /* Runs `critical-path --tid TID --from FROM --to TO FILE`, which must
  * succeed, and parses its JSON. */
 static JsonObject *
-critical_path_json (JsonNode **root, const char *tid, const char *from, const char *to, const char *path)
+critical_path_json (JsonNode **root, const char *tid, const char *from, const char *to,
+                    const char *path)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) error = NULL;
@@ -521,7 +522,8 @@ test_critical_path (void)
     { 2004, 400, 300, 0, 0, 0 },
     { 3004, 500, 300, 0, 0, 0 },
   };
-  static const char *const members[] = { "running_us", "ready_us", "waiting_us", "not_running_us", "unknown_us" };
+  static const char *const members[]
+      = { "running_us", "ready_us", "waiting_us", "not_running_us", "unknown_us" };
   g_autofree char *dir = NULL;
   g_autofree char *path = synth_waits (&dir, FALSE);
   g_autoptr (JsonNode) root = NULL;
@@ -542,16 +544,19 @@ test_critical_path (void)
       JsonObject *t = json_array_get_object_element (threads, i);
 
       g_assert_cmpint (json_object_get_int_member (t, "tid"), ==, (gint64)want_threads[i][0]);
-      g_assert_cmpint (json_object_get_int_member (t, "pid"), ==, (gint64)want_threads[i][0] / 1000 * 1000);
+      g_assert_cmpint (json_object_get_int_member (t, "pid"), ==,
+                       (gint64)want_threads[i][0] / 1000 * 1000);
       for (guint k = 0; k < G_N_ELEMENTS (members); k++)
         assert_ms (t, members[k], want_threads[i][k + 1]);
     }
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (threads, 2), "process"), ==,
-                   BETA);
+  g_assert_cmpstr (
+      json_object_get_string_member (json_array_get_object_element (threads, 2), "process"), ==,
+      BETA);
 
   /* A range ending inside A's wait: not readied by its end, it stays. */
   {
-    static const WantSegment inside[] = { { 1004, 1000, ALPHA, 2.5, 3.0, "Waiting", "WrAlertByThreadId", 0, -1 } };
+    static const WantSegment inside[]
+        = { { 1004, 1000, ALPHA, 2.5, 3.0, "Waiting", "WrAlertByThreadId", 0, -1 } };
     g_autoptr (JsonNode) root2 = NULL;
 
     o = critical_path_json (&root2, "1004", "2.5", "3", path);
@@ -630,9 +635,10 @@ test_critical_path_usage (void)
   run_cli (&run, "critical-path", "--tid", "9", "--from", "0", "--to", "7", path, NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpstr (run.out, ==, "");
-  g_assert_cmpstr (run.err, ==,
-                   "etlscope-cli critical-path: thread 9 has no state in the trace (no CSwitch or ReadyThread "
-                   "names it)\n");
+  g_assert_cmpstr (
+      run.err, ==,
+      "etlscope-cli critical-path: thread 9 has no state in the trace (no CSwitch or ReadyThread "
+      "names it)\n");
   cli_run_clear (&run);
   etl_test_rm_rf (dir);
 }

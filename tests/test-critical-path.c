@@ -133,8 +133,8 @@ check_path (Fixture *f, guint32 tid, gint64 from, gint64 to, const Want *want, g
             EtlCriticalPathCounts *counts)
 {
   g_autoptr (GArray) segs
-      = etl_critical_path_compute (f->states, etl_trace_get_process_table (f->trace), tid, f->origin + S + T (from),
-                                   f->origin + S + T (to), counts);
+      = etl_critical_path_compute (f->states, etl_trace_get_process_table (f->trace), tid,
+                                   f->origin + S + T (from), f->origin + S + T (to), counts);
 
   g_assert_nonnull (segs);
   for (guint i = 0; i < MIN (segs->len, n_want); i++)
@@ -329,7 +329,8 @@ test_depth (void)
   for (guint k = 0; k < N_CHAIN; k++)
     etl_thread_states_builder_add_cswitch (b, rec++, 2000, k, cs (buf, 0, TID (k)), 24);
   for (gint k = N_CHAIN - 2; k >= 0; k--)
-    etl_thread_states_builder_add_ready_thread (b, rec++, 10000 - 10 * k, 0, TID (k + 1), 1, rt (buf, TID (k)), 8);
+    etl_thread_states_builder_add_ready_thread (b, rec++, 10000 - 10 * k, 0, TID (k + 1), 1,
+                                                rt (buf, TID (k)), 8);
   s = etl_thread_states_builder_finish (b, 20000);
 
   segs = etl_critical_path_compute (s, NULL, TID (0), 2000, 10000, &counts);

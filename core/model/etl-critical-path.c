@@ -63,7 +63,8 @@ typedef struct
 } Walk;
 
 static void
-emit (Walk *w, guint32 tid, guint32 pid_hint, guint hop, gint64 start, gint64 end, guint kind, gint8 wait_reason)
+emit (Walk *w, guint32 tid, guint32 pid_hint, guint hop, gint64 start, gint64 end, guint kind,
+      gint8 wait_reason)
 {
   EtlCriticalPathSegment seg = { 0 };
   const EtlThread *th = NULL;
@@ -143,7 +144,8 @@ walk (Walk *w, guint32 tid, guint32 pid_hint, guint hop, gint64 a, gint64 b)
       if (end <= start)
         continue;
       if (start > cursor)
-        emit (w, tid, pid_hint, hop, cursor, start, ETL_CRITICAL_PATH_UNKNOWN, ETL_THREAD_STATES_UNKNOWN);
+        emit (w, tid, pid_hint, hop, cursor, start, ETL_CRITICAL_PATH_UNKNOWN,
+              ETL_THREAD_STATES_UNKNOWN);
       if (s->end <= b && follow (w, tid, hop, s))
         walk (w, s->readying_tid, s->readying_pid, hop + 1, start, end);
       else
@@ -177,8 +179,8 @@ walk (Walk *w, guint32 tid, guint32 pid_hint, guint hop, gint64 a, gint64 b)
  *   NULL or @to < @from).
  */
 GArray *
-etl_critical_path_compute (EtlThreadStates *states, EtlProcessTable *table, guint32 tid, gint64 from, gint64 to,
-                           EtlCriticalPathCounts *counts)
+etl_critical_path_compute (EtlThreadStates *states, EtlProcessTable *table, guint32 tid,
+                           gint64 from, gint64 to, EtlCriticalPathCounts *counts)
 {
   Walk w = { 0 };
 
@@ -205,5 +207,6 @@ etl_critical_path_compute (EtlThreadStates *states, EtlProcessTable *table, guin
 const char *
 etl_critical_path_kind_name (guint kind)
 {
-  return kind == ETL_CRITICAL_PATH_UNKNOWN ? "Unknown" : etl_thread_state_kind_name ((EtlThreadStateKind)kind);
+  return kind == ETL_CRITICAL_PATH_UNKNOWN ? "Unknown"
+                                           : etl_thread_state_kind_name ((EtlThreadStateKind)kind);
 }

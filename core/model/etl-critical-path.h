@@ -61,8 +61,8 @@ typedef struct
   guint max_hop;
 } EtlCriticalPathCounts;
 
-GArray *etl_critical_path_compute (EtlThreadStates *states, EtlProcessTable *table, guint32 tid, gint64 from,
-                                   gint64 to, EtlCriticalPathCounts *counts);
+GArray *etl_critical_path_compute (EtlThreadStates *states, EtlProcessTable *table, guint32 tid,
+                                   gint64 from, gint64 to, EtlCriticalPathCounts *counts);
 const char *etl_critical_path_kind_name (guint kind);
 
 G_END_DECLS

@@ -19,15 +19,15 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include <json-glib/json-glib.h>
-#include <stdio.h>
 
 #include "etl-cli-waits.h"
+#include "etl-cli-util.h"
 #include "etl-cswitch.h"
 #include "etl-thread-states.h"
 #include "etl-trace.h"
 
-#define EXIT_INPUT 1
-#define EXIT_USAGE 2
+#define EXIT_INPUT ETL_CLI_EXIT_INPUT
+#define EXIT_USAGE ETL_CLI_EXIT_USAGE
 
 typedef struct
 {
@@ -37,49 +37,17 @@ typedef struct
 } WaitsTotal;
 
 static void
-add_id (JsonBuilder *b, const char *member, guint32 id)
-{
-  json_builder_set_member_name (b, member);
-  if (id != ETL_THREAD_STATES_NO_ID)
-    json_builder_add_int_value (b, id);
-  else
-    json_builder_add_null_value (b);
-}
-
-/* A name when the table has one, else the number, null when unknown (-1). */
-static void
-add_named (JsonBuilder *b, const char *member, int value, const char *(*name_of) (int))
-{
-  const char *name = name_of (value);
-
-  json_builder_set_member_name (b, member);
-  if (name != NULL)
-    json_builder_add_string_value (b, name);
-  else if (value == ETL_THREAD_STATES_UNKNOWN)
-    json_builder_add_null_value (b);
-  else
-    json_builder_add_int_value (b, value);
-}
-
-static void
-add_us (JsonBuilder *b, const char *member, gint64 ticks)
-{
-  json_builder_set_member_name (b, member);
-  json_builder_add_double_value (b, (double)ticks / 10.0);
-}
-
-static void
 add_row (JsonBuilder *b, EtlTrace *trace, const EtlSwitchIn *r)
 {
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "cpu");
   json_builder_add_int_value (b, r->cpu);
-  add_id (b, "new_pid", r->new_pid);
-  add_id (b, "new_tid", r->new_tid);
-  add_id (b, "readying_pid", r->readying_pid);
-  add_id (b, "readying_tid", r->readying_tid);
-  add_id (b, "old_pid", r->old_pid);
-  add_id (b, "old_tid", r->old_tid);
+  etl_cli_add_id (b, "new_pid", r->new_pid);
+  etl_cli_add_id (b, "new_tid", r->new_tid);
+  etl_cli_add_id (b, "readying_pid", r->readying_pid);
+  etl_cli_add_id (b, "readying_tid", r->readying_tid);
+  etl_cli_add_id (b, "old_pid", r->old_pid);
+  etl_cli_add_id (b, "old_tid", r->old_tid);
   json_builder_set_member_name (b, "switch_in_ms");
   json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, r->switch_in));
   json_builder_set_member_name (b, "last_switch_out_ms");
@@ -87,12 +55,12 @@ add_row (JsonBuilder *b, EtlTrace *trace, const EtlSwitchIn *r)
     json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, r->last_switch_out));
   else
     json_builder_add_null_value (b);
-  add_us (b, "ready_us", r->ready);
-  add_us (b, "waits_us", r->waits);
-  add_named (b, "wait_reason", r->new_prev_wait_reason, etl_cswitch_wait_reason_name);
-  add_named (b, "wait_mode", r->new_prev_wait_mode, etl_cswitch_wait_mode_name);
-  add_named (b, "prev_state", r->new_prev_state, etl_cswitch_thread_state_name);
-  add_us (b, "cpu_usage_us", r->cpu_usage);
+  etl_cli_add_us (b, "ready_us", r->ready);
+  etl_cli_add_us (b, "waits_us", r->waits);
+  etl_cli_add_named (b, "wait_reason", r->new_prev_wait_reason, etl_cswitch_wait_reason_name);
+  etl_cli_add_named (b, "wait_mode", r->new_prev_wait_mode, etl_cswitch_wait_mode_name);
+  etl_cli_add_named (b, "prev_state", r->new_prev_state, etl_cswitch_thread_state_name);
+  etl_cli_add_us (b, "cpu_usage_us", r->cpu_usage);
   json_builder_end_object (b);
 }
 
@@ -112,11 +80,8 @@ print_waits (EtlTrace *trace, EtlThreadStates *states, double from_ms, double to
              gint64 to_ft, gint64 pid, gint64 tid)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
   g_autoptr (GHashTable) by_pid = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autoptr (GPtrArray) totals = g_ptr_array_new ();
-  g_autofree char *text = NULL;
   EtlProcessTable *table = etl_trace_get_process_table (trace);
   guint n_rows, n_kept = 0;
   const EtlSwitchIn *rows = etl_thread_states_get_switch_ins (states, &n_rows);
@@ -164,54 +129,19 @@ print_waits (EtlTrace *trace, EtlThreadStates *states, double from_ms, double to
   for (guint i = 0; i < totals->len; i++)
     {
       const WaitsTotal *t = g_ptr_array_index (totals, i);
-      g_autofree char *name = NULL;
-
       json_builder_begin_object (b);
-      add_id (b, "pid", t->pid);
-      json_builder_set_member_name (b, "name");
-      if (t->pid == 0)
-        json_builder_add_string_value (b, "Idle (0)");
-      else if (t->pid != ETL_THREAD_STATES_NO_ID)
-        {
-          name
-              = etl_process_format_name (etl_process_table_lookup (table, t->pid, from_ft), t->pid);
-          json_builder_add_string_value (b, name);
-        }
-      else
-        json_builder_add_null_value (b);
+      etl_cli_add_id (b, "pid", t->pid);
+      etl_cli_add_process_name (b, "name", table, t->pid, from_ft);
       json_builder_set_member_name (b, "switch_ins");
       json_builder_add_int_value (b, (gint64)t->switch_ins);
-      add_us (b, "ready_us", t->ready);
-      add_us (b, "waits_us", t->waits);
-      add_us (b, "cpu_usage_us", t->cpu_usage);
+      etl_cli_add_us (b, "ready_us", t->ready);
+      etl_cli_add_us (b, "waits_us", t->waits);
+      etl_cli_add_us (b, "cpu_usage_us", t->cpu_usage);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
-
-  root = json_builder_get_root (b);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
-  fputs (text, stdout);
-  fputc ('\n', stdout);
-}
-
-/* A decimal id (0 to 2^32 - 2: the last value means "unknown"), or -1. */
-static gboolean
-parse_id (const char *arg, gint64 *out)
-{
-  guint64 v;
-
-  if (arg == NULL)
-    {
-      *out = -1;
-      return TRUE;
-    }
-  if (!g_ascii_string_to_unsigned (arg, 10, 0, G_MAXUINT32 - 1, &v, NULL))
-    return FALSE;
-  *out = (gint64)v;
-  return TRUE;
+  etl_cli_print_builder (b);
 }
 
 /**
@@ -239,7 +169,6 @@ etl_cli_waits_main (int argc, char **argv)
   g_autoptr (EtlThreadStates) states = NULL;
   double from_ms = 0.0, to_ms = -1.0;
   gint64 pid, tid, origin, from_ft, to_ft;
-  int status = 0;
   GOptionEntry entries[]
       = { { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from_ms,
             "Switch-ins from MS, ms from the trace's start (default 0)", "MS" },
@@ -271,10 +200,10 @@ etl_cli_waits_main (int argc, char **argv)
       g_printerr ("etlscope-cli waits: --from and --to take 0 <= FROM <= TO ms\n");
       return EXIT_USAGE;
     }
-  if (!parse_id (pid_arg, &pid) || !parse_id (tid_arg, &tid))
+  if (!etl_cli_parse_id (pid_arg, &pid) || !etl_cli_parse_id (tid_arg, &tid))
     {
       g_printerr ("etlscope-cli waits: --pid and --tid take a decimal id, not '%s'\n",
-                  parse_id (pid_arg, &pid) ? tid_arg : pid_arg);
+                  etl_cli_parse_id (pid_arg, &pid) ? tid_arg : pid_arg);
       return EXIT_USAGE;
     }
   if (files == NULL || files[0] == NULL)
@@ -303,18 +232,5 @@ etl_cli_waits_main (int argc, char **argv)
                to_ms >= 0.0 ? to_ms
                             : etl_trace_filetime_to_ms (trace, etl_trace_get_last_filetime (trace)),
                from_ft, to_ft, pid, tid);
-  fflush (stdout);
-
-  for (guint i = 0; i < etl_trace_get_n_files (trace); i++)
-    {
-      const EtlFileInfo *info = etl_trace_get_file_info (trace, i);
-
-      for (guint p = 0; p < info->problems->len; p++)
-        {
-          g_printerr ("etlscope-cli: %s\n",
-                      ((const GError *)g_ptr_array_index (info->problems, p))->message);
-          status = EXIT_INPUT;
-        }
-    }
-  return status;
+  return etl_cli_report_problems (trace);
 }

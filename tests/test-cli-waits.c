@@ -5,7 +5,10 @@
  * figures test-thread-states.c checks in the model, here through the JSON:
  * ms from the trace's start, the schedule starting at 1 ms), the
  * --pid/--tid/--from/--to filters, the trace without ReadyThread records, and
- * usage errors (exit status 2 and a line naming the option).
+ * usage errors (exit status 2 and a line naming the option); then
+ * `etlscope-cli critical-path` on the same schedule (the chain D→B→C→A
+ * through the JSON, the trace without ReadyThread records, usage errors and
+ * a thread the trace does not know).
  */
 #include "config.h"
 
@@ -427,6 +430,219 @@ test_waits_usage (void)
   }
 }
 
+/* ------------------------------------------------------------------------ */
+/* critical-path */
+
+/* Runs `critical-path --tid TID --from FROM --to TO FILE`, which must
+ * succeed, and parses its JSON. */
+static JsonObject *
+critical_path_json (JsonNode **root, const char *tid, const char *from, const char *to,
+                    const char *path)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  CliRun run = { 0 };
+
+  run_cli (&run, "critical-path", "--tid", tid, "--from", from, "--to", to, path, NULL);
+  g_assert_cmpstr (run.err, ==, "");
+  g_assert_cmpint (run.status, ==, 0);
+  json_parser_load_from_data (parser, run.out, -1, &error);
+  g_assert_no_error (error);
+  cli_run_clear (&run);
+  *root = json_node_copy (json_parser_get_root (parser));
+  return json_node_get_object (*root);
+}
+
+typedef struct
+{
+  gint64 tid, pid;
+  const char *process;
+  double start_ms, end_ms;
+  const char *state, *wait_reason; /* wait_reason NULL: null */
+  gint64 hop, woke_tid;            /* woke_tid -1: null */
+} WantSegment;
+
+static void
+check_segments (JsonArray *segs, const WantSegment *want, guint n_want)
+{
+  g_assert_cmpuint (json_array_get_length (segs), ==, n_want);
+  for (guint i = 0; i < n_want; i++)
+    {
+      JsonObject *g = json_array_get_object_element (segs, i);
+      const WantSegment *w = &want[i];
+
+      g_test_message ("segment %u", i);
+      g_assert_cmpint (json_object_get_int_member (g, "tid"), ==, w->tid);
+      g_assert_cmpint (json_object_get_int_member (g, "pid"), ==, w->pid);
+      g_assert_cmpstr (json_object_get_string_member (g, "process"), ==, w->process);
+      assert_ms (g, "start_ms", w->start_ms);
+      assert_ms (g, "end_ms", w->end_ms);
+      assert_ms (g, "duration_us", (w->end_ms - w->start_ms) * 1000.0);
+      g_assert_cmpstr (json_object_get_string_member (g, "state"), ==, w->state);
+      if (w->wait_reason == NULL)
+        g_assert_true (json_object_get_null_member (g, "wait_reason"));
+      else
+        g_assert_cmpstr (json_object_get_string_member (g, "wait_reason"), ==, w->wait_reason);
+      g_assert_cmpint (json_object_get_int_member (g, "hop"), ==, w->hop);
+      if (w->woke_tid < 0)
+        g_assert_true (json_object_get_null_member (g, "woke_tid"));
+      else
+        g_assert_cmpint (json_object_get_int_member (g, "woke_tid"), ==, w->woke_tid);
+    }
+}
+
+#define ALPHA "alpha.exe (1000)"
+#define BETA  "beta.exe (2000)"
+#define GAMMA "gamma.exe (3000)"
+
+/* A (1004) over the whole trace: its wait 2.0–5.0 ms was ended by C, C's
+ * by B, B's by D (the schedule's chain); D's DPC-ended wait stays. */
+static void
+test_critical_path (void)
+{
+  static const WantSegment want[] = {
+    { 1004, 1000, ALPHA, 0.0, 1.0, "Unknown", NULL, 0, -1 },
+    { 1004, 1000, ALPHA, 1.0, 2.0, "Running", NULL, 0, -1 },
+    { 1008, 1000, ALPHA, 2.0, 2.5, "Running", NULL, 3, 2004 },
+    { 1008, 1000, ALPHA, 2.5, 3.0, "Waiting", "DelayExecution", 3, 2004 },
+    { 1008, 1000, ALPHA, 3.0, 3.2, "Ready", "DelayExecution", 3, 2004 },
+    { 1008, 1000, ALPHA, 3.2, 3.5, "Running", NULL, 3, 2004 },
+    { 2004, 2000, BETA, 3.5, 3.8, "Ready", "UserRequest", 2, 3004 },
+    { 2004, 2000, BETA, 3.8, 4.2, "Running", NULL, 2, 3004 },
+    { 3004, 3000, GAMMA, 4.2, 4.5, "Ready", "WrQueue", 1, 1004 },
+    { 3004, 3000, GAMMA, 4.5, 5.0, "Running", NULL, 1, 1004 },
+    { 1004, 1000, ALPHA, 5.0, 5.1, "Ready", "WrAlertByThreadId", 0, -1 },
+    { 1004, 1000, ALPHA, 5.1, 6.2, "Running", NULL, 0, -1 },
+    { 1004, 1000, ALPHA, 6.2, 7.0, "Waiting", "WrLpcReceive", 0, -1 },
+  };
+  /* tid, running, ready, waiting, not running, unknown (µs) */
+  static const double want_threads[][6] = {
+    { 1004, 2100, 100, 800, 0, 1000 },
+    { 1008, 800, 200, 500, 0, 0 },
+    { 2004, 400, 300, 0, 0, 0 },
+    { 3004, 500, 300, 0, 0, 0 },
+  };
+  static const char *const members[]
+      = { "running_us", "ready_us", "waiting_us", "not_running_us", "unknown_us" };
+  g_autofree char *dir = NULL;
+  g_autofree char *path = synth_waits (&dir, FALSE);
+  g_autoptr (JsonNode) root = NULL;
+  JsonObject *o = critical_path_json (&root, "1004", "0", "7", path);
+  JsonArray *threads = json_object_get_array_member (o, "threads");
+
+  g_assert_cmpint (json_object_get_int_member (o, "tid"), ==, 1004);
+  assert_ms (o, "from_ms", 0.0);
+  assert_ms (o, "to_ms", 7.0);
+  g_assert_true (json_object_get_boolean_member (o, "ready_thread"));
+  g_assert_cmpint (json_object_get_int_member (o, "max_hop"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (o, "cycles"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (o, "depth_limited"), ==, 0);
+  check_segments (json_object_get_array_member (o, "segments"), want, G_N_ELEMENTS (want));
+  g_assert_cmpuint (json_array_get_length (threads), ==, G_N_ELEMENTS (want_threads));
+  for (guint i = 0; i < G_N_ELEMENTS (want_threads); i++)
+    {
+      JsonObject *t = json_array_get_object_element (threads, i);
+
+      g_assert_cmpint (json_object_get_int_member (t, "tid"), ==, (gint64)want_threads[i][0]);
+      g_assert_cmpint (json_object_get_int_member (t, "pid"), ==,
+                       (gint64)want_threads[i][0] / 1000 * 1000);
+      for (guint k = 0; k < G_N_ELEMENTS (members); k++)
+        assert_ms (t, members[k], want_threads[i][k + 1]);
+    }
+  g_assert_cmpstr (
+      json_object_get_string_member (json_array_get_object_element (threads, 2), "process"), ==,
+      BETA);
+
+  /* A range ending inside A's wait: not readied by its end, it stays. */
+  {
+    static const WantSegment inside[]
+        = { { 1004, 1000, ALPHA, 2.5, 3.0, "Waiting", "WrAlertByThreadId", 0, -1 } };
+    g_autoptr (JsonNode) root2 = NULL;
+
+    o = critical_path_json (&root2, "1004", "2.5", "3", path);
+    check_segments (json_object_get_array_member (o, "segments"), inside, 1);
+  }
+  etl_test_rm_rf (dir);
+}
+
+/* Without ReadyThread records no wait is followed: A alone. */
+static void
+test_critical_path_no_ready_thread (void)
+{
+  static const WantSegment want[] = {
+    { 1004, 1000, ALPHA, 0.0, 1.0, "Unknown", NULL, 0, -1 },
+    { 1004, 1000, ALPHA, 1.0, 2.0, "Running", NULL, 0, -1 },
+    { 1004, 1000, ALPHA, 2.0, 5.1, "NotRunning", "WrAlertByThreadId", 0, -1 },
+    { 1004, 1000, ALPHA, 5.1, 6.2, "Running", NULL, 0, -1 },
+    { 1004, 1000, ALPHA, 6.2, 7.0, "NotRunning", "WrLpcReceive", 0, -1 },
+  };
+  g_autofree char *dir = NULL;
+  g_autofree char *path = synth_waits (&dir, TRUE);
+  g_autoptr (JsonNode) root = NULL;
+  JsonObject *o = critical_path_json (&root, "1004", "0", "7", path);
+  JsonArray *threads = json_object_get_array_member (o, "threads");
+
+  g_assert_false (json_object_get_boolean_member (o, "ready_thread"));
+  check_segments (json_object_get_array_member (o, "segments"), want, G_N_ELEMENTS (want));
+  g_assert_cmpuint (json_array_get_length (threads), ==, 1);
+  assert_ms (json_array_get_object_element (threads, 0), "not_running_us", 3900);
+  etl_test_rm_rf (dir);
+}
+
+/* Usage errors exit 2 naming the problem; a thread without states exits 1. */
+static void
+test_critical_path_usage (void)
+{
+  static const struct
+  {
+    const char *args[7];
+    const char *message;
+  } bad[] = {
+    { { "--from", "0", "--to", "7" }, "--tid, --from and --to are required" },
+    { { "--tid", "1004", "--to", "7" }, "--tid, --from and --to are required" },
+    { { "--tid", "1004", "--from", "0" }, "--tid, --from and --to are required" },
+    { { "--tid", "abc", "--from", "0", "--to", "7" }, "--tid takes a decimal id, not 'abc'" },
+    { { "--tid", "1004", "--from", "5", "--to", "2" }, "--from and --to take 0 <= FROM <= TO ms" },
+    { { "--tid", "1004", "--from", "-1", "--to", "2" }, "--from and --to take 0 <= FROM <= TO ms" },
+    { { "--tid", "1004", "--from", "x", "--to", "2" }, "--from" },
+  };
+  g_autofree char *dir = NULL;
+  g_autofree char *path = synth_waits (&dir, FALSE);
+  CliRun run = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      const char *v[8] = { NULL };
+      guint n = 0;
+
+      /* The case's options, then the file. */
+      for (guint k = 0; k < G_N_ELEMENTS (bad[i].args) && bad[i].args[k] != NULL; k++)
+        v[n++] = bad[i].args[k];
+      v[n] = path;
+      g_test_message ("case %u", i);
+      run_cli (&run, "critical-path", v[0], v[1], v[2], v[3], v[4], v[5], v[6], NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_cmpstr (run.out, ==, "");
+      g_assert_nonnull (strstr (run.err, bad[i].message));
+      cli_run_clear (&run);
+    }
+  run_cli (&run, "critical-path", "--tid", "1004", "--from", "0", "--to", "7", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "no FILE given"));
+  cli_run_clear (&run);
+
+  /* A thread no CSwitch or ReadyThread names: an error, no JSON. */
+  run_cli (&run, "critical-path", "--tid", "9", "--from", "0", "--to", "7", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_cmpstr (
+      run.err, ==,
+      "etlscope-cli critical-path: thread 9 has no state in the trace (no CSwitch or ReadyThread "
+      "names it)\n");
+  cli_run_clear (&run);
+  etl_test_rm_rf (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -435,5 +651,8 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/cli/waits/filters", test_waits_filters);
   g_test_add_func ("/etl/cli/waits/no-ready-thread", test_waits_no_ready_thread);
   g_test_add_func ("/etl/cli/waits/usage", test_waits_usage);
+  g_test_add_func ("/etl/cli/critical-path/chain", test_critical_path);
+  g_test_add_func ("/etl/cli/critical-path/no-ready-thread", test_critical_path_no_ready_thread);
+  g_test_add_func ("/etl/cli/critical-path/usage", test_critical_path_usage);
   return g_test_run ();
 }

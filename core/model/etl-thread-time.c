@@ -230,7 +230,8 @@ add_thread (Builder *b, EtlThreadStates *states, guint32 tid, gint64 from, gint6
  * @states: the trace's thread states (etl_thread_states_new())
  * @stacks: the same trace's stacks (etl_stacks_compute()); its trace's
  *   process table names the processes
- * @tids: (array length=n_tids) (nullable): the threads to include
+ * @tids: (array length=n_tids) (nullable): the threads to include, each
+ *   once (a thread listed twice counts twice)
  * @n_tids: the number of @tids; 0 for every thread the states know
  * @from_filetime: start of the range, FILETIME, inclusive
  * @to_filetime: end of the range, FILETIME, exclusive

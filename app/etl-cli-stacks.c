@@ -3,11 +3,21 @@
  * etlscope-cli stacks: the top frames of the sample stacks in a time range.
  *
  *   etlscope-cli stacks [--from MS] [--to MS] [--top N] [--manifest FILE.man]... FILE...
+ *   etlscope-cli stacks --thread-time [--tid N]... [--from MS] [--to MS] [--top N] FILE...
  *
  * Prints one object: the counts of stack records, attached stacks, images
  * and JIT methods, the samples in the range and how many of their frames
  * resolved, and "frames": one row per module / JIT method / "?" with its
  * exclusive and inclusive sample counts (see etl_stacks_summarize()).
+ *
+ * With --thread-time, PerfView's thread time of the threads (all, or each
+ * --tid) over the range instead (etl_thread_time_tree_new()): the same
+ * counts of stack records, "threads" (the --tid ids, [] for all),
+ * "total_ms" (the root's weight), "cpu_ms", "blocked_ms" and "readied_ms"
+ * (the time under the CPU_TIME, BLOCKED_TIME and READIED_TIME
+ * pseudo-frames), and "paths": the --top heaviest root-to-leaf paths, each
+ * {"frames": [outermost first … pseudo-frame], "ms": its weight}, by
+ * weight descending then by frames.
  */
 #include "config.h"
 
@@ -19,6 +29,7 @@
 
 #include "etl-cli-stacks.h"
 #include "etl-stacks.h"
+#include "etl-thread-time.h"
 #include "etl-trace.h"
 
 #define EXIT_INPUT 1
@@ -78,6 +89,138 @@ print_summary (EtlStacks *stacks, const EtlStackSummary *sum, double from_ms, do
   puts (text);
 }
 
+typedef struct
+{
+  guint node;
+  char *key; /* the frames joined, to order equal weights */
+} PathRow;
+
+static int
+cmp_path_rows (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const EtlStackTreeNode *nodes = user_data;
+  const PathRow *x = a, *y = b;
+
+  if (nodes[x->node].self != nodes[y->node].self)
+    return nodes[x->node].self > nodes[y->node].self ? -1 : 1;
+  return strcmp (x->key, y->key);
+}
+
+static double
+ticks_ms (guint64 ticks)
+{
+  return (double)ticks / 10000.0;
+}
+
+/* The time of the leaves named @leaf (pseudo-frames end every path). */
+static guint64
+leaf_ticks (const EtlStackTreeNode *nodes, guint n, const char *leaf)
+{
+  guint64 sum = 0;
+
+  for (guint i = 1; i < n; i++)
+    if (nodes[i].self > 0 && strcmp (nodes[i].name, leaf) == 0)
+      sum += nodes[i].self;
+  return sum;
+}
+
+static void
+print_thread_time (EtlStacks *stacks, EtlStackTree *tree, const guint32 *tids, guint n_tids, double from_ms,
+                   double to_ms, guint top_n)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (PathRow));
+  g_autofree char *text = NULL;
+  guint n = 0;
+  const EtlStackTreeNode *nodes = etl_stack_tree_get_nodes (tree, &n);
+
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr (GPtrArray) names = NULL;
+      PathRow row = { i, NULL };
+
+      if (nodes[i].self == 0)
+        continue;
+      names = g_ptr_array_new ();
+      for (guint k = i; k != 0; k = nodes[k].parent)
+        g_ptr_array_insert (names, 0, (gpointer)nodes[k].name);
+      g_ptr_array_add (names, NULL);
+      row.key = g_strjoinv ("\n", (char **)names->pdata);
+      g_array_append_val (rows, row);
+    }
+  g_array_sort_with_data (rows, cmp_path_rows, (gpointer)nodes);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "from_ms");
+  json_builder_add_double_value (b, from_ms);
+  json_builder_set_member_name (b, "to_ms");
+  json_builder_add_double_value (b, to_ms);
+  add_uint (b, "stack_records", etl_stacks_get_n_stack_records (stacks));
+  add_uint (b, "attached", etl_stacks_get_n_attached (stacks));
+  json_builder_set_member_name (b, "threads");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_tids; i++)
+    json_builder_add_int_value (b, tids[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "total_ms");
+  json_builder_add_double_value (b, ticks_ms (nodes[0].total));
+  json_builder_set_member_name (b, "cpu_ms");
+  json_builder_add_double_value (b, ticks_ms (leaf_ticks (nodes, n, ETL_THREAD_TIME_CPU)));
+  json_builder_set_member_name (b, "blocked_ms");
+  json_builder_add_double_value (b, ticks_ms (leaf_ticks (nodes, n, ETL_THREAD_TIME_BLOCKED)));
+  json_builder_set_member_name (b, "readied_ms");
+  json_builder_add_double_value (b, ticks_ms (leaf_ticks (nodes, n, ETL_THREAD_TIME_READIED)));
+  json_builder_set_member_name (b, "paths");
+  json_builder_begin_array (b);
+  for (guint r = 0; r < rows->len && r < top_n; r++)
+    {
+      const PathRow *row = &g_array_index (rows, PathRow, r);
+      g_auto (GStrv) frames = g_strsplit (row->key, "\n", -1);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "frames");
+      json_builder_begin_array (b);
+      for (guint f = 0; frames[f] != NULL; f++)
+        json_builder_add_string_value (b, frames[f]);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "ms");
+      json_builder_add_double_value (b, ticks_ms (nodes[row->node].self));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  for (guint r = 0; r < rows->len; r++)
+    g_free (g_array_index (rows, PathRow, r).key);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  puts (text);
+}
+
+/* The --tid values, decimal ids; FALSE (with *@bad) on another word. */
+static gboolean
+parse_tids (char **args, GArray *tids, const char **bad)
+{
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    {
+      guint64 v;
+
+      if (!g_ascii_string_to_unsigned (args[i], 10, 0, G_MAXUINT32, &v, NULL))
+        {
+          *bad = args[i];
+          return FALSE;
+        }
+      guint32 tid = (guint32)v;
+
+      g_array_append_val (tids, tid);
+    }
+  return TRUE;
+}
+
 /**
  * etl_cli_stacks_main:
  * @argc: arguments, "stacks" first
@@ -85,7 +228,9 @@ print_summary (EtlStacks *stacks, const EtlStackSummary *sum, double from_ms, do
  *
  * The `stacks` command: opens the files as one trace, attaches and
  * symbolizes its stacks (etl_stacks_compute()) and prints the summary of the
- * samples between --from and --to (ms from the trace's start) as JSON.
+ * samples between --from and --to (ms from the trace's start) as JSON; with
+ * --thread-time, the heaviest paths of the thread-time tree
+ * (etl_thread_time_tree_new()) of the --tid threads over the range.
  *
  * Returns: the exit status: 0, 1 when input could not be read completely,
  *   2 on a usage error
@@ -100,6 +245,10 @@ etl_cli_stacks_main (int argc, char **argv)
   g_autoptr (EtlTrace) trace = NULL;
   g_autoptr (EtlStacks) stacks = NULL;
   g_autoptr (EtlStackSummary) sum = NULL;
+  g_auto (GStrv) tid_args = NULL;
+  g_autoptr (GArray) tids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gboolean thread_time = FALSE;
+  const char *bad = NULL;
   double from_ms = 0.0, to_ms = -1.0;
   gint top_n = 50;
   gint64 origin, from_ft, to_ft;
@@ -108,6 +257,10 @@ etl_cli_stacks_main (int argc, char **argv)
     { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from_ms, "Start of the range, ms from the trace's start (default 0)", "MS" },
     { "to", 0, 0, G_OPTION_ARG_DOUBLE, &to_ms, "End of the range, ms from the trace's start (default: the end)", "MS" },
     { "top", 0, 0, G_OPTION_ARG_INT, &top_n, "Rows to print (default 50)", "N" },
+    { "thread-time", 0, 0, G_OPTION_ARG_NONE, &thread_time,
+      "Thread time (PerfView) from CSwitch/ReadyThread and their stacks instead of the samples", NULL },
+    { "tid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &tid_args, "With --thread-time, only thread N (repeatable)",
+      "N" },
     { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
       "Describe events with this instrumentation manifest (repeatable)", "FILE.man" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
@@ -136,6 +289,17 @@ etl_cli_stacks_main (int argc, char **argv)
       return EXIT_USAGE;
     }
 
+  if (!parse_tids (tid_args, tids, &bad))
+    {
+      g_printerr ("etlscope-cli stacks: --tid takes a decimal thread id, not '%s'\n", bad);
+      return EXIT_USAGE;
+    }
+  if (tids->len > 0 && !thread_time)
+    {
+      g_printerr ("etlscope-cli stacks: --tid needs --thread-time\n");
+      return EXIT_USAGE;
+    }
+
   trace = etl_trace_open_full ((const char *const *)files, (const char *const *)manifests, NULL, NULL, NULL,
                                &error);
   if (trace == NULL)
@@ -147,15 +311,40 @@ etl_cli_stacks_main (int argc, char **argv)
   origin = etl_trace_get_origin (trace);
   from_ft = origin + (gint64)(from_ms * 10000.0);
   to_ft = to_ms >= 0.0 ? origin + (gint64)(to_ms * 10000.0) : G_MAXINT64;
-  if (stacks != NULL)
-    sum = etl_stacks_summarize (stacks, from_ft, to_ft, NULL, &error);
-  if (sum == NULL)
+  if (thread_time)
     {
-      g_printerr ("etlscope-cli stacks: %s\n", error->message);
-      return EXIT_INPUT;
+      g_autoptr (EtlThreadStates) states = NULL;
+      g_autoptr (EtlStackTree) tree = NULL;
+
+      from_ft = origin + (gint64)(from_ms * 10000.0 + 0.5);
+      to_ft = to_ms >= 0.0 ? origin + (gint64)(to_ms * 10000.0 + 0.5) : G_MAXINT64;
+      if (stacks != NULL)
+        states = etl_thread_states_new (trace, NULL, &error);
+      if (states != NULL)
+        tree = etl_thread_time_tree_new (states, stacks, (const guint32 *)tids->data, tids->len, from_ft, to_ft,
+                                         NULL, &error);
+      if (tree == NULL)
+        {
+          g_printerr ("etlscope-cli stacks: %s\n", error->message);
+          return EXIT_INPUT;
+        }
+      print_thread_time (stacks, tree, (const guint32 *)tids->data, tids->len, from_ms,
+                         to_ms >= 0.0 ? to_ms : etl_trace_filetime_to_ms (trace, etl_trace_get_last_filetime (trace)),
+                         (guint)top_n);
     }
-  print_summary (stacks, sum, from_ms, to_ms >= 0.0 ? to_ms : etl_trace_filetime_to_ms (trace, etl_trace_get_last_filetime (trace)),
-                 (guint)top_n);
+  else
+    {
+      if (stacks != NULL)
+        sum = etl_stacks_summarize (stacks, from_ft, to_ft, NULL, &error);
+      if (sum == NULL)
+        {
+          g_printerr ("etlscope-cli stacks: %s\n", error->message);
+          return EXIT_INPUT;
+        }
+      print_summary (stacks, sum, from_ms,
+                     to_ms >= 0.0 ? to_ms : etl_trace_filetime_to_ms (trace, etl_trace_get_last_filetime (trace)),
+                     (guint)top_n);
+    }
   fflush (stdout);
 
   for (guint i = 0; i < etl_trace_get_n_files (trace); i++)

@@ -208,6 +208,7 @@ etl_cli_synth_main (int argc, char **argv)
   gboolean schedule = FALSE;
   gboolean waits = FALSE;
   gboolean no_ready_thread = FALSE;
+  gboolean waits_stacks = FALSE;
   g_auto (GStrv) rest = NULL;
   EtlSynthParams params;
   guint64 v;
@@ -231,6 +232,8 @@ etl_cli_synth_main (int argc, char **argv)
       "processors, see etl-synth-waits.c); --cpus defaults to 2, --records is not used", NULL },
     { "no-ready-thread", 0, 0, G_OPTION_ARG_NONE, &no_ready_thread,
       "With --waits, leave the ReadyThread records out", NULL },
+    { "stacks", 0, 0, G_OPTION_ARG_NONE, &waits_stacks,
+      "With --waits, add Image loads and a StackWalk record after each CSwitch and ReadyThread", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
@@ -256,6 +259,11 @@ etl_cli_synth_main (int argc, char **argv)
       g_printerr ("etlscope-cli synth: --no-ready-thread needs --waits\n");
       return EXIT_USAGE;
     }
+  if (waits_stacks && !waits)
+    {
+      g_printerr ("etlscope-cli synth: --stacks needs --waits\n");
+      return EXIT_USAGE;
+    }
   if (waits && schedule)
     {
       g_printerr ("etlscope-cli synth: --waits and --schedule are two different schedules: give one\n");
@@ -279,6 +287,7 @@ etl_cli_synth_main (int argc, char **argv)
   params.schedule = schedule;
   params.waits = waits;
   params.no_ready_thread = no_ready_thread;
+  params.waits_stacks = waits_stacks;
   if (records_arg != NULL && !parse_u64 (records_arg, 0, G_MAXINT64, &params.n_records))
     {
       g_printerr ("etlscope-cli synth: --records takes a count, not '%s'\n", records_arg);

@@ -15,6 +15,12 @@
  * calling itself).  Each node counts the samples that pass through it
  * (total) and those that end in it (self).
  *
+ * The same tree carries weights other than sample counts: built from
+ * weighted paths (etl-stack-tree-private.h), a node's total and self are the
+ * sums of the weights of the paths through it and ending in it, in the unit
+ * etl_stack_tree_get_unit() tells (100-ns ticks for the thread time of
+ * etl_thread_time_tree_new()).
+ *
  * Memory: one node per distinct path, names interned once.
  */
 
@@ -24,7 +30,7 @@
 
 #include <string.h>
 
-#include "etl-stack-tree.h"
+#include "etl-stack-tree-private.h"
 
 #define HOOK_SAMPLED_PROFILE 0x0F2E
 #define CANCEL_STEP 4096
@@ -34,6 +40,13 @@ struct _EtlStackTree
   GArray *nodes; /* EtlStackTreeNode; 0 is the root */
   GStringChunk *names;
   guint max_depth;
+  EtlStackTreeUnit unit;
+};
+
+struct _EtlStackTreeBuilder
+{
+  EtlStackTree *tree;
+  GHashTable *children; /* ChildKey → node index + 1 */
 };
 
 typedef struct
@@ -137,6 +150,71 @@ link_children (EtlStackTree *tree)
     }
 }
 
+/* Internal: a tree to fill with weighted paths, in @unit. */
+EtlStackTreeBuilder *
+etl_stack_tree_builder_new (EtlStackTreeUnit unit)
+{
+  EtlStackTreeBuilder *b = g_new0 (EtlStackTreeBuilder, 1);
+  EtlStackTreeNode root = { "", 0, 0, ETL_STACK_TREE_NONE, ETL_STACK_TREE_NONE, ETL_STACK_TREE_NONE, 0 };
+
+  b->tree = g_new0 (EtlStackTree, 1);
+  b->tree->nodes = g_array_new (FALSE, FALSE, sizeof (EtlStackTreeNode));
+  b->tree->names = g_string_chunk_new (4096);
+  b->tree->unit = unit;
+  g_array_append_val (b->tree->nodes, root);
+  b->children = g_hash_table_new_full (child_key_hash, child_key_equal, g_free, NULL);
+  return b;
+}
+
+/* Internal: @name's copy in the tree, the same pointer for equal names:
+ * the names etl_stack_tree_builder_add() takes. */
+const char *
+etl_stack_tree_builder_intern (EtlStackTreeBuilder *builder, const char *name)
+{
+  return g_string_chunk_insert_const (builder->tree->names, name);
+}
+
+/* Internal: adds @weight to the root and to every node of @path
+ * (@n_frames names from etl_stack_tree_builder_intern(), outermost first,
+ * the nodes made when missing), and to the self of its last node. */
+void
+etl_stack_tree_builder_add (EtlStackTreeBuilder *builder, const char *const *path, guint n_frames, guint64 weight)
+{
+  EtlStackTree *tree = builder->tree;
+  guint node = 0;
+
+  g_array_index (tree->nodes, EtlStackTreeNode, 0).total += weight;
+  for (guint k = 0; k < n_frames; k++)
+    {
+      node = add_child (tree, builder->children, node, path[k]);
+      g_array_index (tree->nodes, EtlStackTreeNode, node).total += weight;
+    }
+  g_array_index (tree->nodes, EtlStackTreeNode, node).self += weight;
+}
+
+/* Internal: links the children and returns the tree (transfer full); frees
+ * @builder. */
+EtlStackTree *
+etl_stack_tree_builder_finish (EtlStackTreeBuilder *builder)
+{
+  EtlStackTree *tree = g_steal_pointer (&builder->tree);
+
+  link_children (tree);
+  etl_stack_tree_builder_free (builder);
+  return tree;
+}
+
+void
+etl_stack_tree_builder_free (EtlStackTreeBuilder *builder)
+{
+  if (builder == NULL)
+    return;
+  etl_stack_tree_free (builder->tree);
+  if (builder->children != NULL)
+    g_hash_table_unref (builder->children);
+  g_free (builder);
+}
+
 /**
  * etl_stack_tree_new:
  * @stacks: the trace's stacks
@@ -150,7 +228,7 @@ link_children (EtlStackTree *tree)
  * the calling thread (meant for a worker).  Frames are named with
  * etl_stacks_symbolize() (Image_Load records and the CLR method records),
  * innermost first in the StackWalk_Event record, so the tree is built from
- * the last frame to the first.
+ * the last frame to the first.  Its unit is %ETL_STACK_TREE_UNIT_SAMPLES.
  *
  * Returns: (transfer full) (nullable): the tree, %NULL when cancelled
  */
@@ -158,19 +236,15 @@ EtlStackTree *
 etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime, GCancellable *cancellable,
                     GError **error)
 {
-  g_autoptr (EtlStackTree) tree = g_new0 (EtlStackTree, 1);
-  g_autoptr (GHashTable) children = g_hash_table_new_full (child_key_hash, child_key_equal, g_free, NULL);
+  g_autoptr (EtlStackTreeBuilder) b = NULL;
   g_autoptr (GPtrArray) path = g_ptr_array_new ();
   EtlTrace *trace;
-  EtlStackTreeNode root = { "", 0, 0, ETL_STACK_TREE_NONE, ETL_STACK_TREE_NONE, ETL_STACK_TREE_NONE, 0 };
   guint64 first, last;
 
   g_return_val_if_fail (stacks != NULL, NULL);
 
+  b = etl_stack_tree_builder_new (ETL_STACK_TREE_UNIT_SAMPLES);
   trace = etl_stacks_get_trace (stacks);
-  tree->nodes = g_array_new (FALSE, FALSE, sizeof (EtlStackTreeNode));
-  tree->names = g_string_chunk_new (4096);
-  g_array_append_val (tree->nodes, root);
   first = etl_trace_lower_bound (trace, from_filetime);
   last = etl_trace_lower_bound (trace, to_filetime);
 
@@ -179,7 +253,6 @@ etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
       g_auto (EtlRecord) rec = { 0 };
       g_autoptr (GArray) frames = NULL;
       guint32 pid = 0;
-      guint node = 0;
 
       if ((i - first) % CANCEL_STEP == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
@@ -197,21 +270,14 @@ etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
       for (guint f = MIN (frames->len, ETL_STACKS_MAX_FRAMES); f > 0; f--)
         {
           g_autofree char *group = frame_group (stacks, pid, rec.filetime, g_array_index (frames, guint64, f - 1));
-          const char *name = g_string_chunk_insert_const (tree->names, group);
+          const char *name = etl_stack_tree_builder_intern (b, group);
 
           if (path->len == 0 || g_ptr_array_index (path, path->len - 1) != name)
             g_ptr_array_add (path, (gpointer) name);
         }
-      g_array_index (tree->nodes, EtlStackTreeNode, 0).total++;
-      for (guint k = 0; k < path->len; k++)
-        {
-          node = add_child (tree, children, node, g_ptr_array_index (path, k));
-          g_array_index (tree->nodes, EtlStackTreeNode, node).total++;
-        }
-      g_array_index (tree->nodes, EtlStackTreeNode, node).self++;
+      etl_stack_tree_builder_add (b, (const char *const *) path->pdata, path->len, 1);
     }
-  link_children (tree);
-  return g_steal_pointer (&tree);
+  return etl_stack_tree_builder_finish (g_steal_pointer (&b));
 }
 
 /**
@@ -259,6 +325,22 @@ etl_stack_tree_get_max_depth (EtlStackTree *tree)
 {
   g_return_val_if_fail (tree != NULL, 0);
   return tree->max_depth;
+}
+
+/**
+ * etl_stack_tree_get_unit:
+ * @tree: a tree
+ *
+ * What the weights of @tree's nodes count: samples (etl_stack_tree_new()) or
+ * 100-ns ticks (etl_thread_time_tree_new()), for a view to label them.
+ *
+ * Returns: the unit of #EtlStackTreeNode's @total and @self
+ */
+EtlStackTreeUnit
+etl_stack_tree_get_unit (EtlStackTree *tree)
+{
+  g_return_val_if_fail (tree != NULL, ETL_STACK_TREE_UNIT_SAMPLES);
+  return tree->unit;
 }
 
 /**

@@ -18,9 +18,10 @@ G_BEGIN_DECLS
  * EtlStackTreeNode:
  * @name: the frame group: a module file name ("ntdll.dll"), a JIT method
  *   ("Namespace.Method") or "?"; "" for the root
- * @total: samples whose stack passes through this node (the root: every
- *   sample with a stack)
- * @self: samples whose innermost frame group is this node
+ * @total: the weight of the stacks that pass through this node (the root:
+ *   of every stack); in the tree's unit (etl_stack_tree_get_unit()):
+ *   samples, or 100-ns ticks
+ * @self: the weight of the stacks whose innermost frame is this node
  * @parent: the caller's node, %ETL_STACK_TREE_NONE for the root
  * @first_child: the first callee, %ETL_STACK_TREE_NONE when none
  * @next_sibling: the parent's next callee, %ETL_STACK_TREE_NONE when last
@@ -40,6 +41,21 @@ typedef struct
   guint depth;
 } EtlStackTreeNode;
 
+/**
+ * EtlStackTreeUnit:
+ * @ETL_STACK_TREE_UNIT_SAMPLES: node weights count samples
+ *   (etl_stack_tree_new())
+ * @ETL_STACK_TREE_UNIT_TICKS: node weights are durations in 100-ns ticks
+ *   (etl_thread_time_tree_new())
+ *
+ * What the @total and @self of an #EtlStackTreeNode count.
+ */
+typedef enum
+{
+  ETL_STACK_TREE_UNIT_SAMPLES,
+  ETL_STACK_TREE_UNIT_TICKS,
+} EtlStackTreeUnit;
+
 typedef struct _EtlStackTree EtlStackTree;
 
 EtlStackTree *etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
@@ -47,6 +63,7 @@ EtlStackTree *etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint6
 void etl_stack_tree_free (EtlStackTree *tree);
 const EtlStackTreeNode *etl_stack_tree_get_nodes (EtlStackTree *tree, guint *n_nodes);
 guint etl_stack_tree_get_max_depth (EtlStackTree *tree);
+EtlStackTreeUnit etl_stack_tree_get_unit (EtlStackTree *tree);
 guint etl_stack_tree_find_child (EtlStackTree *tree, guint node, const char *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlStackTree, etl_stack_tree_free)

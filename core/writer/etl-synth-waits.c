@@ -41,7 +41,44 @@
  *
  * With #EtlSynthParams.no_ready_thread the ReadyThread records are left
  * out.  Priorities: NewThreadPriority 10 + (tid mod 7), OldThreadPriority
- * likewise (0 for idle). */
+ * likewise (0 for idle).
+ *
+ * With #EtlSynthParams.waits_stacks (so that the records above keep their
+ * indexes without it) the trace also has call stacks, as a session with
+ * stack walking on CSwitch and ReadyThread logs them:
+ *
+ * - At 0 ms, after the Process Starts, Image Load (v3, hook 0x030A) of
+ *   ntoskrnl.exe in process 0 (base 0xFFFFF80000000000, size 0xC00000),
+ *   then per process its .exe (0x7FF600000000, 0x20000) and ntdll.dll
+ *   (0x7FFA3C8C0000, 0x1F5000).
+ * - After each CSwitch and each ReadyThread, at the same time on the same
+ *   processor, a StackWalk record (PERFINFO header, hook 0x1820,
+ *   StackWalk_Event: EventTimeStamp = the event's raw timestamp,
+ *   StackProcess, StackThread, Stack[] innermost first).  A CSwitch's stack
+ *   is the NEW thread's (StackThread = NewThreadId, the CSwitch header's
+ *   thread: WPA's New Thread Stack, where the thread had blocked); a
+ *   ReadyThread's is the READYING thread's (StackThread = the header's
+ *   ThreadId: WPA's Ready Thread Stack).
+ *
+ * Frames, innermost first; "exe" is the thread's process's .exe, s the
+ * OldThreadWaitReason of the new thread's last switch-out (63 for its first
+ * switch-in, the thread's start), k the woken thread's place in A, D, B, C
+ * (0–3):
+ *
+ *   CSwitch, new thread T:   ntoskrnl.exe+0x20000+s×0x100,
+ *                            ntdll.dll+0xA0000+s×0x10, exe+0x1000+s×0x100,
+ *                            exe+0x800, ntdll.dll+0x5E3C0
+ *   CSwitch, new thread idle: ntoskrnl.exe+0x201000 (process 0)
+ *   ReadyThread by R ≠ 0:     ntoskrnl.exe+0x40000, ntdll.dll+0xB0000,
+ *                            exe(R)+0x8000+k×0x10, exe(R)+0x800,
+ *                            ntdll.dll+0x5E3C0
+ *   ReadyThread by 0 (DPC):   ntoskrnl.exe+0x30000+k×0x10,
+ *                            ntoskrnl.exe+0x31000 (process 0)
+ *
+ * For example A's switch-in at 4.1 ms (it left at 1.0 ms in
+ * WrAlertByThreadId, 37) has ntoskrnl.exe+0x22500, ntdll.dll+0xA0250,
+ * alpha.exe+0x3500, alpha.exe+0x800, ntdll.dll+0x5E3C0, and the
+ * ReadyThread of A by C at 4.0 ms gamma.exe+0x8000 as its third frame. */
 
 #include "config.h"
 
@@ -58,6 +95,16 @@
 #define HOOK_THREAD_END    0x0502
 #define HOOK_CSWITCH       0x0524
 #define HOOK_READY_THREAD  0x0532
+#define HOOK_IMAGE_LOAD    0x030A
+#define HOOK_STACK_WALK    0x1820
+#define EXE_BASE           G_GUINT64_CONSTANT (0x00007FF600000000)
+#define EXE_SIZE           0x20000
+#define NTDLL_BASE         G_GUINT64_CONSTANT (0x00007FFA3C8C0000)
+#define NTDLL_SIZE         0x1F5000
+#define NTOS_BASE          G_GUINT64_CONSTANT (0xFFFFF80000000000)
+#define NTOS_SIZE          0xC00000
+#define SITE_START         63 /* "wait reason" of a thread's first switch-in */
+#define MAX_FRAMES         8
 #define TICKS_PER_MS       10000
 #define WAITS_START        (1 * TICKS_PER_MS)
 #define MAX_RECORD         512
@@ -211,6 +258,84 @@ ready_record (guint8 *p, guint32 tid, guint32 by, gint64 ts)
   return finish (p, 8);
 }
 
+/* Image Load v3 (Image_Load: ImageBase, ImageSize, ProcessId,
+ * ImageCheckSum, TimeDateStamp, Reserved0, DefaultBase, Reserved1–4,
+ * FileName). */
+static gsize
+image_record (guint8 *p, guint32 pid, guint64 base, guint64 size, const char *file, gint64 ts)
+{
+  guint8 *d = p + ETL_SYSTEM_HEADER_SIZE;
+
+  header (p, 3, HOOK_IMAGE_LOAD, 0, pid, ts);
+  memset (d, 0, 56);
+  put_u64 (d, base);
+  put_u64 (d + 8, size);
+  put_u32 (d + 16, pid);
+  put_u32 (d + 20, (guint32) (size >> 4) ^ 0x5A5A);
+  put_u32 (d + 24, 0x5E000000 + pid);
+  put_u64 (d + 32, base);
+  return finish (p, 56 + put_utf16 (d + 56, file));
+}
+
+/* StackWalk_Event v2 under a PERFINFO header: EventTimeStamp (@ts, the
+ * event's raw timestamp), StackProcess, StackThread, Stack[] innermost
+ * first. */
+static gsize
+stack_record (guint8 *p, guint32 pid, guint32 tid, const guint64 *frames, guint n, gint64 ts)
+{
+  gsize size = ETL_PERFINFO_HEADER_SIZE + 16 + 8 * (gsize) n;
+
+  memset (p, 0, ETL_PERFINFO_HEADER_SIZE);
+  put_u16 (p, 2);
+  p[2] = ETL_HEADER_TYPE_PERFINFO64;
+  p[3] = ETL_MARKER_TRACE_HEADER_FLAG | ETL_MARKER_EVENT_TRACE_FLAG;
+  put_u16 (p + 4, (guint16) size);
+  put_u16 (p + 6, HOOK_STACK_WALK);
+  put_u64 (p + 8, (guint64) ts);
+  put_u64 (p + 16, (guint64) ts);
+  put_u32 (p + 24, pid);
+  put_u32 (p + 28, tid);
+  for (guint i = 0; i < n; i++)
+    put_u64 (p + 32 + 8 * i, frames[i]);
+  return size;
+}
+
+/* The New Thread Stack of a switch-in of @tid after a wait of reason @site
+ * (see the file comment). */
+static guint
+new_thread_stack (guint32 tid, guint site, guint64 *frames)
+{
+  if (tid == 0)
+    {
+      frames[0] = NTOS_BASE + 0x201000;
+      return 1;
+    }
+  frames[0] = NTOS_BASE + 0x20000 + site * 0x100;
+  frames[1] = NTDLL_BASE + 0xA0000 + site * 0x10;
+  frames[2] = EXE_BASE + 0x1000 + site * 0x100;
+  frames[3] = EXE_BASE + 0x800;
+  frames[4] = NTDLL_BASE + 0x5E3C0;
+  return 5;
+}
+
+/* The Ready Thread Stack of @by readying the thread at place @k. */
+static guint
+ready_thread_stack (guint32 by, guint k, guint64 *frames)
+{
+  if (by == 0)
+    {
+      frames[0] = NTOS_BASE + 0x30000 + k * 0x10;
+      frames[1] = NTOS_BASE + 0x31000;
+      return 2;
+    }
+  frames[0] = NTOS_BASE + 0x40000;
+  frames[1] = NTDLL_BASE + 0xB0000;
+  frames[2] = EXE_BASE + 0x8000 + k * 0x10;
+  frames[3] = EXE_BASE + 0x800;
+  frames[4] = NTDLL_BASE + 0x5E3C0;
+  return 5;
+}
+
 enum
 {
   A = 1004,
@@ -259,6 +384,40 @@ static const struct
   guint32 pid, tid;
 } waits_threads[] = { { 1000, A }, { 1000, D }, { 2000, B }, { 3000, C } };
 
+/* The thread's place in waits_threads (A, D, B, C: 0–3). */
+static guint
+place_of (guint32 tid)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (waits_threads); k++)
+    if (waits_threads[k].tid == tid)
+      return k;
+  return 0;
+}
+
+/* The StackWalk record after event @ev (see the file comment); @sites holds
+ * each thread's last OldThreadWaitReason, updated here. */
+static gsize
+event_stack (guint8 *p, const WaitsEvent *ev, guint *sites, gint64 ts)
+{
+  guint64 frames[MAX_FRAMES];
+  guint n;
+  guint32 tid;
+
+  if (ev->ready)
+    {
+      tid = ev->old_tid;
+      n = ready_thread_stack (tid, place_of (ev->new_tid), frames);
+    }
+  else
+    {
+      tid = ev->new_tid;
+      n = new_thread_stack (tid, tid != 0 ? sites[place_of (tid)] : 0, frames);
+      if (ev->old_tid != 0)
+        sites[place_of (ev->old_tid)] = (guint) ev->reason;
+    }
+  return stack_record (p, tid / 1000 * 1000, tid, frames, n, ts);
+}
+
 /* Writes the waits schedule (see the file comment). */
 gboolean
 etl_synth_waits_write (const EtlSynthParams *params, EtlWriter *w, gint64 header_ts_raw, gint64 ticks_per_second,
@@ -270,7 +429,11 @@ etl_synth_waits_write (const EtlSynthParams *params, EtlWriter *w, gint64 header
     const char *image;
   } procs[] = { { 1000, "alpha.exe" }, { 2000, "beta.exe" }, { 3000, "gamma.exe" } };
   guint8 rec[MAX_RECORD];
+  guint sites[G_N_ELEMENTS (waits_threads)];
   gsize size;
+
+  for (guint k = 0; k < G_N_ELEMENTS (sites); k++)
+    sites[k] = SITE_START;
 
 #define TS(t) (header_ts_raw + (gint64) ((double) (t) * (double) ticks_per_second / 1e7 + 0.5))
   for (guint i = 0; i < G_N_ELEMENTS (procs); i++)
@@ -278,6 +441,24 @@ etl_synth_waits_write (const EtlSynthParams *params, EtlWriter *w, gint64 header
       size = process_record (rec, procs[i].pid, procs[i].image, TS (0));
       if (!etl_writer_add_record (w, 0, rec, size, TS (0), error))
         return FALSE;
+    }
+  if (params->waits_stacks)
+    {
+      size = image_record (rec, 0, NTOS_BASE, NTOS_SIZE, "\\SystemRoot\\system32\\ntoskrnl.exe", TS (0));
+      if (!etl_writer_add_record (w, 0, rec, size, TS (0), error))
+        return FALSE;
+      for (guint i = 0; i < G_N_ELEMENTS (procs); i++)
+        {
+          g_autofree char *exe = g_strconcat ("\\Device\\HarddiskVolume3\\Synth\\", procs[i].image, NULL);
+
+          size = image_record (rec, procs[i].pid, EXE_BASE, EXE_SIZE, exe, TS (0));
+          if (!etl_writer_add_record (w, 0, rec, size, TS (0), error))
+            return FALSE;
+          size = image_record (rec, procs[i].pid, NTDLL_BASE, NTDLL_SIZE,
+                               "\\Device\\HarddiskVolume3\\Windows\\System32\\ntdll.dll", TS (0));
+          if (!etl_writer_add_record (w, 0, rec, size, TS (0), error))
+            return FALSE;
+        }
     }
   for (guint i = 0; i < G_N_ELEMENTS (waits_threads); i++)
     {
@@ -294,6 +475,11 @@ etl_synth_waits_write (const EtlSynthParams *params, EtlWriter *w, gint64 header
         continue;
       size = ev->ready ? ready_record (rec, ev->new_tid, ev->old_tid, ts)
                        : cswitch_record (rec, ev->cpu, ev->new_tid, ev->old_tid, ev->reason, ev->mode, ev->state, ts);
+      if (!etl_writer_add_record (w, ev->cpu, rec, size, ts, error))
+        return FALSE;
+      if (!params->waits_stacks)
+        continue;
+      size = event_stack (rec, ev, sites, ts);
       if (!etl_writer_add_record (w, ev->cpu, rec, size, ts, error))
         return FALSE;
     }

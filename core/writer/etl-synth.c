@@ -964,6 +964,7 @@ etl_synth_params_init (EtlSynthParams *params)
   params->sample_interval = 0;
   params->waits = FALSE;
   params->no_ready_thread = FALSE;
+  params->waits_stacks = FALSE;
 }
 
 typedef struct

@@ -33,6 +33,9 @@ G_BEGIN_DECLS
  *   @n_cpus ≥ 2; @n_records, @loss_rate and the schedule fields are then
  *   ignored
  * @no_ready_thread: with @waits, leave the ReadyThread records out
+ * @waits_stacks: with @waits, add Image Load records and a StackWalk record
+ *   after each CSwitch (the new thread's stack) and ReadyThread (the
+ *   readying thread's stack); see etl-synth-waits.c
  *
  * What etl_synth_write() generates.  Initialise with etl_synth_params_init().
  */
@@ -49,6 +52,7 @@ typedef struct
   guint sample_interval;
   gboolean waits;
   gboolean no_ready_thread;
+  gboolean waits_stacks;
 } EtlSynthParams;
 
 void etl_synth_params_init (EtlSynthParams *params);

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "etl-stack-tree.h"
+
+G_BEGIN_DECLS
+
+/* Building a tree from weighted paths (etl-stack-tree.c): new, add paths
+ * (outermost frame first, names copied and interned), then finish (links
+ * the children by name) before handing it out. */
+typedef struct _EtlStackTreeBuilder EtlStackTreeBuilder;
+
+EtlStackTreeBuilder *etl_stack_tree_builder_new (EtlStackTreeUnit unit);
+const char *etl_stack_tree_builder_intern (EtlStackTreeBuilder *builder, const char *name);
+void etl_stack_tree_builder_add (EtlStackTreeBuilder *builder, const char *const *path, guint n_frames,
+                                 guint64 weight);
+EtlStackTree *etl_stack_tree_builder_finish (EtlStackTreeBuilder *builder);
+void etl_stack_tree_builder_free (EtlStackTreeBuilder *builder);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlStackTreeBuilder, etl_stack_tree_builder_free)
+
+G_END_DECLS

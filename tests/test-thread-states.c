@@ -291,6 +291,62 @@ rt (guint8 *buf, guint32 tid)
   return buf;
 }
 
+/* The overview of a thread of many states (etl_thread_states_get_overview())
+ * against a scan of its states, bucket by bucket; a small thread has none. */
+static void
+test_overview (void)
+{
+  EtlThreadStatesBuilder *b = etl_thread_states_builder_new (NULL);
+  g_autoptr (EtlThreadStates) s = NULL;
+  const EtlThreadStateSample *ov;
+  const EtlThreadState *st;
+  guint8 buf[24];
+  gint64 t = 1000000, start = 0, width = 0;
+  guint n = 0, present = 0, k = 0;
+  guint64 rec = 0;
+
+  /* Thread 7: 40,000 switch-ins (alternating processors, run and wait
+   * lengths that vary) = 80,000 states; thread 8 runs once. */
+  for (guint i = 0; i < 40000; i++)
+    {
+      etl_thread_states_builder_add_cswitch (b, rec++, t, i % 2, cs (buf, 7, 0, 0, 0), 24);
+      t += 300 + (i * 7919) % 5000;
+      etl_thread_states_builder_add_cswitch (b, rec++, t, i % 2, cs (buf, 0, 7, 6, 5), 24);
+      t += (i % 97 == 0) ? 2000000 : 200 + (i * 104729) % 3000;
+    }
+  etl_thread_states_builder_add_cswitch (b, rec++, t, 0, cs (buf, 8, 0, 0, 0), 24);
+  s = etl_thread_states_builder_finish (b, t + 1000);
+
+  st = etl_thread_states_get (s, 7, &n);
+  g_assert_cmpuint (n, >=, ETL_THREAD_STATES_OVERVIEW_MIN_STATES);
+  ov = etl_thread_states_get_overview (s, 7, &start, &width);
+  g_assert_nonnull (ov);
+  g_assert_cmpint (start, ==, st[0].start);
+  g_assert_cmpint (width, ==, (st[n - 1].end - st[0].start + ETL_THREAD_STATES_OVERVIEW_BUCKETS - 1)
+                                  / ETL_THREAD_STATES_OVERVIEW_BUCKETS);
+  for (guint bkt = 0; bkt < ETL_THREAD_STATES_OVERVIEW_BUCKETS; bkt++)
+    {
+      gint64 tb = start + (gint64) bkt * width;
+
+      while (k < n && st[k].end <= tb)
+        k++;
+      if (k < n && st[k].start < tb + width)
+        {
+          g_assert_cmpuint (ov[bkt].present, ==, 1);
+          g_assert_cmpuint (ov[bkt].kind, ==, st[k].kind);
+          g_assert_cmpuint (ov[bkt].cpu, ==, st[k].cpu);
+          present++;
+        }
+      else
+        g_assert_cmpuint (ov[bkt].present, ==, 0);
+    }
+  /* Both kinds sampled, and the 2 s waits leave no bucket empty: each
+   * bucket starts inside some state. */
+  g_assert_cmpuint (present, ==, ETL_THREAD_STATES_OVERVIEW_BUCKETS);
+  g_assert_null (etl_thread_states_get_overview (s, 8, &start, &width));
+  g_assert_null (etl_thread_states_get_overview (s, 9, &start, &width));
+}
+
 /* Each anomaly of the section overview, fed by hand. */
 static void
 test_bad_input (void)
@@ -470,6 +526,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/thread-states/waits", test_waits);
   g_test_add_func ("/etl/thread-states/waits-no-ready-thread", test_waits_no_ready_thread);
   g_test_add_func ("/etl/thread-states/bad-input", test_bad_input);
+  g_test_add_func ("/etl/thread-states/overview", test_overview);
   g_test_add_func ("/etl/thread-states/corpus", test_corpus);
   g_test_add_func ("/etl/thread-states/cancelled", test_cancelled);
   return g_test_run ();

@@ -167,50 +167,60 @@ compare_span_keys (const void *a, const void *b)
   return x->x0 < y->x0 ? -1 : x->x0 > y->x0;
 }
 
-/**
- * etl_thread_lanes_draw:
- * @cr: a cairo context
- * @geometry: the lane's place and time range
- * @states: (array length=n_states): one thread's states, in time order, as
- *   etl_thread_states_get() returns them
- * @n_states: their number
- * @c0: first column to draw (the clip's left edge)
- * @c1: column after the last to draw (the clip's right edge)
- * @fg: the theme's foreground colour (Ready's hatch, Waiting's shade)
- * @selected: index of the state to outline, %ETL_THREAD_LANES_NONE for none
- *
- * Draws the spans of @states in the lane: Running in the colour of its
- * processor (etl_timeline_view_get_provider_color() of the processor
- * number), Ready hatched, Waiting pale and thinner, Not running paler.  At
- * most one span per pixel column (the first state that reaches it); a
- * binary search finds the state at @c0 and, after each span, the first
- * state reaching the next column, so a frame visits O(columns × log
- * @n_states) states whatever the number in the range.  Spans lie on whole
- * pixel columns; touching spans of one look merge, and each look is one
- * cairo fill (a zoomed-out lane alternates looks column by column: one fill
- * per span made a 50-lane frame cost hundreds of ms).
- */
-void
-etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, const EtlThreadState *states,
-                       guint n_states, guint c0, guint c1, const GdkRGBA *fg, guint selected)
+/* Adds the span [@x0, @x1) of look @key to @spans, merged into the last
+ * one when that has the same look and touches it. */
+static void
+add_span (GArray *spans, guint key, guint kind, double x0, double x1)
 {
-  const EtlThreadLaneGeometry *g = geometry;
-  g_autoptr (GArray) spans = NULL;
-  cairo_pattern_t *hatch = NULL;
-  double span;
+  Span sp = { key, kind, x0, x1 };
 
-  g_return_if_fail (cr != NULL && g != NULL && fg != NULL);
-  if (states == NULL || n_states == 0 || g->t1 <= g->t0 || c1 <= c0)
-    return;
-  span = (double) (g->t1 - g->t0);
-  spans = g_array_sized_new (FALSE, FALSE, sizeof (Span), MIN (c1 - c0, 4096));
-  /* Column by column: the state at the column's left edge (the first that
-   * ends after it) takes the column and the whole columns it spans; then on
-   * from the column after it.  O(columns × log states). */
+  if (spans->len > 0 && g_array_index (spans, Span, spans->len - 1).key == key
+      && g_array_index (spans, Span, spans->len - 1).x1 >= x0)
+    g_array_index (spans, Span, spans->len - 1).x1 = x1;
+  else
+    g_array_append_val (spans, sp);
+}
+
+/* The spans of columns [c0, c1) from the thread's overview: each column
+ * takes the sample of the bucket its left edge falls in. */
+static void
+spans_from_overview (GArray *spans, const EtlThreadLaneGeometry *g, const EtlThreadStateSample *ov, gint64 ov_start,
+                     gint64 ov_width, guint c0, guint c1)
+{
+  for (guint col = c0; col < c1; col++)
+    {
+      gint64 t = time_of_column (g, col);
+      gint64 b;
+
+      if (t < ov_start)
+        continue;
+      b = (t - ov_start) / ov_width;
+      if (b >= ETL_THREAD_STATES_OVERVIEW_BUCKETS)
+        break;
+      if (ov[b].present)
+        {
+          EtlThreadState st = { 0 };
+
+          st.kind = ov[b].kind;
+          st.cpu = ov[b].cpu;
+          add_span (spans, span_key (&st), st.kind, col, col + 1);
+        }
+    }
+}
+
+/* The spans of columns [c0, c1) from the states: column by column, the
+ * state at the column's left edge (the first that ends after it) takes the
+ * column and the whole columns it spans; then on from the column after it.
+ * O(columns × log states). */
+static void
+spans_from_states (GArray *spans, const EtlThreadLaneGeometry *g, const EtlThreadState *states, guint n_states,
+                   guint c0, guint c1)
+{
+  double span = (double) (g->t1 - g->t0);
+
   for (guint col = c0, k = first_ending_after (states, n_states, time_of_column (g, c0)); col < c1;)
     {
       double x0, x1;
-      Span sp;
 
       if (k >= n_states || states[k].start >= g->t1)
         break;
@@ -220,18 +230,62 @@ etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, const
       if (x0 >= c1)
         break;
       x1 = MAX (x1, x0 + 1);
-      sp.key = span_key (&states[k]);
-      sp.kind = states[k].kind;
-      sp.x0 = x0;
-      sp.x1 = x1;
-      if (spans->len > 0 && g_array_index (spans, Span, spans->len - 1).key == sp.key
-          && g_array_index (spans, Span, spans->len - 1).x1 >= sp.x0)
-        g_array_index (spans, Span, spans->len - 1).x1 = sp.x1;
-      else
-        g_array_append_val (spans, sp);
+      add_span (spans, span_key (&states[k]), states[k].kind, x0, x1);
       col = (guint) x1;
       k = first_ending_after_from (states, n_states, k, time_of_column (g, col));
     }
+}
+
+/**
+ * etl_thread_lanes_draw:
+ * @cr: a cairo context
+ * @geometry: the lane's place and time range
+ * @all: the trace's thread states
+ * @tid: the lane's thread
+ * @c0: first column to draw (the clip's left edge)
+ * @c1: column after the last to draw (the clip's right edge)
+ * @fg: the theme's foreground colour (Ready's hatch, Waiting's shade)
+ * @selected: index of the state to outline, %ETL_THREAD_LANES_NONE for none
+ *
+ * Draws the spans of the thread's states (etl_thread_states_get()) in the
+ * lane: Running in the colour of its processor
+ * (etl_timeline_view_get_provider_color() of the processor number), Ready
+ * hatched, Waiting pale and thinner, Not running paler.  At most one span
+ * per pixel column: the state at the column's left edge.  Zoomed out so far
+ * that a column is wider than a bucket of the thread's overview
+ * (etl_thread_states_get_overview(), for threads of many states), the
+ * columns read the overview and no state; else a search finds the state at
+ * @c0 and, after each span, gallops on to the state at the next column, so
+ * a frame visits O(columns × log states) states whatever the number in the
+ * range.  Spans lie on whole pixel columns; touching spans of one look
+ * merge, and each look is one cairo fill (a zoomed-out lane alternates looks
+ * column by column: one fill per span made a 50-lane frame cost hundreds of
+ * ms).
+ */
+void
+etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, EtlThreadStates *all, guint32 tid,
+                       guint c0, guint c1, const GdkRGBA *fg, guint selected)
+{
+  const EtlThreadLaneGeometry *g = geometry;
+  g_autoptr (GArray) spans = NULL;
+  cairo_pattern_t *hatch = NULL;
+  const EtlThreadState *states;
+  const EtlThreadStateSample *ov;
+  gint64 ov_start = 0, ov_width = 1;
+  guint n_states = 0;
+  double span;
+
+  g_return_if_fail (cr != NULL && g != NULL && all != NULL && fg != NULL);
+  states = etl_thread_states_get (all, tid, &n_states);
+  if (states == NULL || n_states == 0 || g->t1 <= g->t0 || c1 <= c0)
+    return;
+  span = (double) (g->t1 - g->t0);
+  spans = g_array_sized_new (FALSE, FALSE, sizeof (Span), MIN (c1 - c0, 4096));
+  ov = etl_thread_states_get_overview (all, tid, &ov_start, &ov_width);
+  if (ov != NULL && span / g->axis_w >= (double) ov_width)
+    spans_from_overview (spans, g, ov, ov_start, ov_width, c0, c1);
+  else
+    spans_from_states (spans, g, states, n_states, c0, c1);
   qsort (spans->data, spans->len, sizeof (Span), compare_span_keys);
   for (guint i = 0; i < spans->len;)
     {

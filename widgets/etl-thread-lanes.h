@@ -36,8 +36,8 @@ typedef struct
   double h;
 } EtlThreadLaneGeometry;
 
-void etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, const EtlThreadState *states,
-                            guint n_states, guint c0, guint c1, const GdkRGBA *fg, guint selected);
+void etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, EtlThreadStates *all, guint32 tid,
+                            guint c0, guint c1, const GdkRGBA *fg, guint selected);
 guint etl_thread_lanes_state_at (const EtlThreadState *states, guint n_states, gint64 t);
 guint etl_thread_lanes_waker_of (const EtlThreadState *states, guint n_states, guint index);
 char *etl_thread_lanes_dup_wait_text (EtlTrace *trace, const EtlThreadState *state);

@@ -1173,11 +1173,9 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
           etl_summary_get_lane_is_thread (summary, lane) && t1 > t0)
         {
           guint32 tid = etl_summary_get_lane_id (summary, lane);
-          guint n_states;
-          const EtlThreadState *states = etl_thread_states_get (self->thread_states, tid, &n_states);
           EtlThreadLaneGeometry g = { t0, t1, axis_w, ETL_LABEL_COLUMN_WIDTH, y, lane_h };
 
-          etl_thread_lanes_draw (cr, &g, states, n_states, c0, c1, &fg,
+          etl_thread_lanes_draw (cr, &g, self->thread_states, tid, c0, c1, &fg,
                                  tid == self->wait_tid ? self->wait_index : ETL_THREAD_LANES_NONE);
         }
 

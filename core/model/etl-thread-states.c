@@ -87,6 +87,10 @@ struct _EtlThreadStates
   guint n_threads;
   guint32 *tids;    /* n_threads, ascending */
   GArray **states;  /* n_threads: each thread's EtlThreadState, in time order */
+  /* n_threads: each thread's overview (ETL_THREAD_STATES_OVERVIEW_BUCKETS
+   * samples from ov_start[i], ov_width[i] apart), NULL for a small thread */
+  EtlThreadStateSample **overview;
+  gint64 *ov_start, *ov_width;
   GArray *rows;     /* EtlSwitchIn, in record order */
 };
 
@@ -489,6 +493,36 @@ compare_tid (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* Samples @states (n > 0, in time order) at ETL_THREAD_STATES_OVERVIEW_BUCKETS
+ * bucket starts over [first start, last end), in one pass. */
+static EtlThreadStateSample *
+make_overview (const EtlThreadState *states, guint n, gint64 *start, gint64 *width)
+{
+  EtlThreadStateSample *ov = g_new0 (EtlThreadStateSample, ETL_THREAD_STATES_OVERVIEW_BUCKETS);
+  gint64 t0 = states[0].start, span = MAX (states[n - 1].end - t0, 1);
+  gint64 w = (span + ETL_THREAD_STATES_OVERVIEW_BUCKETS - 1) / ETL_THREAD_STATES_OVERVIEW_BUCKETS;
+  guint k = 0;
+
+  *start = t0;
+  *width = w;
+  for (guint b = 0; b < ETL_THREAD_STATES_OVERVIEW_BUCKETS; b++)
+    {
+      gint64 tb = t0 + (gint64) b * w;
+
+      while (k < n && states[k].end <= tb)
+        k++;
+      if (k == n)
+        break;
+      if (states[k].start < tb + w)
+        {
+          ov[b].present = 1;
+          ov[b].kind = states[k].kind;
+          ov[b].cpu = (guint16) MIN (states[k].cpu, G_MAXUINT16);
+        }
+    }
+  return ov;
+}
+
 /**
  * etl_thread_states_builder_finish: (skip)
  * @b: (transfer full): a builder
@@ -544,6 +578,13 @@ etl_thread_states_builder_finish (EtlThreadStatesBuilder *b, gint64 last_filetim
       /* Handed over, not copied: no second copy of every state at the peak. */
       s->states[i] = g_array_ref (tb->states);
     }
+  s->overview = g_new0 (EtlThreadStateSample *, MAX (s->n_threads, 1));
+  s->ov_start = g_new0 (gint64, MAX (s->n_threads, 1));
+  s->ov_width = g_new0 (gint64, MAX (s->n_threads, 1));
+  for (i = 0; i < s->n_threads; i++)
+    if (s->states[i]->len >= ETL_THREAD_STATES_OVERVIEW_MIN_STATES)
+      s->overview[i] = make_overview ((const EtlThreadState *) (gpointer) s->states[i]->data, s->states[i]->len,
+                                      &s->ov_start[i], &s->ov_width[i]);
   s->counts = b->counts;
   s->rows = b->rows;
   g_array_unref (b->cpus);
@@ -780,8 +821,14 @@ etl_thread_states_unref (EtlThreadStates *states)
     return;
   g_free (states->tids);
   for (guint i = 0; i < states->n_threads; i++)
-    g_array_unref (states->states[i]);
+    {
+      g_array_unref (states->states[i]);
+      g_free (states->overview[i]);
+    }
   g_free (states->states);
+  g_free (states->overview);
+  g_free (states->ov_start);
+  g_free (states->ov_width);
   g_array_unref (states->rows);
   g_free (states);
 }
@@ -852,6 +899,38 @@ etl_thread_states_get (EtlThreadStates *states, guint32 tid, guint *n_states)
   i = (guint) (hit - states->tids);
   *n_states = states->states[i]->len;
   return *n_states != 0 ? &g_array_index (states->states[i], EtlThreadState, 0) : NULL;
+}
+
+/**
+ * etl_thread_states_get_overview:
+ * @states: states
+ * @tid: a thread id
+ * @start: (out): FILETIME of bucket 0's start (the thread's first state's)
+ * @bucket_width: (out): a bucket's width, 100-ns units (≥ 1)
+ *
+ * The thread's states sampled at %ETL_THREAD_STATES_OVERVIEW_BUCKETS evenly
+ * spaced times over its span (see #EtlThreadStateSample), built with the
+ * states for threads of at least %ETL_THREAD_STATES_OVERVIEW_MIN_STATES
+ * states: a zoomed-out timeline lane reads it instead of searching millions
+ * of states, one cache miss each, for every pixel column.
+ *
+ * Returns: (transfer none) (array fixed-size=16384) (nullable): the
+ *   samples, %NULL for an unknown or small thread
+ */
+const EtlThreadStateSample *
+etl_thread_states_get_overview (EtlThreadStates *states, guint32 tid, gint64 *start, gint64 *bucket_width)
+{
+  const guint32 *hit;
+  guint i;
+
+  g_return_val_if_fail (states != NULL && start != NULL && bucket_width != NULL, NULL);
+  hit = states->n_threads ? bsearch (&tid, states->tids, states->n_threads, sizeof (guint32), compare_tid) : NULL;
+  if (hit == NULL)
+    return NULL;
+  i = (guint) (hit - states->tids);
+  *start = states->ov_start[i];
+  *bucket_width = states->ov_width[i];
+  return states->overview[i];
 }
 
 /**

@@ -154,6 +154,37 @@ typedef struct
   guint64 out_of_order;
 } EtlThreadStatesCounts;
 
+/**
+ * ETL_THREAD_STATES_OVERVIEW_BUCKETS:
+ *
+ * Buckets of a thread's overview (etl_thread_states_get_overview()).
+ */
+#define ETL_THREAD_STATES_OVERVIEW_BUCKETS 16384
+
+/**
+ * ETL_THREAD_STATES_OVERVIEW_MIN_STATES:
+ *
+ * Threads with fewer states have no overview: a search of their states
+ * stays in the cache.
+ */
+#define ETL_THREAD_STATES_OVERVIEW_MIN_STATES 65536
+
+/**
+ * EtlThreadStateSample:
+ * @present: 1 when a state reaches into the bucket, 0 when none does
+ * @kind: that state's #EtlThreadStateKind
+ * @cpu: its processor (EtlThreadState.cpu, at most 65535)
+ *
+ * One bucket of a thread's overview: the state at the bucket's start (the
+ * first that ends after it, if it starts before the bucket's end).
+ */
+typedef struct
+{
+  guint8 present;
+  guint8 kind;
+  guint16 cpu;
+} EtlThreadStateSample;
+
 typedef struct _EtlThreadStates EtlThreadStates;
 
 EtlThreadStates *etl_thread_states_new (EtlTrace *trace, GCancellable *cancellable, GError **error);
@@ -164,6 +195,8 @@ gboolean etl_thread_states_has_ready_thread (EtlThreadStates *states);
 const guint32 *etl_thread_states_get_threads (EtlThreadStates *states, guint *n_threads);
 const EtlThreadState *etl_thread_states_get (EtlThreadStates *states, guint32 tid, guint *n_states);
 const EtlSwitchIn *etl_thread_states_get_switch_ins (EtlThreadStates *states, guint *n_rows);
+const EtlThreadStateSample *etl_thread_states_get_overview (EtlThreadStates *states, guint32 tid, gint64 *start,
+                                                            gint64 *bucket_width);
 const char *etl_thread_state_kind_name (EtlThreadStateKind kind);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlThreadStates, etl_thread_states_unref)

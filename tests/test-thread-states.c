@@ -302,12 +302,12 @@ test_overview (void)
   const EtlThreadState *st;
   guint8 buf[24];
   gint64 t = 1000000, start = 0, width = 0;
-  guint n = 0, present = 0, k = 0;
+  guint n = 0, present = 0, k = 0, nb = 0;
   guint64 rec = 0;
 
-  /* Thread 7: 40,000 switch-ins (alternating processors, run and wait
-   * lengths that vary) = 80,000 states; thread 8 runs once. */
-  for (guint i = 0; i < 40000; i++)
+  /* Thread 7: 150,000 switch-ins (alternating processors, run and wait
+   * lengths that vary) = 300,000 states; thread 8 runs once. */
+  for (guint i = 0; i < 150000; i++)
     {
       etl_thread_states_builder_add_cswitch (b, rec++, t, i % 2, cs (buf, 7, 0, 0, 0), 24);
       t += 300 + (i * 7919) % 5000;
@@ -319,12 +319,14 @@ test_overview (void)
 
   st = etl_thread_states_get (s, 7, &n);
   g_assert_cmpuint (n, >=, ETL_THREAD_STATES_OVERVIEW_MIN_STATES);
-  ov = etl_thread_states_get_overview (s, 7, &start, &width);
+  ov = etl_thread_states_get_overview (s, 7, &start, &width, &nb);
   g_assert_nonnull (ov);
+  /* One bucket for 8 states. */
+  g_assert_cmpuint (n, ==, 300000);
+  g_assert_cmpuint (nb, ==, 300000 / 8);
   g_assert_cmpint (start, ==, st[0].start);
-  g_assert_cmpint (width, ==, (st[n - 1].end - st[0].start + ETL_THREAD_STATES_OVERVIEW_BUCKETS - 1)
-                                  / ETL_THREAD_STATES_OVERVIEW_BUCKETS);
-  for (guint bkt = 0; bkt < ETL_THREAD_STATES_OVERVIEW_BUCKETS; bkt++)
+  g_assert_cmpint (width, ==, (st[n - 1].end - st[0].start + nb - 1) / nb);
+  for (guint bkt = 0; bkt < nb; bkt++)
     {
       gint64 tb = start + (gint64) bkt * width;
 
@@ -342,9 +344,10 @@ test_overview (void)
     }
   /* Both kinds sampled, and the 2 s waits leave no bucket empty: each
    * bucket starts inside some state. */
-  g_assert_cmpuint (present, ==, ETL_THREAD_STATES_OVERVIEW_BUCKETS);
-  g_assert_null (etl_thread_states_get_overview (s, 8, &start, &width));
-  g_assert_null (etl_thread_states_get_overview (s, 9, &start, &width));
+  g_assert_cmpuint (present, ==, nb);
+  g_assert_null (etl_thread_states_get_overview (s, 8, &start, &width, &nb));
+  g_assert_cmpuint (nb, ==, 0);
+  g_assert_null (etl_thread_states_get_overview (s, 9, &start, &width, &nb));
 }
 
 /* Each anomaly of the section overview, fed by hand. */

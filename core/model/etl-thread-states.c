@@ -87,10 +87,11 @@ struct _EtlThreadStates
   guint n_threads;
   guint32 *tids;    /* n_threads, ascending */
   GArray **states;  /* n_threads: each thread's EtlThreadState, in time order */
-  /* n_threads: each thread's overview (ETL_THREAD_STATES_OVERVIEW_BUCKETS
-   * samples from ov_start[i], ov_width[i] apart), NULL for a small thread */
+  /* n_threads: each thread's overview (ov_n[i] samples from ov_start[i],
+   * ov_width[i] apart), NULL for a small thread */
   EtlThreadStateSample **overview;
   gint64 *ov_start, *ov_width;
+  guint *ov_n;
   GArray *rows;     /* EtlSwitchIn, in record order */
 };
 
@@ -493,19 +494,23 @@ compare_tid (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Samples @states (n > 0, in time order) at ETL_THREAD_STATES_OVERVIEW_BUCKETS
- * bucket starts over [first start, last end), in one pass. */
+/* Samples @states (n > 0, in time order) at the starts of n / 8 buckets
+ * (at least ETL_THREAD_STATES_OVERVIEW_BUCKETS, at most 8 times that) over
+ * [first start, last end), in one pass: about one sample for 8 states, 4
+ * bytes for their 320. */
 static EtlThreadStateSample *
-make_overview (const EtlThreadState *states, guint n, gint64 *start, gint64 *width)
+make_overview (const EtlThreadState *states, guint n, gint64 *start, gint64 *width, guint *n_buckets)
 {
-  EtlThreadStateSample *ov = g_new0 (EtlThreadStateSample, ETL_THREAD_STATES_OVERVIEW_BUCKETS);
+  guint nb = CLAMP (n / 8, ETL_THREAD_STATES_OVERVIEW_BUCKETS, 8 * ETL_THREAD_STATES_OVERVIEW_BUCKETS);
+  EtlThreadStateSample *ov = g_new0 (EtlThreadStateSample, nb);
   gint64 t0 = states[0].start, span = MAX (states[n - 1].end - t0, 1);
-  gint64 w = (span + ETL_THREAD_STATES_OVERVIEW_BUCKETS - 1) / ETL_THREAD_STATES_OVERVIEW_BUCKETS;
+  gint64 w = (span + nb - 1) / nb;
   guint k = 0;
 
   *start = t0;
   *width = w;
-  for (guint b = 0; b < ETL_THREAD_STATES_OVERVIEW_BUCKETS; b++)
+  *n_buckets = nb;
+  for (guint b = 0; b < nb; b++)
     {
       gint64 tb = t0 + (gint64) b * w;
 
@@ -581,10 +586,11 @@ etl_thread_states_builder_finish (EtlThreadStatesBuilder *b, gint64 last_filetim
   s->overview = g_new0 (EtlThreadStateSample *, MAX (s->n_threads, 1));
   s->ov_start = g_new0 (gint64, MAX (s->n_threads, 1));
   s->ov_width = g_new0 (gint64, MAX (s->n_threads, 1));
+  s->ov_n = g_new0 (guint, MAX (s->n_threads, 1));
   for (i = 0; i < s->n_threads; i++)
     if (s->states[i]->len >= ETL_THREAD_STATES_OVERVIEW_MIN_STATES)
       s->overview[i] = make_overview ((const EtlThreadState *) (gpointer) s->states[i]->data, s->states[i]->len,
-                                      &s->ov_start[i], &s->ov_width[i]);
+                                      &s->ov_start[i], &s->ov_width[i], &s->ov_n[i]);
   s->counts = b->counts;
   s->rows = b->rows;
   g_array_unref (b->cpus);
@@ -829,6 +835,7 @@ etl_thread_states_unref (EtlThreadStates *states)
   g_free (states->overview);
   g_free (states->ov_start);
   g_free (states->ov_width);
+  g_free (states->ov_n);
   g_array_unref (states->rows);
   g_free (states);
 }
@@ -907,29 +914,34 @@ etl_thread_states_get (EtlThreadStates *states, guint32 tid, guint *n_states)
  * @tid: a thread id
  * @start: (out): FILETIME of bucket 0's start (the thread's first state's)
  * @bucket_width: (out): a bucket's width, 100-ns units (≥ 1)
+ * @n_buckets: (out): the number of buckets: one for about 8 states, at
+ *   least %ETL_THREAD_STATES_OVERVIEW_BUCKETS, at most 8 times that
  *
- * The thread's states sampled at %ETL_THREAD_STATES_OVERVIEW_BUCKETS evenly
- * spaced times over its span (see #EtlThreadStateSample), built with the
+ * The thread's states sampled at @n_buckets evenly spaced times over its
+ * span (see #EtlThreadStateSample), built with the
  * states for threads of at least %ETL_THREAD_STATES_OVERVIEW_MIN_STATES
  * states: a zoomed-out timeline lane reads it instead of searching millions
  * of states, one cache miss each, for every pixel column.
  *
- * Returns: (transfer none) (array fixed-size=16384) (nullable): the
+ * Returns: (transfer none) (array length=n_buckets) (nullable): the
  *   samples, %NULL for an unknown or small thread
  */
 const EtlThreadStateSample *
-etl_thread_states_get_overview (EtlThreadStates *states, guint32 tid, gint64 *start, gint64 *bucket_width)
+etl_thread_states_get_overview (EtlThreadStates *states, guint32 tid, gint64 *start, gint64 *bucket_width,
+                                guint *n_buckets)
 {
   const guint32 *hit;
   guint i;
 
-  g_return_val_if_fail (states != NULL && start != NULL && bucket_width != NULL, NULL);
+  g_return_val_if_fail (states != NULL && start != NULL && bucket_width != NULL && n_buckets != NULL, NULL);
+  *n_buckets = 0;
   hit = states->n_threads ? bsearch (&tid, states->tids, states->n_threads, sizeof (guint32), compare_tid) : NULL;
   if (hit == NULL)
     return NULL;
   i = (guint) (hit - states->tids);
   *start = states->ov_start[i];
   *bucket_width = states->ov_width[i];
+  *n_buckets = states->ov_n[i];
   return states->overview[i];
 }
 

@@ -157,7 +157,8 @@ typedef struct
 /**
  * ETL_THREAD_STATES_OVERVIEW_BUCKETS:
  *
- * Buckets of a thread's overview (etl_thread_states_get_overview()).
+ * The fewest buckets of a thread's overview (etl_thread_states_get_overview()):
+ * a thread of n states has MIN (MAX (n / 8, this), 8 × this) buckets.
  */
 #define ETL_THREAD_STATES_OVERVIEW_BUCKETS 16384
 
@@ -196,7 +197,7 @@ const guint32 *etl_thread_states_get_threads (EtlThreadStates *states, guint *n_
 const EtlThreadState *etl_thread_states_get (EtlThreadStates *states, guint32 tid, guint *n_states);
 const EtlSwitchIn *etl_thread_states_get_switch_ins (EtlThreadStates *states, guint *n_rows);
 const EtlThreadStateSample *etl_thread_states_get_overview (EtlThreadStates *states, guint32 tid, gint64 *start,
-                                                            gint64 *bucket_width);
+                                                            gint64 *bucket_width, guint *n_buckets);
 const char *etl_thread_state_kind_name (EtlThreadStateKind kind);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlThreadStates, etl_thread_states_unref)

@@ -879,6 +879,36 @@ draw_waker_arrow (EtlTimelineView *self, cairo_t *cr, EtlSummary *summary, int l
   cairo_restore (cr);
 }
 
+/* The first segment at or after @from that ends after @t (@n when none):
+ * gallops forward from @from, then bisects the last stride. */
+static guint
+segment_ending_after (const EtlCpuSegment *seg, guint n, guint from, gint64 t)
+{
+  guint lo = from, hi, step = 1;
+
+  if (lo >= n || seg[lo].end > t)
+    return lo;
+  for (;;)
+    {
+      hi = n - lo > step ? lo + step : n;
+      if (hi == n || seg[hi].end > t)
+        break;
+      lo = hi;
+      step *= 2;
+    }
+  lo++;
+  while (lo < hi)
+    {
+      guint m = lo + (hi - lo) / 2;
+
+      if (seg[m].end <= t)
+        lo = m + 1;
+      else
+        hi = m;
+    }
+  return lo;
+}
+
 /**
  * etl_timeline_view_render:
  * @self: a timeline view
@@ -1135,6 +1165,15 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
               cairo_set_source_rgba (cr, rgba.red, rgba.green, rgba.blue, 0.55);
               cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x0, y + 3, x1 - x0, lane_h - 6);
               cairo_fill (cr);
+              /* On to the first segment that reaches the next column:
+               * a gallop, not a walk over the segments in between
+               * (millions of them across a zoomed-out lane). */
+              {
+                guint next = segment_ending_after (seg, n_seg, k, t0 + (gint64) ((last_x + 1) * span / axis_w));
+
+                if (next > k + 1)
+                  k = next - 1;
+              }
             }
         }
 

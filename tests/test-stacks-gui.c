@@ -416,11 +416,13 @@ test_thread_time (void)
     g_autofree char *ms = etl_flame_graph_format_weight (ETL_STACK_TREE_UNIT_TICKS, T (38));
     g_autofree char *small = etl_flame_graph_format_weight (ETL_STACK_TREE_UNIT_TICKS, 3);
     g_autofree char *large = etl_flame_graph_format_weight (ETL_STACK_TREE_UNIT_TICKS, 12345678);
+    g_autofree char *zero = etl_flame_graph_format_weight (ETL_STACK_TREE_UNIT_TICKS, 0);
 
     g_assert_cmpstr (one, ==, "1 sample");
     g_assert_cmpstr (ms, ==, "3.80 ms");
     g_assert_cmpstr (small, ==, "0.0003 ms");
     g_assert_cmpstr (large, ==, "1234.6 ms");
+    g_assert_cmpstr (zero, ==, "0 ms");
   }
 
   gtk_widget_destroy (GTK_WIDGET (window));

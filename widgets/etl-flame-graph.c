@@ -116,8 +116,8 @@ name_color (const char *name, GdkRGBA *rgba)
  * @weight: a node's total or self (#EtlStackTreeNode), in @unit
  *
  * Formats a weight as the graph shows it: "1234 samples" (one "sample"), or
- * for %ETL_STACK_TREE_UNIT_TICKS (100-ns) milliseconds to the tick below
- * 1 ms ("0.0300 ms"), to 10 µs up to 100 ms ("3.80 ms"), to 0.1 ms above
+ * for %ETL_STACK_TREE_UNIT_TICKS (100-ns) milliseconds: "0 ms", to the tick
+ * below 1 ms ("0.0300 ms"), to 10 µs up to 100 ms ("3.80 ms"), to 0.1 ms above
  * ("1234.5 ms").
  *
  * Returns: (transfer full): the text
@@ -129,6 +129,8 @@ etl_flame_graph_format_weight (EtlStackTreeUnit unit, guint64 weight)
 
   if (unit == ETL_STACK_TREE_UNIT_SAMPLES)
     return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", weight, weight == 1 ? "sample" : "samples");
+  if (weight == 0)
+    return g_strdup ("0 ms");
   if (ms < 1.0)
     return g_strdup_printf ("%.4f ms", ms);
   if (ms < 100.0)

@@ -633,6 +633,10 @@ etl_stacks_dialog_new (GtkWindow *parent, EtlStacks *stacks, gint64 from_filetim
   self->to = to_filetime;
   self->range_text = g_strdup (range_text);
   update_title (self);
+  if (parent != NULL) /* most of the window: a flame graph needs the width */
+    gtk_window_set_default_size (GTK_WINDOW (self),
+                                 MAX (800, gtk_widget_get_allocated_width (GTK_WIDGET (parent)) * 17 / 20),
+                                 MAX (560, gtk_widget_get_allocated_height (GTK_WIDGET (parent)) * 17 / 20));
   self->cancellable = g_cancellable_new ();
 
   job = g_new0 (Job, 1);

@@ -410,6 +410,37 @@ test_thread_time (void)
   }
   gtk_widget_destroy (dialog);
 
+  /* No filter, an event of B (2004) selected: B's thread time, 1.0–7.0 ms. */
+  etl_filter_free (filter);
+  filter = etl_filter_new ();
+  etl_document_set_filter (etl_window_get_document (window), filter);
+  wait_idle (window);
+  {
+    EtlTrace *trace = etl_window_get_trace (window);
+    guint64 row = 0;
+    g_autofree char *details = NULL;
+
+    for (EtlRecordBrief brief; row < etl_trace_get_n_records (trace); row++)
+      {
+        gboolean of_b = etl_trace_peek_record (trace, row, &brief) && brief.has_pid && brief.tid == 2004;
+
+        etl_record_brief_clear (&brief);
+        if (of_b)
+          break;
+      }
+    g_assert_cmpuint (row, <, etl_trace_get_n_records (trace));
+    details = select_and_read (window, row);
+  }
+  dialog = etl_window_show_stacks (window);
+  tids = etl_stacks_dialog_get_threads (ETL_STACKS_DIALOG (dialog), &n_tids);
+  g_assert_cmpuint (n_tids, ==, 1);
+  g_assert_cmpuint (tids[0], ==, 2004);
+  tree = show_thread_time (dialog);
+  g_assert_cmpuint (etl_stack_tree_get_nodes (tree, &n)[0].total, ==, T (60));
+  g_assert_true (g_str_has_prefix (etl_stacks_dialog_get_summary_text (ETL_STACKS_DIALOG (dialog)),
+                                   "Thread time of TID 2004 of beta.exe (2000): 6.00 ms, of it BLOCKED_TIME 3.60 ms"));
+  gtk_widget_destroy (dialog);
+
   /* Weights as the graph labels them. */
   {
     g_autofree char *one = etl_flame_graph_format_weight (ETL_STACK_TREE_UNIT_SAMPLES, 1);

@@ -496,6 +496,8 @@ etl_window_zoom_to_data (EtlWindow *self)
  *
  * Opens the "Stacks of Samples" dialog (#EtlStacksDialog) for the timeline's
  * selected range, else the visible range (etl_window_get_export_range()).
+ * Its Thread time source covers the thread of the filter's TID condition
+ * when there is one, else the selected event's thread, else every thread.
  *
  * Returns: (transfer none) (nullable): the dialog, or %NULL when the trace
  *   has no stacks
@@ -509,6 +511,9 @@ etl_window_show_stacks (EtlWindow *self)
   g_autofree char *to = NULL;
   g_autofree char *range = NULL;
   GtkWidget *dialog;
+  EtlRecordBrief brief = { 0 };
+  guint64 row;
+  guint32 tid = 0;
 
   g_return_val_if_fail (ETL_IS_WINDOW (self), NULL);
   trace = etl_document_get_trace (self->document);
@@ -522,6 +527,16 @@ etl_window_show_stacks (EtlWindow *self)
   to = etl_time_format_span (end - etl_trace_get_origin (trace));
   range = g_strdup_printf ("%s – %s", from, to);
   dialog = etl_stacks_dialog_new (GTK_WINDOW (self), etl_document_get_stacks (self->document), begin, end, range);
+  if (etl_document_get_filter (self->document)->has_tid)
+    tid = etl_document_get_filter (self->document)->tid;
+  else if ((row = selected_row (self)) < etl_trace_get_n_records (trace) && etl_trace_peek_record (trace, row, &brief))
+    {
+      if (brief.has_pid && brief.tid != G_MAXUINT32)
+        tid = brief.tid; /* the idle thread, 0, has no thread time: every thread */
+      etl_record_brief_clear (&brief);
+    }
+  if (tid != 0)
+    etl_stacks_dialog_set_threads (ETL_STACKS_DIALOG (dialog), &tid, 1);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
   gtk_widget_show (dialog);
   return dialog;

@@ -11,9 +11,17 @@
  * callee below its caller, a box as wide as the share of samples that
  * passed through it, siblings ordered by name.  Boxes are coloured from their name (warm hues,
  * so that one module keeps its colour wherever it appears) and labelled
- * where wide enough; the tooltip gives the samples and share.  draw() maps
+ * where wide enough; the tooltip gives the weight and share.  draw() maps
  * the tree's nodes to boxes, skipping those narrower than half a pixel with
  * everything above them: O(nodes drawn).
+ *
+ * Weights are shown in the tree's unit (etl_stack_tree_get_unit()):
+ * samples, or for a thread-time tree (etl_thread_time_tree_new()) 100-ns
+ * ticks shown as milliseconds (etl_flame_graph_format_weight()).  In a
+ * thread-time tree the time off the processor takes cool hues, as in
+ * Brendan Gregg's off-CPU flame graphs: the `BLOCKED_TIME` and
+ * `READIED_TIME` pseudo-frames blue, the waker's `READIED BY` and
+ * `(READIED_BY)` frames aqua; `CPU_TIME` and the stacks stay warm.
  */
 
 #include "config.h"
@@ -23,6 +31,7 @@
 #include <math.h>
 
 #include "etl-flame-graph.h"
+#include "etl-thread-time.h"
 
 #define ROW_HEIGHT 18
 #define MIN_LABEL_WIDTH 28
@@ -79,11 +88,54 @@ name_color (const char *name, GdkRGBA *rgba)
 {
   guint h = g_str_hash (name);
 
+  /* Thread time off the processor: blue for the pseudo-frames, aqua for the
+   * waker's frames (see the section description). */
+  if (g_str_equal (name, ETL_THREAD_TIME_BLOCKED) || g_str_equal (name, ETL_THREAD_TIME_READIED))
+    {
+      gdk_rgba_parse (rgba, g_str_equal (name, ETL_THREAD_TIME_BLOCKED) ? "#62a0ea" : "#99c1f1");
+      return;
+    }
+  if (g_str_has_prefix (name, "READIED BY ") || g_str_has_suffix (name, ETL_THREAD_TIME_READIED_BY_SUFFIX))
+    {
+      rgba->red = 0.45 + (double) (h % 15) / 100.0;
+      rgba->green = 0.80 + (double) ((h >> 4) % 15) / 100.0;
+      rgba->blue = 0.80 + (double) ((h >> 10) % 15) / 100.0;
+      rgba->alpha = 1.0;
+      return;
+    }
   /* Warm hues: red to yellow, a little varied in lightness. */
   rgba->red = 0.85 + (double) (h % 15) / 100.0;
   rgba->green = 0.35 + (double) ((h >> 4) % 50) / 100.0;
   rgba->blue = 0.20 + (double) ((h >> 10) % 15) / 100.0;
   rgba->alpha = 1.0;
+}
+
+/**
+ * etl_flame_graph_format_weight:
+ * @unit: what @weight counts
+ * @weight: a node's total or self (#EtlStackTreeNode), in @unit
+ *
+ * Formats a weight as the graph shows it: "1234 samples" (one "sample"), or
+ * for %ETL_STACK_TREE_UNIT_TICKS (100-ns) milliseconds: "0 ms", to the tick
+ * below 1 ms ("0.0300 ms"), to 10 µs up to 100 ms ("3.80 ms"), to 0.1 ms above
+ * ("1234.5 ms").
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+etl_flame_graph_format_weight (EtlStackTreeUnit unit, guint64 weight)
+{
+  double ms = (double) weight / 1e4;
+
+  if (unit == ETL_STACK_TREE_UNIT_SAMPLES)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", weight, weight == 1 ? "sample" : "samples");
+  if (weight == 0)
+    return g_strdup ("0 ms");
+  if (ms < 1.0)
+    return g_strdup_printf ("%.4f ms", ms);
+  if (ms < 100.0)
+    return g_strdup_printf ("%.2f ms", ms);
+  return g_strdup_printf ("%.1f ms", ms);
 }
 
 /**
@@ -118,6 +170,7 @@ etl_flame_graph_render (EtlFlameGraph *self, cairo_t *cr, int width, int height)
   const EtlStackTreeNode *nodes;
   GdkRGBA fg;
   guint n, root = 0;
+  EtlStackTreeUnit unit;
 
   g_return_if_fail (ETL_IS_FLAME_GRAPH (self));
 
@@ -128,9 +181,14 @@ etl_flame_graph_render (EtlFlameGraph *self, cairo_t *cr, int width, int height)
   if (self->tree == NULL || self->x0 == NULL)
     return;
   nodes = etl_stack_tree_get_nodes (self->tree, &n);
+  unit = etl_stack_tree_get_unit (self->tree);
   if (nodes[0].total == 0)
     {
-      pango_layout_set_text (layout_text, "No sample in this range has a stack", -1);
+      pango_layout_set_text (layout_text,
+                             unit == ETL_STACK_TREE_UNIT_TICKS
+                                 ? "No thread time in this range: no CSwitch or ReadyThread of these threads covers it"
+                                 : "No sample in this range has a stack",
+                             -1);
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, fg.alpha * 0.6);
       cairo_move_to (cr, 8, 8);
       pango_cairo_show_layout (cr, layout_text);
@@ -158,8 +216,12 @@ etl_flame_graph_render (EtlFlameGraph *self, cairo_t *cr, int width, int height)
       cairo_fill (cr);
       if (x1 - x0 >= MIN_LABEL_WIDTH)
         {
-          g_autofree char *text = k == 0 ? g_strdup_printf ("all samples (%" G_GUINT64_FORMAT ")", nodes[0].total)
-                                         : g_strdup (nodes[k].name);
+          g_autofree char *weight = k == 0 ? etl_flame_graph_format_weight (unit, nodes[0].total) : NULL;
+          g_autofree char *text
+              = k == 0 ? (unit == ETL_STACK_TREE_UNIT_TICKS ? g_strdup_printf ("all thread time (%s)", weight)
+                                                            : g_strdup_printf ("all samples (%" G_GUINT64_FORMAT ")",
+                                                                               nodes[0].total))
+                       : g_strdup (nodes[k].name);
           int th;
 
           pango_layout_set_text (layout_text, text, -1);
@@ -231,6 +293,9 @@ etl_flame_graph_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboar
   EtlFlameGraph *self = ETL_FLAME_GRAPH (widget);
   const EtlStackTreeNode *nodes;
   g_autofree char *markup = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *innermost = NULL;
+  EtlStackTreeUnit unit;
   guint n, k;
 
   if (keyboard)
@@ -240,11 +305,14 @@ etl_flame_graph_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboar
   if (k == ETL_STACK_TREE_NONE)
     return FALSE;
   nodes = etl_stack_tree_get_nodes (self->tree, &n);
-  markup = g_markup_printf_escaped ("<b>%s</b>\n%" G_GUINT64_FORMAT " samples (%.1f %%), %" G_GUINT64_FORMAT
-                                    " with it innermost",
-                                    k == 0 ? "All samples" : nodes[k].name, nodes[k].total,
-                                    100.0 * (double) nodes[k].total / (double) MAX (nodes[0].total, 1),
-                                    nodes[k].self);
+  unit = etl_stack_tree_get_unit (self->tree);
+  total = etl_flame_graph_format_weight (unit, nodes[k].total);
+  innermost = etl_flame_graph_format_weight (unit, nodes[k].self);
+  markup = g_markup_printf_escaped ("<b>%s</b>\n%s (%.1f %%), %s with it innermost",
+                                    k == 0 ? (unit == ETL_STACK_TREE_UNIT_TICKS ? "All thread time" : "All samples")
+                                           : nodes[k].name,
+                                    total, 100.0 * (double) nodes[k].total / (double) MAX (nodes[0].total, 1),
+                                    innermost);
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }

@@ -61,36 +61,6 @@ ms_since (gint64 t0)
   return (double) (g_get_monotonic_time () - t0) / 1000.0;
 }
 
-/* The schedule trace of bench-thread-states (same file name, so either
- * benchmark generates it once for both).  (transfer full) */
-static char *
-schedule_trace (guint n_cpus, guint schedule_ms, GError **error)
-{
-  g_autofree char *dir = bench_dir ();
-  g_autofree char *name = g_strdup_printf ("synth-schedule-%ucpu-%ums-64k-seed1.etl", n_cpus, schedule_ms);
-  char *path = g_build_filename (dir, name, NULL);
-
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      EtlSynthParams params;
-
-      printf ("generating %s ...\n", path);
-      fflush (stdout);
-      etl_synth_params_init (&params);
-      params.n_cpus = n_cpus;
-      params.buffer_kb = 64;
-      params.seed = 1;
-      params.schedule = TRUE;
-      params.schedule_ms = schedule_ms;
-      if (!etl_synth_write (&params, path, error))
-        {
-          g_free (path);
-          return NULL;
-        }
-    }
-  return path;
-}
-
 /* One frame: the timeline, then @n_lanes thread lanes below it; the
  * lanes' share of the time into @lanes_ms. */
 static void
@@ -169,7 +139,7 @@ main (int argc, char **argv)
       printf ("bench-thread-lanes: no display; run under xvfb-run (skipped)\n");
       return 77;
     }
-  path = argc > 1 ? g_strdup (argv[1]) : schedule_trace ((guint) n_cpus, (guint) schedule_ms, &error);
+  path = argc > 1 ? g_strdup (argv[1]) : bench_schedule_trace ((guint) n_cpus, (guint) schedule_ms, &error);
   if (path == NULL || (trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error)) == NULL)
     {
       fprintf (stderr, "bench-thread-lanes: %s\n", error->message);

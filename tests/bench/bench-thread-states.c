@@ -64,38 +64,6 @@ compare_double (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* The schedule trace with @n_cpus processors and @schedule_ms slots in
- * bench_dir(), written first when it is not there.  (transfer full) */
-static char *
-schedule_trace (guint n_cpus, guint schedule_ms, GError **error)
-{
-  g_autofree char *dir = bench_dir ();
-  g_autofree char *name = g_strdup_printf ("synth-schedule-%ucpu-%ums-64k-seed1.etl", n_cpus, schedule_ms);
-  char *path = g_build_filename (dir, name, NULL);
-
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      EtlSynthParams params;
-      gint64 t0 = g_get_monotonic_time ();
-
-      printf ("generating %s ...\n", path);
-      fflush (stdout);
-      etl_synth_params_init (&params);
-      params.n_cpus = n_cpus;
-      params.buffer_kb = 64;
-      params.seed = 1;
-      params.schedule = TRUE;
-      params.schedule_ms = schedule_ms;
-      if (!etl_synth_write (&params, path, error))
-        {
-          g_free (path);
-          return NULL;
-        }
-      printf ("generated in %.1f s\n", (double)(g_get_monotonic_time () - t0) / 1e6);
-    }
-  return path;
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -127,7 +95,7 @@ main (int argc, char *argv[])
       return 2;
     }
   runs = MAX (runs, 1);
-  path = argc > 1 ? g_strdup (argv[1]) : schedule_trace ((guint)n_cpus, (guint)schedule_ms, &error);
+  path = argc > 1 ? g_strdup (argv[1]) : bench_schedule_trace ((guint)n_cpus, (guint)schedule_ms, &error);
   if (path == NULL)
     {
       fprintf (stderr, "%s\n", error->message);

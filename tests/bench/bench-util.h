@@ -62,3 +62,40 @@ bench_synth_trace (guint n_cpus, guint64 n_records, double *synth_ms, GError **e
     }
   return path;
 }
+
+/*
+ * The path of `synth --cpus N --schedule --schedule-ms N` with 64 KiB
+ * buffers and seed 1 (etl_synth_write()) in bench_dir(), written first when
+ * it is not there (atomically: an existing one is complete).  Shared by the
+ * benchmarks over the 16 M-record schedule trace.
+ * Returns: (transfer full): the path, or %NULL with @error set.
+ */
+static inline char *
+bench_schedule_trace (guint n_cpus, guint schedule_ms, GError **error)
+{
+  g_autofree char *dir = bench_dir ();
+  g_autofree char *name = g_strdup_printf ("synth-schedule-%ucpu-%ums-64k-seed1.etl", n_cpus, schedule_ms);
+  char *path = g_build_filename (dir, name, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      EtlSynthParams params;
+      gint64 t0 = g_get_monotonic_time ();
+
+      printf ("generating %s ...\n", path);
+      fflush (stdout);
+      etl_synth_params_init (&params);
+      params.n_cpus = n_cpus;
+      params.buffer_kb = 64;
+      params.seed = 1;
+      params.schedule = TRUE;
+      params.schedule_ms = schedule_ms;
+      if (!etl_synth_write (&params, path, error))
+        {
+          g_free (path);
+          return NULL;
+        }
+      printf ("generated in %.1f s\n", (double) (g_get_monotonic_time () - t0) / 1e6);
+    }
+  return path;
+}

@@ -18,58 +18,24 @@
 #include "etl-thread-lanes.h"
 
 #include "etl-cswitch.h"
+#include "etl-gallop.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
+
+/* The first state at or after @from that ends after @t (n_states when
+ * none). */
+static guint
+first_ending_after_from (const EtlThreadState *states, guint n_states, guint from, gint64 t)
+{
+  return (guint) etl_gallop_ending_after (states, n_states, sizeof (EtlThreadState),
+                                          G_STRUCT_OFFSET (EtlThreadState, end), from, t);
+}
 
 /* The first state that ends after @t (n_states when none). */
 static guint
 first_ending_after (const EtlThreadState *states, guint n_states, gint64 t)
 {
-  guint lo = 0, hi = n_states;
-
-  while (lo < hi)
-    {
-      guint m = lo + (hi - lo) / 2;
-
-      if (states[m].end <= t)
-        lo = m + 1;
-      else
-        hi = m;
-    }
-  return lo;
-}
-
-/* first_ending_after() for a state at or after @from: gallops forward from
- * @from, then bisects the last stride.  Column after column the next state
- * lies close ahead, and a bisection of the whole array (millions of states,
- * tens of MB) would miss the cache on each of its steps. */
-static guint
-first_ending_after_from (const EtlThreadState *states, guint n_states, guint from, gint64 t)
-{
-  guint lo = from, hi, step = 1;
-
-  if (lo >= n_states || states[lo].end > t)
-    return lo;
-  /* states[lo].end <= t: find hi with states[hi].end > t (or n_states). */
-  for (;;)
-    {
-      hi = n_states - lo > step ? lo + step : n_states;
-      if (hi == n_states || states[hi].end > t)
-        break;
-      lo = hi;
-      step *= 2;
-    }
-  lo++;
-  while (lo < hi)
-    {
-      guint m = lo + (hi - lo) / 2;
-
-      if (states[m].end <= t)
-        lo = m + 1;
-      else
-        hi = m;
-    }
-  return lo;
+  return first_ending_after_from (states, n_states, 0, t);
 }
 
 /* The FILETIME at the left edge of column @col. */

@@ -67,6 +67,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "etl-gallop.h"
 #include "etl-names.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
@@ -879,36 +880,6 @@ draw_waker_arrow (EtlTimelineView *self, cairo_t *cr, EtlSummary *summary, int l
   cairo_restore (cr);
 }
 
-/* The first segment at or after @from that ends after @t (@n when none):
- * gallops forward from @from, then bisects the last stride. */
-static guint
-segment_ending_after (const EtlCpuSegment *seg, guint n, guint from, gint64 t)
-{
-  guint lo = from, hi, step = 1;
-
-  if (lo >= n || seg[lo].end > t)
-    return lo;
-  for (;;)
-    {
-      hi = n - lo > step ? lo + step : n;
-      if (hi == n || seg[hi].end > t)
-        break;
-      lo = hi;
-      step *= 2;
-    }
-  lo++;
-  while (lo < hi)
-    {
-      guint m = lo + (hi - lo) / 2;
-
-      if (seg[m].end <= t)
-        lo = m + 1;
-      else
-        hi = m;
-    }
-  return lo;
-}
-
 /**
  * etl_timeline_view_render:
  * @self: a timeline view
@@ -1169,7 +1140,9 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
                * a gallop, not a walk over the segments in between
                * (millions of them across a zoomed-out lane). */
               {
-                guint next = segment_ending_after (seg, n_seg, k, t0 + (gint64) ((last_x + 1) * span / axis_w));
+                guint next = (guint) etl_gallop_ending_after (seg, n_seg, sizeof (EtlCpuSegment),
+                                                              G_STRUCT_OFFSET (EtlCpuSegment, end), k,
+                                                              t0 + (gint64) ((last_x + 1) * span / axis_w));
 
                 if (next > k + 1)
                   k = next - 1;

@@ -13,6 +13,7 @@
 
 #include "etl-critical-path.h"
 #include "etl-synth.h"
+#include "etl-test-cswitch.h"
 #include "etl-thread-states-private.h"
 #include "etl-trace.h"
 
@@ -234,34 +235,12 @@ test_unknown_thread (void)
   fixture_close (&f);
 }
 
-static void
-put32 (guint8 *p, guint32 v)
-{
-  p[0] = (guint8) v;
-  p[1] = (guint8) (v >> 8);
-  p[2] = (guint8) (v >> 16);
-  p[3] = (guint8) (v >> 24);
-}
-
 /* A CSwitch payload: new, old, OldThreadWaitReason UserRequest (6),
  * OldThreadState Waiting (5). */
 static const guint8 *
 cs (guint8 *buf, guint32 new_tid, guint32 old_tid)
 {
-  memset (buf, 0, 24);
-  put32 (buf, new_tid);
-  put32 (buf + 4, old_tid);
-  buf[12] = 6;
-  buf[14] = 5;
-  return buf;
-}
-
-static const guint8 *
-rt (guint8 *buf, guint32 tid)
-{
-  memset (buf, 0, 8);
-  put32 (buf, tid);
-  return buf;
+  return etl_test_cswitch (buf, new_tid, old_tid, 6, 5);
 }
 
 /* Inconsistent input: 7 and 8 both wait from 11 ms; "8 readied 7" at 13 ms
@@ -282,8 +261,8 @@ test_cycle (void)
   etl_thread_states_builder_add_cswitch (b, 1, 100000, 1, cs (buf, 8, 0), 24);
   etl_thread_states_builder_add_cswitch (b, 2, 110000, 0, cs (buf, 0, 7), 24);
   etl_thread_states_builder_add_cswitch (b, 3, 110000, 1, cs (buf, 0, 8), 24);
-  etl_thread_states_builder_add_ready_thread (b, 4, 120000, 0, 7, 70, rt (buf, 8), 8);
-  etl_thread_states_builder_add_ready_thread (b, 5, 130000, 1, 8, 80, rt (buf, 7), 8);
+  etl_thread_states_builder_add_ready_thread (b, 4, 120000, 0, 7, 70, etl_test_ready_thread (buf, 8), 8);
+  etl_thread_states_builder_add_ready_thread (b, 5, 130000, 1, 8, 80, etl_test_ready_thread (buf, 7), 8);
   s = etl_thread_states_builder_finish (b, 200000);
 
   segs = etl_critical_path_compute (s, NULL, 7, 110000, 130000, &counts);
@@ -330,7 +309,7 @@ test_depth (void)
     etl_thread_states_builder_add_cswitch (b, rec++, 2000, k, cs (buf, 0, TID (k)), 24);
   for (gint k = N_CHAIN - 2; k >= 0; k--)
     etl_thread_states_builder_add_ready_thread (b, rec++, 10000 - 10 * k, 0, TID (k + 1), 1,
-                                                rt (buf, TID (k)), 8);
+                                                etl_test_ready_thread (buf, TID (k)), 8);
   s = etl_thread_states_builder_finish (b, 20000);
 
   segs = etl_critical_path_compute (s, NULL, TID (0), 2000, 10000, &counts);

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "etl-synth.h"
+#include "etl-test-cswitch.h"
 #include "etl-test-raw.h"
 #include "etl-thread-states-private.h"
 #include "etl-trace.h"
@@ -262,35 +263,6 @@ test_waits_no_ready_thread (void)
   g_rmdir (dir);
 }
 
-static void
-put32 (guint8 *p, guint32 v)
-{
-  p[0] = (guint8) v;
-  p[1] = (guint8) (v >> 8);
-  p[2] = (guint8) (v >> 16);
-  p[3] = (guint8) (v >> 24);
-}
-
-/* A CSwitch payload: new, old, priorities 0, reason / state of the old. */
-static const guint8 *
-cs (guint8 *buf, guint32 new_tid, guint32 old_tid, gint8 reason, gint8 state)
-{
-  memset (buf, 0, 24);
-  put32 (buf, new_tid);
-  put32 (buf + 4, old_tid);
-  buf[12] = (guint8) reason;
-  buf[14] = (guint8) state;
-  return buf;
-}
-
-static const guint8 *
-rt (guint8 *buf, guint32 tid)
-{
-  memset (buf, 0, 8);
-  put32 (buf, tid);
-  return buf;
-}
-
 /* The overview of a thread of many states (etl_thread_states_get_overview())
  * against a scan of its states, bucket by bucket; a small thread has none. */
 static void
@@ -309,12 +281,12 @@ test_overview (void)
    * lengths that vary) = 300,000 states; thread 8 runs once. */
   for (guint i = 0; i < 150000; i++)
     {
-      etl_thread_states_builder_add_cswitch (b, rec++, t, i % 2, cs (buf, 7, 0, 0, 0), 24);
+      etl_thread_states_builder_add_cswitch (b, rec++, t, i % 2, etl_test_cswitch (buf, 7, 0, 0, 0), 24);
       t += 300 + (i * 7919) % 5000;
-      etl_thread_states_builder_add_cswitch (b, rec++, t, i % 2, cs (buf, 0, 7, 6, 5), 24);
+      etl_thread_states_builder_add_cswitch (b, rec++, t, i % 2, etl_test_cswitch (buf, 0, 7, 6, 5), 24);
       t += (i % 97 == 0) ? 2000000 : 200 + (i * 104729) % 3000;
     }
-  etl_thread_states_builder_add_cswitch (b, rec++, t, 0, cs (buf, 8, 0, 0, 0), 24);
+  etl_thread_states_builder_add_cswitch (b, rec++, t, 0, etl_test_cswitch (buf, 8, 0, 0, 0), 24);
   s = etl_thread_states_builder_finish (b, t + 1000);
 
   st = etl_thread_states_get (s, 7, &n);
@@ -363,25 +335,25 @@ test_bad_input (void)
   guint n;
 
   /* 10 ms: an unknown thread 7 switched in on cpu 0 (old 0). */
-  etl_thread_states_builder_add_cswitch (b, 0, 100000, 0, cs (buf, 7, 0, 0, 0), 24);
+  etl_thread_states_builder_add_cswitch (b, 0, 100000, 0, etl_test_cswitch (buf, 7, 0, 0, 0), 24);
   /* 11 ms: a ReadyThread for the running thread 7: ignored. */
-  etl_thread_states_builder_add_ready_thread (b, 1, 110000, 1, 9, 90, rt (buf, 7), 8);
+  etl_thread_states_builder_add_ready_thread (b, 1, 110000, 1, 9, 90, etl_test_ready_thread (buf, 7), 8);
   /* 12 ms: 7 switched in again on cpu 1 (duplicate): implied switch-out. */
-  etl_thread_states_builder_add_cswitch (b, 2, 120000, 1, cs (buf, 7, 0, 0, 0), 24);
+  etl_thread_states_builder_add_cswitch (b, 2, 120000, 1, etl_test_cswitch (buf, 7, 0, 0, 0), 24);
   /* 13 ms: cpu 0 switches in 8, naming 5 as old: 7 runs on cpu 1 now,
    * so only the ignored switch-out of the unknown 5 happens. */
-  etl_thread_states_builder_add_cswitch (b, 3, 130000, 0, cs (buf, 8, 5, 6, 5), 24);
+  etl_thread_states_builder_add_cswitch (b, 3, 130000, 0, etl_test_cswitch (buf, 8, 5, 6, 5), 24);
   /* 12.5 ms (out of order): 8 switched out on cpu 0 before it began. */
-  etl_thread_states_builder_add_cswitch (b, 4, 125000, 0, cs (buf, 0, 8, 13, 5), 24);
+  etl_thread_states_builder_add_cswitch (b, 4, 125000, 0, etl_test_cswitch (buf, 0, 8, 13, 5), 24);
   /* A payload without the ids, and one with only them. */
-  etl_thread_states_builder_add_cswitch (b, 5, 140000, 1, cs (buf, 0, 7, 6, 5), 7);
-  etl_thread_states_builder_add_cswitch (b, 6, 150000, 1, cs (buf, 0, 7, 6, 5), 8);
+  etl_thread_states_builder_add_cswitch (b, 5, 140000, 1, etl_test_cswitch (buf, 0, 7, 6, 5), 7);
+  etl_thread_states_builder_add_cswitch (b, 6, 150000, 1, etl_test_cswitch (buf, 0, 7, 6, 5), 8);
   /* 16 ms: a ReadyThread for 7 with no switch-in to follow; a second one
    * for the now Ready thread is ignored; one for thread 0 too; one too short. */
-  etl_thread_states_builder_add_ready_thread (b, 7, 160000, 1, 9, 90, rt (buf, 7), 8);
-  etl_thread_states_builder_add_ready_thread (b, 8, 165000, 1, 9, 90, rt (buf, 7), 8);
-  etl_thread_states_builder_add_ready_thread (b, 9, 166000, 1, 9, 90, rt (buf, 0), 8);
-  etl_thread_states_builder_add_ready_thread (b, 10, 167000, 1, 9, 90, rt (buf, 7), 3);
+  etl_thread_states_builder_add_ready_thread (b, 7, 160000, 1, 9, 90, etl_test_ready_thread (buf, 7), 8);
+  etl_thread_states_builder_add_ready_thread (b, 8, 165000, 1, 9, 90, etl_test_ready_thread (buf, 7), 8);
+  etl_thread_states_builder_add_ready_thread (b, 9, 166000, 1, 9, 90, etl_test_ready_thread (buf, 0), 8);
+  etl_thread_states_builder_add_ready_thread (b, 10, 167000, 1, 9, 90, etl_test_ready_thread (buf, 7), 3);
   s = etl_thread_states_builder_finish (b, 200000);
 
   c = etl_thread_states_get_counts (s);

@@ -48,6 +48,36 @@ etl_test_wait_paint (GtkWidget *widget)
   g_signal_handler_disconnect (clock, id);
 }
 
+static void
+etl_test_find_running_stack (GtkWidget *widget, gpointer data)
+{
+  gboolean *running = data;
+
+  if (GTK_IS_STACK (widget) && gtk_stack_get_transition_running (GTK_STACK (widget)))
+    *running = TRUE;
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), etl_test_find_running_stack, data);
+}
+
+static inline gboolean
+etl_test_no_stack_transition (gpointer data)
+{
+  gboolean running = FALSE;
+
+  etl_test_find_running_stack (GTK_WIDGET (data), &running);
+  return !running;
+}
+
+/* Runs the main loop until no #GtkStack inside @widget is in a transition
+ * (a crossfade caught half-way would show two pages in a screenshot), then
+ * until a paint.  Fails after ETL_TEST_WAIT_SECONDS. */
+static inline void
+etl_test_wait_transitions (GtkWidget *widget)
+{
+  etl_test_wait_for (etl_test_no_stack_transition, widget, "the end of the stack transitions");
+  etl_test_wait_paint (widget);
+}
+
 /* The reference count of @object (a window: the source object of its jobs). */
 static inline guint
 etl_test_ref_count (gpointer object)

@@ -358,7 +358,7 @@ test_screenshot (Fixture *fixture, gconstpointer data)
 
       gtk_tree_view_expand_row (tv, path, TRUE);
     }
-  etl_test_wait_paint (GTK_WIDGET (fixture->window));
+  etl_test_wait_transitions (GTK_WIDGET (fixture->window));
   w = gdk_window_get_width (gtk_widget_get_window (GTK_WIDGET (fixture->window)));
   h = gdk_window_get_height (gtk_widget_get_window (GTK_WIDGET (fixture->window)));
   g_test_message ("screenshot %d×%d", w, h);

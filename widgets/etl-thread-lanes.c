@@ -18,6 +18,7 @@
 #include "etl-thread-lanes.h"
 
 #include "etl-cswitch.h"
+#include "etl-column-strip.h"
 #include "etl-gallop.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
@@ -168,49 +169,6 @@ spans_from_states (GArray *spans, const EtlThreadLaneGeometry *g, const EtlThrea
     }
 }
 
-/* A premultiplied ARGB32 pixel of @rgb at @alpha. */
-static guint32
-premultiplied (double r, double g, double b, double alpha)
-{
-  guint32 a8 = (guint32) lround (alpha * 255.0);
-
-  return a8 << 24 | (guint32) lround (r * alpha * 255.0) << 16 | (guint32) lround (g * alpha * 255.0) << 8
-         | (guint32) lround (b * alpha * 255.0);
-}
-
-/* Composites @strip (one row of @w pixels) over the rectangle of @w × @rh
- * at (@x, @ry), each pixel stretched down the rows; with @source, the strip
- * is its mask. */
-static void
-paint_strip (cairo_t *cr, cairo_surface_t *strip, cairo_pattern_t *source, double x, double ry, double rh, int w)
-{
-  cairo_pattern_t *pattern;
-  cairo_matrix_t m;
-
-  cairo_surface_mark_dirty (strip);
-  pattern = cairo_pattern_create_for_surface (strip);
-  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
-  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
-  cairo_matrix_init_scale (&m, 1.0, 1.0 / rh);
-  cairo_matrix_translate (&m, -x, -ry);
-  cairo_pattern_set_matrix (pattern, &m);
-  cairo_save (cr);
-  cairo_rectangle (cr, x, ry, w, rh);
-  cairo_clip (cr);
-  if (source != NULL)
-    {
-      cairo_set_source (cr, source);
-      cairo_mask (cr, pattern);
-    }
-  else
-    {
-      cairo_set_source (cr, pattern);
-      cairo_paint (cr);
-    }
-  cairo_restore (cr);
-  cairo_pattern_destroy (pattern);
-}
-
 /* Paints @spans (columns relative to the axis, within [@c0, @c1)): their
  * colours go into one-pixel-high strips, one for the full-height looks
  * (Running, in the processor's colour), one for the thin ones (Waiting,
@@ -226,8 +184,8 @@ paint_spans (cairo_t *cr, const EtlThreadLaneGeometry *g, const GArray *spans, c
   cairo_surface_t *ready = cairo_image_surface_create (CAIRO_FORMAT_A8, w, 1);
   guint32 *full_px, *thin_px;
   guint8 *ready_px;
-  guint32 waiting = premultiplied (fg->red, fg->green, fg->blue, 0.16);
-  guint32 not_running = premultiplied (fg->red, fg->green, fg->blue, 0.08);
+  guint32 waiting = etl_column_strip_pixel (fg->red, fg->green, fg->blue, 0.16);
+  guint32 not_running = etl_column_strip_pixel (fg->red, fg->green, fg->blue, 0.08);
   gboolean any_full = FALSE, any_thin = FALSE, any_ready = FALSE;
   double ry, rh;
 
@@ -266,7 +224,7 @@ paint_spans (cairo_t *cr, const EtlThreadLaneGeometry *g, const GArray *spans, c
           continue;
         default:
           etl_timeline_view_get_provider_color (sp->key - 4, &rgba);
-          px = premultiplied (rgba.red, rgba.green, rgba.blue, 0.85);
+          px = etl_column_strip_pixel (rgba.red, rgba.green, rgba.blue, 0.85);
           for (int x = x0; x < x1; x++)
             full_px[x] = px;
           any_full = TRUE;
@@ -276,19 +234,19 @@ paint_spans (cairo_t *cr, const EtlThreadLaneGeometry *g, const GArray *spans, c
   if (any_full)
     {
       span_rect (g, ETL_THREAD_STATE_RUNNING, &ry, &rh);
-      paint_strip (cr, full, NULL, g->x + c0, ry, rh, w);
+      etl_column_strip_paint (cr, full, NULL, g->x + c0, ry, rh, w);
     }
   if (any_thin)
     {
       span_rect (g, ETL_THREAD_STATE_WAITING, &ry, &rh);
-      paint_strip (cr, thin, NULL, g->x + c0, ry, rh, w);
+      etl_column_strip_paint (cr, thin, NULL, g->x + c0, ry, rh, w);
     }
   if (any_ready)
     {
       cairo_pattern_t *hatch = hatch_pattern (fg);
 
       span_rect (g, ETL_THREAD_STATE_READY, &ry, &rh);
-      paint_strip (cr, ready, hatch, g->x + c0, ry, rh, w);
+      etl_column_strip_paint (cr, ready, hatch, g->x + c0, ry, rh, w);
       cairo_pattern_destroy (hatch);
     }
 out:

@@ -67,6 +67,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "etl-column-strip.h"
 #include "etl-gallop.h"
 #include "etl-names.h"
 #include "etl-time-ruler.h"
@@ -1105,7 +1106,6 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
                   ? etl_cpu_segments_get (self->segments, etl_summary_get_lane_id (summary, lane), &n_seg)
                   : NULL;
           double span = (double) (t1 - t0);
-          double last_x = -1;
 
           hi = seg != NULL ? n_seg : 0;
           while (lo < hi)
@@ -1117,36 +1117,58 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
               else
                 hi = m;
             }
-          for (k = lo; seg != NULL && k < n_seg && seg[k].start < t1; k++)
+          /* Each column's colour into a one-pixel-high strip, composited
+           * once (etl-column-strip.h): a cairo fill per segment cost
+           * ~0.2 µs, up to ~1,800 a lane when zoomed out. */
+          if (seg != NULL && c1 > c0)
             {
-              double x0 = CLAMP ((double) (seg[k].start - t0) / span * axis_w, 0, (double) axis_w);
-              double x1 = CLAMP ((double) (seg[k].end - t0) / span * axis_w, 0, (double) axis_w);
-              GdkRGBA rgba;
+              int w = (int) (c1 - c0);
+              cairo_surface_t *strip = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, 1);
+              guint32 *px;
 
-              if (floor (x1) <= last_x)
-                continue;
-              x0 = MAX (x0, last_x);
-              if (x1 - x0 < 1)
-                x1 = x0 + 1;
-              last_x = floor (x1);
-              if (self->process_color == NULL)
-                etl_timeline_view_get_provider_color (seg[k].pid == G_MAXUINT32 ? 0 : seg[k].pid / 4 + 3, &rgba);
-              else if (seg[k].pid == G_MAXUINT32 || !self->process_color (seg[k].pid, &rgba, self->process_color_data))
-                gdk_rgba_parse (&rgba, "#888a85"); /* as "Other" */
-              cairo_set_source_rgba (cr, rgba.red, rgba.green, rgba.blue, 0.55);
-              cairo_rectangle (cr, ETL_LABEL_COLUMN_WIDTH + x0, y + 3, x1 - x0, lane_h - 6);
-              cairo_fill (cr);
-              /* On to the first segment that reaches the next column:
-               * a gallop, not a walk over the segments in between
-               * (millions of them across a zoomed-out lane). */
-              {
-                guint next = (guint) etl_gallop_ending_after (seg, n_seg, sizeof (EtlCpuSegment),
-                                                              G_STRUCT_OFFSET (EtlCpuSegment, end), k,
-                                                              t0 + (gint64) ((last_x + 1) * span / axis_w));
+              cairo_surface_flush (strip);
+              px = (guint32 *) (gpointer) cairo_image_surface_get_data (strip);
+              if (px != NULL)
+                {
+                  memset (px, 0, (gsize) w * 4);
+                  /* Column by column: the segment at the column's left
+                   * edge (the first that ends after it) takes the column
+                   * and the whole columns it spans; then a gallop to the
+                   * segment at the next column, not a walk over the
+                   * segments in between (millions across a zoomed-out
+                   * lane). */
+                  for (guint col = c0; col < c1;)
+                    {
+                      gint64 tc = t0 + (gint64) ((double) col * span / axis_w);
+                      double x0, x1;
+                      GdkRGBA rgba;
+                      guint32 color;
 
-                if (next > k + 1)
-                  k = next - 1;
-              }
+                      k = (guint) etl_gallop_ending_after (seg, n_seg, sizeof (EtlCpuSegment),
+                                                           G_STRUCT_OFFSET (EtlCpuSegment, end), lo, tc);
+                      if (k >= n_seg || seg[k].start >= t1)
+                        break;
+                      lo = k;
+                      x0 = floor (CLAMP ((double) (seg[k].start - t0) / span * axis_w, 0, (double) axis_w));
+                      x1 = floor (CLAMP ((double) (seg[k].end - t0) / span * axis_w, 0, (double) axis_w));
+                      x0 = MAX (x0, (double) col);
+                      if (x0 >= c1)
+                        break;
+                      x1 = MAX (x1, x0 + 1);
+                      if (self->process_color == NULL)
+                        etl_timeline_view_get_provider_color (seg[k].pid == G_MAXUINT32 ? 0 : seg[k].pid / 4 + 3,
+                                                              &rgba);
+                      else if (seg[k].pid == G_MAXUINT32
+                               || !self->process_color (seg[k].pid, &rgba, self->process_color_data))
+                        gdk_rgba_parse (&rgba, "#888a85"); /* as "Other" */
+                      color = etl_column_strip_pixel (rgba.red, rgba.green, rgba.blue, 0.55);
+                      for (int x = (int) x0; x < MIN ((int) x1, (int) c1); x++)
+                        px[x - (int) c0] = color;
+                      col = (guint) x1;
+                    }
+                  etl_column_strip_paint (cr, strip, NULL, ETL_LABEL_COLUMN_WIDTH + c0, y + 3, lane_h - 6, w);
+                }
+              cairo_surface_destroy (strip);
             }
         }
 

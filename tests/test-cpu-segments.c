@@ -101,6 +101,75 @@ test_schedule (void)
   g_assert_null (etl_cpu_segments_lookup (segments, 1, origin + 25 * MS + 250));
   g_assert_cmpuint (etl_cpu_segments_lookup (segments, 3, origin + 25 * MS + 250)->tid, ==, 4004);
 
+  {
+    gint64 ov_start, ov_width;
+    guint ov_n;
+
+    g_assert_null (etl_cpu_segments_get_overview (segments, 0, &ov_start, &ov_width, &ov_n));
+  }
+  g_clear_pointer (&trace, etl_trace_unref);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The overview of a processor of many segments
+ * (etl_cpu_segments_get_overview()) against a scan of its segments, bucket
+ * by bucket; a schedule of 100 slots has none. */
+static void
+test_overview (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-seg-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "long.etl", NULL);
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (EtlCpuSegments) segments = NULL;
+  const char *paths[] = { path, NULL };
+  EtlSynthParams params;
+  const EtlCpuSegment *seg;
+  const guint32 *ov;
+  gint64 start = 0, width = 0;
+  guint n = 0, nb = 0, k = 0, present = 0;
+
+  g_assert_no_error (error);
+  etl_synth_params_init (&params);
+  params.n_cpus = 1;
+  params.schedule = TRUE;
+  params.schedule_ms = 80000; /* 80,000 slots: one processor, ~72,000 segments */
+  g_assert_true (etl_synth_write (&params, path, &error));
+  g_assert_no_error (error);
+  trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  segments = etl_cpu_segments_new (trace, NULL, &error);
+  g_assert_no_error (error);
+  seg = etl_cpu_segments_get (segments, 0, &n);
+  g_test_message ("%u segments", n);
+  g_assert_cmpuint (n, >=, 65536);
+  ov = etl_cpu_segments_get_overview (segments, 0, &start, &width, &nb);
+  g_assert_nonnull (ov);
+  g_assert_cmpuint (nb, ==, MAX (n / 8, 16384));
+  g_assert_cmpint (start, ==, seg[0].start);
+  g_assert_cmpint (width, ==, (seg[n - 1].end - seg[0].start + nb - 1) / nb);
+  for (guint b = 0; b < nb; b++)
+    {
+      gint64 tb = start + (gint64) b * width;
+
+      while (k < n && seg[k].end <= tb)
+        k++;
+      if (k < n && seg[k].start < tb + width)
+        {
+          g_assert_cmpuint (ov[b], ==, seg[k].pid);
+          present++;
+        }
+      else
+        g_assert_cmpuint (ov[b], ==, ETL_CPU_SEGMENTS_NONE);
+    }
+  /* Every bucket (~4.9 ms) holds a run: the schedule's idle stretches
+   * are shorter. */
+  g_assert_cmpuint (present, ==, nb);
+  g_assert_null (etl_cpu_segments_get_overview (segments, 1, &start, &width, &nb));
+  g_assert_cmpuint (nb, ==, 0);
+
+  g_clear_pointer (&segments, etl_cpu_segments_unref);
   g_clear_pointer (&trace, etl_trace_unref);
   g_unlink (path);
   g_rmdir (dir);
@@ -111,5 +180,6 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/etl/cpu-segments/schedule", test_schedule);
+  g_test_add_func ("/etl/cpu-segments/overview", test_overview);
   return g_test_run ();
 }

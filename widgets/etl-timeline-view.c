@@ -881,6 +881,18 @@ draw_waker_arrow (EtlTimelineView *self, cairo_t *cr, EtlSummary *summary, int l
   cairo_restore (cr);
 }
 
+/* The colour of a CPU lane's segment of process @pid (G_MAXUINT32 unknown):
+ * the CPU usage graph's for it, grey as "Other" when the graph has none;
+ * without the graph's colours, one of the provider palette by pid. */
+static void
+segment_color (EtlTimelineView *self, guint32 pid, GdkRGBA *rgba)
+{
+  if (self->process_color == NULL)
+    etl_timeline_view_get_provider_color (pid == G_MAXUINT32 ? 0 : pid / 4 + 3, rgba);
+  else if (pid == G_MAXUINT32 || !self->process_color (pid, rgba, self->process_color_data))
+    gdk_rgba_parse (rgba, "#888a85"); /* as "Other" */
+}
+
 /**
  * etl_timeline_view_render:
  * @self: a timeline view
@@ -1137,7 +1149,41 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
                    * segment at the next column, not a walk over the
                    * segments in between (millions across a zoomed-out
                    * lane). */
-                  for (guint col = c0; col < c1;)
+                  const guint32 *ov = NULL;
+                  gint64 ov_start = 0, ov_width = 1;
+                  guint ov_n = 0, cpu = etl_summary_get_lane_id (summary, lane), seg_c1 = c1;
+
+                  ov = etl_cpu_segments_get_overview (self->segments, cpu, &ov_start, &ov_width, &ov_n);
+                  /* Zoomed out past the overview's buckets: a column reads
+                   * its bucket's pid, no segment. */
+                  if (ov != NULL && span / axis_w >= (double) ov_width)
+                    {
+                      guint32 last_pid = ETL_CPU_SEGMENTS_NONE;
+                      guint32 color = 0;
+
+                      for (guint col = c0; col < c1; col++)
+                        {
+                          gint64 tc = t0 + (gint64) ((double) col * span / axis_w);
+                          gint64 b = tc >= ov_start ? (tc - ov_start) / ov_width : -1;
+                          GdkRGBA rgba;
+
+                          if (b < 0)
+                            continue;
+                          if (b >= ov_n)
+                            break;
+                          if (ov[b] == ETL_CPU_SEGMENTS_NONE)
+                            continue;
+                          if (ov[b] != last_pid)
+                            {
+                              segment_color (self, ov[b], &rgba);
+                              color = etl_column_strip_pixel (rgba.red, rgba.green, rgba.blue, 0.55);
+                              last_pid = ov[b];
+                            }
+                          px[col - c0] = color;
+                        }
+                      seg_c1 = c0; /* done: the loop below draws nothing */
+                    }
+                  for (guint col = c0; col < seg_c1;)
                     {
                       gint64 tc = t0 + (gint64) ((double) col * span / axis_w);
                       double x0, x1;
@@ -1152,17 +1198,12 @@ etl_timeline_view_render (EtlTimelineView *self, cairo_t *cr, int width, int hei
                       x0 = floor (CLAMP ((double) (seg[k].start - t0) / span * axis_w, 0, (double) axis_w));
                       x1 = floor (CLAMP ((double) (seg[k].end - t0) / span * axis_w, 0, (double) axis_w));
                       x0 = MAX (x0, (double) col);
-                      if (x0 >= c1)
+                      if (x0 >= seg_c1)
                         break;
                       x1 = MAX (x1, x0 + 1);
-                      if (self->process_color == NULL)
-                        etl_timeline_view_get_provider_color (seg[k].pid == G_MAXUINT32 ? 0 : seg[k].pid / 4 + 3,
-                                                              &rgba);
-                      else if (seg[k].pid == G_MAXUINT32
-                               || !self->process_color (seg[k].pid, &rgba, self->process_color_data))
-                        gdk_rgba_parse (&rgba, "#888a85"); /* as "Other" */
+                      segment_color (self, seg[k].pid, &rgba);
                       color = etl_column_strip_pixel (rgba.red, rgba.green, rgba.blue, 0.55);
-                      for (int x = (int) x0; x < MIN ((int) x1, (int) c1); x++)
+                      for (int x = (int) x0; x < MIN ((int) x1, (int) seg_c1); x++)
                         px[x - (int) c0] = color;
                       col = (guint) x1;
                     }

@@ -37,7 +37,17 @@ struct _EtlCpuSegments
   gatomicrefcount ref_count;
   guint n_cpus;
   GArray **cpus; /* n_cpus × GArray of EtlCpuSegment, by start */
+  /* n_cpus: each processor's overview (ov_n[c] pids from ov_start[c],
+   * ov_width[c] apart), NULL for a processor of few segments */
+  guint32 **overview;
+  gint64 *ov_start, *ov_width;
+  guint *ov_n;
 };
+
+/* Processors with fewer segments have no overview: a search of theirs stays
+ * in the cache. */
+#define OVERVIEW_MIN_SEGMENTS 65536
+#define OVERVIEW_MIN_BUCKETS 16384
 
 static inline guint32
 read_u32 (const guint8 *p)
@@ -64,6 +74,32 @@ close_segment (EtlCpuSegments *s, guint cpu, EtlCpuSegment *open, gint64 end)
   open->tid = NO_ID;
 }
 
+/* The pid of the segment at the starts of n / 8 buckets (at least
+ * OVERVIEW_MIN_BUCKETS, at most 8 times that) over [first start, last end)
+ * of @seg (n > 0, by start), ETL_CPU_SEGMENTS_NONE where none reaches into
+ * the bucket; one pass. */
+static guint32 *
+make_overview (const EtlCpuSegment *seg, guint n, gint64 *start, gint64 *width, guint *n_buckets)
+{
+  guint nb = CLAMP (n / 8, OVERVIEW_MIN_BUCKETS, 8 * OVERVIEW_MIN_BUCKETS);
+  guint32 *ov = g_new (guint32, nb);
+  gint64 t0 = seg[0].start, span = MAX (seg[n - 1].end - t0, 1);
+  gint64 w = (span + nb - 1) / nb;
+  guint k = 0;
+
+  *start = t0;
+  *width = w;
+  *n_buckets = nb;
+  for (guint b = 0; b < nb; b++)
+    {
+      gint64 tb = t0 + (gint64) b * w;
+
+      while (k < n && seg[k].end <= tb)
+        k++;
+      ov[b] = k < n && seg[k].start < tb + w ? seg[k].pid : ETL_CPU_SEGMENTS_NONE;
+    }
+  return ov;
+}
 /**
  * etl_cpu_segments_new:
  * @trace: a trace
@@ -127,6 +163,14 @@ etl_cpu_segments_new (EtlTrace *trace, GCancellable *cancellable, GError **error
     }
   for (guint c = 0; c < s->n_cpus; c++)
     close_segment (s, c, &open[c], etl_trace_get_last_filetime (trace));
+  s->overview = g_new0 (guint32 *, s->n_cpus);
+  s->ov_start = g_new0 (gint64, s->n_cpus);
+  s->ov_width = g_new0 (gint64, s->n_cpus);
+  s->ov_n = g_new0 (guint, s->n_cpus);
+  for (guint c = 0; c < s->n_cpus; c++)
+    if (s->cpus[c]->len >= OVERVIEW_MIN_SEGMENTS)
+      s->overview[c] = make_overview ((const EtlCpuSegment *) (gpointer) s->cpus[c]->data, s->cpus[c]->len,
+                                      &s->ov_start[c], &s->ov_width[c], &s->ov_n[c]);
   return g_steal_pointer (&s);
 }
 
@@ -155,9 +199,17 @@ etl_cpu_segments_unref (EtlCpuSegments *segments)
   if (!g_atomic_ref_count_dec (&segments->ref_count))
     return;
   for (guint c = 0; c < segments->n_cpus; c++)
-    if (segments->cpus[c] != NULL)
-      g_array_unref (segments->cpus[c]);
+    {
+      if (segments->cpus[c] != NULL)
+        g_array_unref (segments->cpus[c]);
+      if (segments->overview != NULL)
+        g_free (segments->overview[c]);
+    }
   g_free (segments->cpus);
+  g_free (segments->overview);
+  g_free (segments->ov_start);
+  g_free (segments->ov_width);
+  g_free (segments->ov_n);
   g_free (segments);
 }
 
@@ -224,4 +276,38 @@ etl_cpu_segments_lookup (EtlCpuSegments *segments, guint cpu, gint64 filetime)
         hi = mid;
     }
   return lo < n && seg[lo].start <= filetime ? &seg[lo] : NULL;
+}
+
+/**
+ * etl_cpu_segments_get_overview:
+ * @segments: segments
+ * @cpu: a processor index
+ * @start: (out): FILETIME of bucket 0's start (the processor's first
+ *   segment's)
+ * @bucket_width: (out): a bucket's width, 100-ns units (≥ 1)
+ * @n_buckets: (out): the number of buckets: one for about 8 segments, at
+ *   least 16,384, at most 131,072
+ *
+ * The pid of the segment at each of @n_buckets evenly spaced times of the
+ * processor's span (the first segment that ends after the bucket's start, if
+ * it starts before the bucket's end; %ETL_CPU_SEGMENTS_NONE when none),
+ * built with the segments for processors of at least 65,536 of them: a
+ * zoomed-out CPU lane reads it instead of searching the segments, one cache
+ * miss each, for every pixel column.
+ *
+ * Returns: (transfer none) (array length=n_buckets) (nullable): the pids,
+ *   %NULL for an unknown processor or one of few segments
+ */
+const guint32 *
+etl_cpu_segments_get_overview (EtlCpuSegments *segments, guint cpu, gint64 *start, gint64 *bucket_width,
+                               guint *n_buckets)
+{
+  g_return_val_if_fail (segments != NULL && start != NULL && bucket_width != NULL && n_buckets != NULL, NULL);
+  *n_buckets = 0;
+  if (cpu >= segments->n_cpus || segments->overview[cpu] == NULL)
+    return NULL;
+  *start = segments->ov_start[cpu];
+  *bucket_width = segments->ov_width[cpu];
+  *n_buckets = segments->ov_n[cpu];
+  return segments->overview[cpu];
 }

@@ -51,6 +51,8 @@
 
 #include "etl-critical-path.h"
 
+#include "etl-gallop.h"
+
 #define NO_ID ETL_THREAD_STATES_NO_ID
 
 typedef struct
@@ -82,24 +84,6 @@ emit (Walk *w, guint32 tid, guint32 pid_hint, guint hop, gint64 start, gint64 en
   seg.hop = (guint16)hop;
   g_array_append_val (w->segments, seg);
   w->counts.max_hop = MAX (w->counts.max_hop, hop);
-}
-
-/* The first of @n states (in time order) that ends after @t. */
-static guint
-first_ending_after (const EtlThreadState *st, guint n, gint64 t)
-{
-  guint lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (st[mid].end <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
 }
 
 /* TRUE when the wait @s (ending at or before the interval's end) is to be
@@ -135,7 +119,9 @@ walk (Walk *w, guint32 tid, guint32 pid_hint, guint hop, gint64 a, gint64 b)
   gint64 cursor = a;
 
   w->chain[hop] = tid;
-  i = st != NULL ? first_ending_after (st, n, a) : 0;
+  i = st != NULL ? (guint) etl_gallop_ending_after (st, n, sizeof (EtlThreadState),
+                                                     G_STRUCT_OFFSET (EtlThreadState, end), 0, a)
+                  : 0;
   for (; st != NULL && i < n && st[i].start < b; i++)
     {
       const EtlThreadState *s = &st[i];

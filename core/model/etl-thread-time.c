@@ -73,6 +73,7 @@
 
 #include "etl-thread-time.h"
 
+#include "etl-gallop.h"
 #include "etl-process-table.h"
 #include "etl-stack-tree-private.h"
 #include "etl-trace.h"
@@ -171,27 +172,33 @@ push_waker (Builder *b, const EtlThreadState *ready)
   push_stack (b, ready->record, ETL_THREAD_TIME_READIED_BY_SUFFIX);
 }
 
+/* The first Running state after @j (the switch-in that ends j's time off
+ * the processor), NO_STATE when none: states alternate, so it is a step or
+ * two ahead. */
+static guint
+next_run (const EtlThreadState *s, guint n, guint j)
+{
+  for (guint k = j + 1; k < n; k++)
+    if (s[k].kind == ETL_THREAD_STATE_RUNNING)
+      return k;
+  return NO_STATE;
+}
+
 /* Adds the intervals of thread @tid clipped to [@from, @to). */
 static void
 add_thread (Builder *b, EtlThreadStates *states, guint32 tid, gint64 from, gint64 to)
 {
   const EtlThreadState *s;
-  g_autofree guint *next_run = NULL;
-  guint n = 0, run = NO_STATE;
+  guint n = 0;
 
   s = etl_thread_states_get (states, tid, &n);
   if (s == NULL || n == 0)
     return;
-  /* next_run[j]: the first Running state after j (the switch-in that ends
-   * j's time off the processor). */
-  next_run = g_new (guint, n);
-  for (guint j = n; j > 0; j--)
-    {
-      next_run[j - 1] = run;
-      if (s[j - 1].kind == ETL_THREAD_STATE_RUNNING)
-        run = j - 1;
-    }
-  for (guint j = 0; j < n; j++)
+  /* From the first state that ends after @from to the last that starts
+   * before @to. */
+  for (guint j = (guint) etl_gallop_ending_after (s, n, sizeof (EtlThreadState),
+                                                 G_STRUCT_OFFSET (EtlThreadState, end), 0, from);
+       j < n && s[j].start < to; j++)
     {
       gint64 start = MAX (s[j].start, from), end = MIN (s[j].end, to);
       const char *leaf;
@@ -207,8 +214,10 @@ add_thread (Builder *b, EtlThreadStates *states, guint32 tid, gint64 from, gint6
         }
       else
         {
-          if (next_run[j] != NO_STATE)
-            push_stack (b, s[next_run[j]].record, "");
+          guint run = next_run (s, n, j);
+
+          if (run != NO_STATE)
+            push_stack (b, s[run].record, "");
           if (s[j].kind == ETL_THREAD_STATE_READY)
             leaf = ETL_THREAD_TIME_READIED;
           else

@@ -112,18 +112,6 @@ ticks_ms (guint64 ticks)
   return (double)ticks / 10000.0;
 }
 
-/* The time of the leaves named @leaf (pseudo-frames end every path). */
-static guint64
-leaf_ticks (const EtlStackTreeNode *nodes, guint n, const char *leaf)
-{
-  guint64 sum = 0;
-
-  for (guint i = 1; i < n; i++)
-    if (nodes[i].self > 0 && strcmp (nodes[i].name, leaf) == 0)
-      sum += nodes[i].self;
-  return sum;
-}
-
 static void
 print_thread_time (EtlStacks *stacks, EtlStackTree *tree, const guint32 *tids, guint n_tids, double from_ms,
                    double to_ms, guint top_n)
@@ -167,11 +155,11 @@ print_thread_time (EtlStacks *stacks, EtlStackTree *tree, const guint32 *tids, g
   json_builder_set_member_name (b, "total_ms");
   json_builder_add_double_value (b, ticks_ms (nodes[0].total));
   json_builder_set_member_name (b, "cpu_ms");
-  json_builder_add_double_value (b, ticks_ms (leaf_ticks (nodes, n, ETL_THREAD_TIME_CPU)));
+  json_builder_add_double_value (b, ticks_ms (etl_thread_time_tree_sum (tree, ETL_THREAD_TIME_CPU)));
   json_builder_set_member_name (b, "blocked_ms");
-  json_builder_add_double_value (b, ticks_ms (leaf_ticks (nodes, n, ETL_THREAD_TIME_BLOCKED)));
+  json_builder_add_double_value (b, ticks_ms (etl_thread_time_tree_sum (tree, ETL_THREAD_TIME_BLOCKED)));
   json_builder_set_member_name (b, "readied_ms");
-  json_builder_add_double_value (b, ticks_ms (leaf_ticks (nodes, n, ETL_THREAD_TIME_READIED)));
+  json_builder_add_double_value (b, ticks_ms (etl_thread_time_tree_sum (tree, ETL_THREAD_TIME_READIED)));
   json_builder_set_member_name (b, "paths");
   json_builder_begin_array (b);
   for (guint r = 0; r < rows->len && r < top_n; r++)

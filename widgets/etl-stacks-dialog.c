@@ -285,22 +285,6 @@ describe_threads (EtlStacksDialog *self, EtlStackTree *tree)
   return g_string_free (s, FALSE);
 }
 
-/* The summed self weight of the nodes named @leaf (the pseudo-frames are
- * innermost, below the process and thread frames). */
-static guint64
-leaf_sum (EtlStackTree *tree, const char *leaf)
-{
-  const EtlStackTreeNode *nodes;
-  guint64 sum = 0;
-  guint n;
-
-  nodes = etl_stack_tree_get_nodes (tree, &n);
-  for (guint k = 0; k < n; k++)
-    if (nodes[k].depth >= 3 && g_str_equal (nodes[k].name, leaf))
-      sum += nodes[k].self;
-  return sum;
-}
-
 static char *
 thread_time_text (EtlStacksDialog *self, EtlStackTree *tree)
 {
@@ -320,7 +304,7 @@ thread_time_text (EtlStacksDialog *self, EtlStackTree *tree)
   g_string_append_printf (s, "Thread time of %s: %s, of it", who, total);
   for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
     {
-      g_autofree char *part = etl_flame_graph_format_weight (ETL_STACK_TREE_UNIT_TICKS, leaf_sum (tree, leaves[i]));
+      g_autofree char *part = etl_flame_graph_format_weight (ETL_STACK_TREE_UNIT_TICKS, etl_thread_time_tree_sum (tree, leaves[i]));
 
       g_string_append_printf (s, "%s %s %s", i > 0 ? "," : "", leaves[i], part);
     }

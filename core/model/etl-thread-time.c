@@ -73,6 +73,8 @@
 
 #include "etl-thread-time.h"
 
+#include <string.h>
+
 #include "etl-gallop.h"
 #include "etl-process-table.h"
 #include "etl-stack-tree-private.h"
@@ -292,4 +294,29 @@ etl_thread_time_tree_new (EtlThreadStates *states, EtlStacks *stacks, const guin
         add_thread (&b, states, tids[i], from_filetime, to_filetime);
     }
   return etl_stack_tree_builder_finish (g_steal_pointer (&tree));
+}
+
+/**
+ * etl_thread_time_tree_sum:
+ * @tree: a thread-time tree (etl_thread_time_tree_new())
+ * @pseudo_frame: %ETL_THREAD_TIME_BLOCKED, %ETL_THREAD_TIME_READIED or
+ *   %ETL_THREAD_TIME_CPU
+ *
+ * Returns: the tree's time under @pseudo_frame, 100-ns units: the summed
+ *   self weight of the nodes of that name (the pseudo-frames end every
+ *   path)
+ */
+guint64
+etl_thread_time_tree_sum (EtlStackTree *tree, const char *pseudo_frame)
+{
+  const EtlStackTreeNode *nodes;
+  guint64 sum = 0;
+  guint n = 0;
+
+  g_return_val_if_fail (tree != NULL && pseudo_frame != NULL, 0);
+  nodes = etl_stack_tree_get_nodes (tree, &n);
+  for (guint i = 1; i < n; i++)
+    if (nodes[i].self > 0 && strcmp (nodes[i].name, pseudo_frame) == 0)
+      sum += nodes[i].self;
+  return sum;
 }

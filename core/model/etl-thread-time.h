@@ -18,5 +18,6 @@ G_BEGIN_DECLS
 EtlStackTree *etl_thread_time_tree_new (EtlThreadStates *states, EtlStacks *stacks, const guint32 *tids,
                                         guint n_tids, gint64 from_filetime, gint64 to_filetime,
                                         GCancellable *cancellable, GError **error);
+guint64 etl_thread_time_tree_sum (EtlStackTree *tree, const char *pseudo_frame);
 
 G_END_DECLS

@@ -3,11 +3,32 @@
 
 /* CSwitch and ReadyThread payloads written by hand for the thread-states
  * builder (etl-thread-states-private.h), in the layouts of Microsoft's
- * CSwitch (24 bytes read) and ReadyThread (8 bytes read) MOF classes. */
+ * CSwitch (24 bytes read) and ReadyThread (8 bytes read) MOF classes; and
+ * the synthetic waits schedule (etl-synth-waits.c) as a file. */
 
 #include <string.h>
 
 #include <glib.h>
+
+#include "etl-synth.h"
+
+/* Writes the waits schedule on 2 processors (without its ReadyThread
+ * records when @no_ready_thread) into @dir; returns its path. */
+static inline char *
+etl_test_write_waits (const char *dir, gboolean no_ready_thread)
+{
+  g_autoptr (GError) error = NULL;
+  char *path = g_build_filename (dir, no_ready_thread ? "waits-nort.etl" : "waits.etl", NULL);
+  EtlSynthParams params;
+
+  etl_synth_params_init (&params);
+  params.n_cpus = 2;
+  params.waits = TRUE;
+  params.no_ready_thread = no_ready_thread;
+  g_assert_true (etl_synth_write (&params, path, &error));
+  g_assert_no_error (error);
+  return path;
+}
 
 static inline void
 etl_test_put32 (guint8 *p, guint32 v)

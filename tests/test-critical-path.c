@@ -76,22 +76,6 @@ static const Want want_a_nort[] = {
   { A, 1000, 52, 60, OFF, 16, 0, NO },
 };
 
-static char *
-write_waits (const char *dir, gboolean no_ready_thread)
-{
-  g_autoptr (GError) error = NULL;
-  char *path = g_build_filename (dir, no_ready_thread ? "waits-nort.etl" : "waits.etl", NULL);
-  EtlSynthParams params;
-
-  etl_synth_params_init (&params);
-  params.n_cpus = 2;
-  params.waits = TRUE;
-  params.no_ready_thread = no_ready_thread;
-  g_assert_true (etl_synth_write (&params, path, &error));
-  g_assert_no_error (error);
-  return path;
-}
-
 typedef struct
 {
   char *dir, *path;
@@ -108,7 +92,7 @@ fixture_open (Fixture *f, gboolean no_ready_thread)
 
   f->dir = g_dir_make_tmp ("etlscope-cp-XXXXXX", &error);
   g_assert_no_error (error);
-  f->path = write_waits (f->dir, no_ready_thread);
+  f->path = etl_test_write_waits (f->dir, no_ready_thread);
   paths[0] = f->path;
   f->trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
   g_assert_no_error (error);

@@ -68,22 +68,6 @@ static const Want want_ready[] = {
   { 3004, T (55), -1, WAI, 0, 5, 0, 5, NO, NO },
 };
 
-static char *
-write_waits (const char *dir, gboolean no_ready_thread)
-{
-  g_autoptr (GError) error = NULL;
-  char *path = g_build_filename (dir, no_ready_thread ? "waits-nort.etl" : "waits.etl", NULL);
-  EtlSynthParams params;
-
-  etl_synth_params_init (&params);
-  params.n_cpus = 2;
-  params.waits = TRUE;
-  params.no_ready_thread = no_ready_thread;
-  g_assert_true (etl_synth_write (&params, path, &error));
-  g_assert_no_error (error);
-  return path;
-}
-
 static EtlThreadStates *
 states_of (const char *path, EtlTrace **trace_out)
 {
@@ -227,7 +211,7 @@ test_waits (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("etlscope-waits-XXXXXX", &error);
-  g_autofree char *path = write_waits (dir, FALSE);
+  g_autofree char *path = etl_test_write_waits (dir, FALSE);
   g_autoptr (EtlTrace) trace = NULL;
   g_autoptr (EtlThreadStates) states = states_of (path, &trace);
   const EtlThreadStatesCounts *c = etl_thread_states_get_counts (states);
@@ -250,7 +234,7 @@ test_waits_no_ready_thread (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("etlscope-waits-XXXXXX", &error);
-  g_autofree char *path = write_waits (dir, TRUE);
+  g_autofree char *path = etl_test_write_waits (dir, TRUE);
   g_autoptr (EtlTrace) trace = NULL;
   g_autoptr (EtlThreadStates) states = states_of (path, &trace);
 
@@ -478,7 +462,7 @@ test_cancelled (void)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("etlscope-waits-XXXXXX", &error);
-  g_autofree char *path = write_waits (dir, FALSE);
+  g_autofree char *path = etl_test_write_waits (dir, FALSE);
   const char *paths[] = { path, NULL };
   g_autoptr (EtlTrace) trace = etl_trace_open (paths, NULL, NULL, NULL, &error);
   g_autoptr (GCancellable) cancel = g_cancellable_new ();

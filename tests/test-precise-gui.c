@@ -647,6 +647,11 @@ test_screenshot (Fixture *fixture, gconstpointer data)
     }
   /* A's switch-in readied by gamma's C: its two stacks below the table. */
   select_path (precise_view (fixture->window), "1:0:0:0:0");
+  {
+    g_autoptr (GtkTreePath) path = gtk_tree_path_new_from_string ("1:0:0:0:0");
+
+    gtk_tree_view_scroll_to_cell (tv, path, NULL, TRUE, 0.9, 0.0);
+  }
   etl_test_wait_transitions (GTK_WIDGET (fixture->window));
   w = gdk_window_get_width (gtk_widget_get_window (GTK_WIDGET (fixture->window)));
   h = gdk_window_get_height (gtk_widget_get_window (GTK_WIDGET (fixture->window)));

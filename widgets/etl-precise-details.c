@@ -35,12 +35,13 @@
 #include "etl-cswitch.h"
 #include "etl-time-ruler.h"
 
-/* Fields per column of the grid: 16 fields make two columns. */
-#define FIELDS_PER_COLUMN 8
+#define FIELDS_PER_COLUMN ETL_PRECISE_DETAILS_ROWS
 
 typedef struct
 {
-  GtkLabel *caption;
+  GtkLabel *caption;      /* the stack's name, bold */
+  GtkLabel *detail;       /* what it is of this row, below */
+  char *caption_text;     /* both as one line, for etl_precise_details_get_stack_caption() */
   GtkStack *stack; /* "frames" or "message" */
   GtkTreeView *view;
   GtkListStore *store;
@@ -53,6 +54,9 @@ struct _EtlPreciseDetails
 
   GtkStack *pages; /* "empty" or "shown" */
   GtkLabel *title;
+  GtkPaned *split;    /* fields | stacks */
+  GtkWidget *left;    /* the title and the fields */
+  gboolean split_by_user; /* the user took the split's handle: it stays */
   GtkGrid *grid;
   GHashTable *fields; /* name → its value's GtkLabel (borrowed from the grid) */
   guint n_fields;
@@ -122,7 +126,7 @@ add_field (EtlPreciseDetails *self, const char *name, const char *value)
   gtk_label_set_selectable (GTK_LABEL (val), TRUE);
   gtk_label_set_ellipsize (GTK_LABEL (val), PANGO_ELLIPSIZE_END);
   gtk_label_set_width_chars (GTK_LABEL (val), 12);
-  gtk_label_set_max_width_chars (GTK_LABEL (val), 28);
+  gtk_label_set_max_width_chars (GTK_LABEL (val), 36);
   gtk_widget_set_can_focus (val, FALSE); /* selectable, but out of the Tab chain */
   gtk_widget_set_tooltip_text (val, value);
   if (column > 0)
@@ -174,13 +178,13 @@ format_state (gint state)
 static void
 set_caption (StackPane *pane, const char *title, const char *detail)
 {
-  g_autofree char *markup = NULL;
+  g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>", title);
 
-  if (detail != NULL)
-    markup = g_markup_printf_escaped ("<b>%s</b> · %s", title, detail);
-  else
-    markup = g_markup_printf_escaped ("<b>%s</b>", title);
   gtk_label_set_markup (pane->caption, markup);
+  gtk_label_set_text (pane->detail, detail != NULL ? detail : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (pane->detail), detail);
+  g_free (pane->caption_text);
+  pane->caption_text = detail != NULL ? g_strdup_printf ("%s · %s", title, detail) : g_strdup (title);
 }
 
 static void
@@ -298,11 +302,12 @@ etl_precise_details_show_row (EtlPreciseDetails *self, EtlTrace *trace, EtlStack
   add_field_take (self, "New Priority", g_strdup_printf ("%d", row->new_priority));
   add_field_take (self, "Old Priority", g_strdup_printf ("%d", row->old_priority));
 
-  set_caption (&self->stacks[ETL_PRECISE_STACK_NEW], "New Thread Stack", "the CSwitch: where the thread had blocked");
+  set_caption (&self->stacks[ETL_PRECISE_STACK_NEW], "New Thread Stack",
+               "the CSwitch's: where the thread had blocked");
   show_stack (&self->stacks[ETL_PRECISE_STACK_NEW], stacks, row->record);
   if (row->readying_tid == ETL_THREAD_STATES_NO_ID || row->ready_record == G_MAXUINT64)
     {
-      set_caption (ready, "Ready Thread Stack", NULL);
+      set_caption (ready, "Ready Thread Stack", "no ReadyThread");
       show_message (ready, "Not readied by a ReadyThread record since its last switch-out "
                            "(first seen, preempted, or no ReadyThread records): no Ready Thread Stack");
     }
@@ -324,6 +329,15 @@ etl_precise_details_show_row (EtlPreciseDetails *self, EtlTrace *trace, EtlStack
     }
   gtk_widget_show (self->stacks_box);
   gtk_stack_set_visible_child_name (self->pages, "shown");
+  /* The fields their natural width, the stacks the rest (the split keeps
+   * them their minimum): until the user moves the handle. */
+  if (!self->split_by_user)
+    {
+      int natural = 0;
+
+      gtk_widget_get_preferred_width (self->left, NULL, &natural);
+      gtk_paned_set_position (self->split, natural);
+    }
 }
 
 /**
@@ -354,6 +368,28 @@ etl_precise_details_show_group (EtlPreciseDetails *self, const char *path, guint
     show_message (&self->stacks[i], "");
   gtk_widget_hide (self->stacks_box);
   gtk_stack_set_visible_child_name (self->pages, "shown");
+}
+
+/**
+ * etl_precise_details_get_wanted_height:
+ * @self: a details area
+ *
+ * Returns: the height, in pixels, that shows a switch-in's fields without
+ *   scrolling (%ETL_PRECISE_DETAILS_ROWS lines of text under the title),
+ *   in the widget's font
+ */
+int
+etl_precise_details_get_wanted_height (EtlPreciseDetails *self)
+{
+  g_autoptr (PangoLayout) layout = NULL;
+  int line = 0;
+
+  g_return_val_if_fail (ETL_IS_PRECISE_DETAILS (self), 0);
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), "Ag");
+  pango_layout_get_pixel_size (layout, NULL, &line);
+  /* The rows and the title, the box's spacing, the margins, the pane's
+   * frame. */
+  return (ETL_PRECISE_DETAILS_ROWS + 1) * (line + 1) + 6 + 6 + 6;
 }
 
 /**
@@ -405,14 +441,15 @@ etl_precise_details_get_field (EtlPreciseDetails *self, const char *name)
  * @self: a details area
  * @which: the stack
  *
- * Returns: (transfer none): the line above the stack as plain text
- *   ("Ready Thread Stack · readied from a DPC or idle (thread 0)")
+ * Returns: (transfer none): the lines above the stack as one line of plain
+ *   text ("Ready Thread Stack · readied from a DPC or idle (thread 0)"),
+ *   "" before a row is shown
  */
 const char *
 etl_precise_details_get_stack_caption (EtlPreciseDetails *self, EtlPreciseStack which)
 {
   g_return_val_if_fail (ETL_IS_PRECISE_DETAILS (self) && which <= ETL_PRECISE_STACK_READY, NULL);
-  return gtk_label_get_text (self->stacks[which].caption);
+  return self->stacks[which].caption_text != NULL ? self->stacks[which].caption_text : "";
 }
 
 /**
@@ -450,6 +487,14 @@ etl_precise_details_get_stack_view (EtlPreciseDetails *self, EtlPreciseStack whi
   return self->stacks[which].view;
 }
 
+static gboolean
+on_split_pressed (GtkWidget *split, GdkEventButton *event, EtlPreciseDetails *self)
+{
+  if (event->window == gtk_paned_get_handle_window (GTK_PANED (split)))
+    self->split_by_user = TRUE;
+  return GDK_EVENT_PROPAGATE;
+}
+
 static GtkWidget *
 stack_pane_new (StackPane *pane)
 {
@@ -461,6 +506,10 @@ stack_pane_new (StackPane *pane)
   pane->caption = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (pane->caption, 0.0);
   gtk_label_set_ellipsize (pane->caption, PANGO_ELLIPSIZE_END);
+  pane->detail = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (pane->detail, 0.0);
+  gtk_label_set_ellipsize (pane->detail, PANGO_ELLIPSIZE_END);
+  gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (pane->detail)), "dim-label");
   pane->store = gtk_list_store_new (ETL_PRECISE_DETAILS_FRAME_N_COLUMNS, G_TYPE_STRING, G_TYPE_STRING);
   pane->view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (pane->store)));
   gtk_tree_view_set_headers_visible (pane->view, FALSE);
@@ -492,6 +541,7 @@ stack_pane_new (StackPane *pane)
   gtk_stack_add_named (pane->stack, GTK_WIDGET (pane->message), "message");
   gtk_widget_set_vexpand (GTK_WIDGET (pane->stack), TRUE);
   gtk_box_pack_start (GTK_BOX (box), GTK_WIDGET (pane->caption), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), GTK_WIDGET (pane->detail), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), GTK_WIDGET (pane->stack), TRUE, TRUE, 0);
   gtk_widget_show_all (box);
   gtk_stack_set_visible_child_name (pane->stack, "message");
@@ -505,7 +555,10 @@ etl_precise_details_finalize (GObject *object)
 
   g_hash_table_unref (self->fields);
   for (guint i = 0; i < G_N_ELEMENTS (self->stacks); i++)
-    g_clear_object (&self->stacks[i].store);
+    {
+      g_clear_object (&self->stacks[i].store);
+      g_clear_pointer (&self->stacks[i].caption_text, g_free);
+    }
   G_OBJECT_CLASS (etl_precise_details_parent_class)->finalize (object);
 }
 
@@ -521,13 +574,13 @@ etl_precise_details_init (EtlPreciseDetails *self)
 {
   GtkWidget *hint = gtk_label_new ("Select a switch-in (a row with a Switch-In Time) to see its fields, its New "
                                    "Thread Stack and its Ready Thread Stack; a group shows its sums");
-  GtkWidget *shown = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *shown = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *left = self->left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
 
   self->fields = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
-  g_object_set (self, "margin-start", 8, "margin-end", 8, "margin-top", 6, "margin-bottom", 6, NULL);
+  g_object_set (self, "margin-start", 8, "margin-end", 8, "margin-top", 4, "margin-bottom", 2, NULL);
 
   gtk_label_set_line_wrap (GTK_LABEL (hint), TRUE);
   gtk_style_context_add_class (gtk_widget_get_style_context (hint), "dim-label");
@@ -540,8 +593,8 @@ etl_precise_details_init (EtlPreciseDetails *self)
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->title)), "heading");
   self->grid = GTK_GRID (gtk_grid_new ());
   gtk_grid_set_column_spacing (self->grid, 8);
-  gtk_grid_set_row_spacing (self->grid, 2);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_grid_set_row_spacing (self->grid, 0);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->grid));
@@ -554,9 +607,14 @@ etl_precise_details_init (EtlPreciseDetails *self)
   for (guint i = 0; i < G_N_ELEMENTS (self->stacks); i++)
     gtk_box_pack_start (GTK_BOX (self->stacks_box), stack_pane_new (&self->stacks[i]), TRUE, TRUE, 0);
   gtk_widget_set_size_request (self->stacks_box, 360, -1);
+  gtk_widget_set_margin_start (self->stacks_box, 8);
 
-  gtk_box_pack_start (GTK_BOX (shown), left, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (shown), self->stacks_box, TRUE, TRUE, 0);
+  /* Fields and stacks side by side, resizable: the fields get their width
+   * when there is room, the stacks the rest (at least 360 px). */
+  self->split = GTK_PANED (shown);
+  gtk_paned_pack1 (self->split, left, FALSE, TRUE);
+  gtk_paned_pack2 (self->split, self->stacks_box, TRUE, FALSE);
+  g_signal_connect (shown, "button-press-event", G_CALLBACK (on_split_pressed), self);
 
   self->pages = GTK_STACK (gtk_stack_new ());
   gtk_stack_add_named (self->pages, hint, "empty");

@@ -40,6 +40,13 @@ typedef enum
   ETL_PRECISE_DETAILS_FRAME_N_COLUMNS,
 } EtlPreciseDetailsFrameColumn;
 
+/**
+ * ETL_PRECISE_DETAILS_ROWS:
+ *
+ * Fields per column of the details' grid: a switch-in's 16 make two.
+ */
+#define ETL_PRECISE_DETAILS_ROWS 8
+
 #define ETL_TYPE_PRECISE_DETAILS (etl_precise_details_get_type ())
 G_DECLARE_FINAL_TYPE (EtlPreciseDetails, etl_precise_details, ETL, PRECISE_DETAILS, GtkBox)
 
@@ -50,6 +57,7 @@ void etl_precise_details_show_row (EtlPreciseDetails *self, EtlTrace *trace, Etl
 void etl_precise_details_show_group (EtlPreciseDetails *self, const char *path, guint64 count, gint64 ready,
                                      gint64 waits, gint64 cpu_usage);
 gboolean etl_precise_details_is_empty (EtlPreciseDetails *self);
+int etl_precise_details_get_wanted_height (EtlPreciseDetails *self);
 const char *etl_precise_details_get_title (EtlPreciseDetails *self);
 const char *etl_precise_details_get_field (EtlPreciseDetails *self, const char *name);
 const char *etl_precise_details_get_stack_caption (EtlPreciseDetails *self, EtlPreciseStack which);

@@ -88,6 +88,8 @@ struct _EtlPreciseView
   guint selected_index;   /* the switch-in in the details, NO_INDEX none */
   gboolean rebuilding;    /* the store is being replaced: selection changes are not the user's */
   gboolean pending;       /* a request came while the states were being built */
+  gboolean paned_by_user; /* the user took the handle: its position stays */
+  int paned_height;       /* the paned's height the handle was placed for */
   guint n_groupings;
 
   GCancellable *cancellable;
@@ -408,6 +410,8 @@ range_text (EtlPreciseView *self, gint64 begin, gint64 end)
     case ETL_PRECISE_VIEW_RANGE_VISIBLE:
       if (span == NULL)
         return g_strdup (" · whole trace");
+      if (begin <= etl_trace_get_first_filetime (self->trace) && end > etl_trace_get_last_filetime (self->trace))
+        return g_strdup (" · visible range: the whole trace");
       return g_strdup_printf (" · visible range %s", span);
     case ETL_PRECISE_VIEW_RANGE_SELECTED:
       if (span == NULL)
@@ -923,6 +927,30 @@ on_selection_changed (GtkTreeSelection *selection, EtlPreciseView *self)
   etl_precise_details_show_group (self->details, path, count, ready, waits, cpu_usage);
 }
 
+/* Until the user moves the handle, the details get the height of a
+ * switch-in's fields, at most 55 % of the pane, whatever its height. */
+static void
+on_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, EtlPreciseView *self)
+{
+  int wanted;
+
+  if (self->paned_by_user || allocation->height < 100 || allocation->height == self->paned_height)
+    return;
+  self->paned_height = allocation->height;
+  wanted = MIN (etl_precise_details_get_wanted_height (self->details), allocation->height * 55 / 100);
+  g_debug ("precise view: paned %d px, details %d px", allocation->height, wanted);
+  gtk_paned_set_position (self->paned, allocation->height - wanted);
+}
+
+/* A press on the handle: the user places it from now on. */
+static gboolean
+on_paned_pressed (GtkWidget *paned, GdkEventButton *event, EtlPreciseView *self)
+{
+  if (event->window == gtk_paned_get_handle_window (GTK_PANED (paned)))
+    self->paned_by_user = TRUE;
+  return GDK_EVENT_PROPAGATE;
+}
+
 static void
 add_column (EtlPreciseView *self, const char *title, int text_column, int sort_column, gboolean numeric)
 {
@@ -1049,6 +1077,8 @@ etl_precise_view_init (EtlPreciseView *self)
   gtk_widget_show_all (GTK_WIDGET (self));
   gtk_stack_set_visible_child_name (self->stack, "table");
   g_signal_connect (self->range_combo, "changed", G_CALLBACK (on_range_changed), self);
+  g_signal_connect (self->paned, "size-allocate", G_CALLBACK (on_paned_allocated), self);
+  g_signal_connect (self->paned, "button-press-event", G_CALLBACK (on_paned_pressed), self);
   g_signal_connect (gtk_tree_view_get_selection (self->tree_view), "changed", G_CALLBACK (on_selection_changed),
                     self);
 }

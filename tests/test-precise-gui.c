@@ -512,9 +512,9 @@ test_visible (Fixture *fixture, gconstpointer data)
   check_field (details, "New Thread Id", "1004");
   {
     g_autoptr (GtkTreePath) path = gtk_tree_path_new_from_string ("1:0:0:0:0");
+    GtkTreeSelection *selection = gtk_tree_view_get_selection (etl_precise_view_get_tree_view (view));
 
-    g_assert_true (
-        gtk_tree_selection_path_is_selected (gtk_tree_view_get_selection (etl_precise_view_get_tree_view (view)), path));
+    g_assert_true (gtk_tree_selection_path_is_selected (selection, path));
   }
   etl_zoom_manager_set_visible (zoom, origin + S + T (45), origin + S + T (60));
   wait_idle (fixture->window);

@@ -273,11 +273,13 @@ etl_precise_details_show_row (EtlPreciseDetails *self, EtlTrace *trace, EtlStack
   add_field_take (self, "CPU", g_strdup_printf ("%u", row->cpu));
   add_field_take (self, "Switch-In Time", format_time (trace, row->switch_in));
   add_field_take (self, "Last Switch-Out Time",
-                  row->last_switch_out != 0 ? format_time (trace, row->last_switch_out) : g_strdup ("— (first seen)"));
+                  row->last_switch_out != 0 ? format_time (trace, row->last_switch_out)
+                                            : g_strdup ("— (first seen)"));
   add_field_take (self, "Ready (µs)", etl_precise_format_us (row->ready));
   add_field_take (self, "Waits (µs)", etl_precise_format_us (row->waits));
   add_field_take (self, "CPU Usage (µs)", etl_precise_format_us (row->cpu_usage));
-  add_field_take (self, "New Prev Wait Reason", format_wait_reason (row->new_prev_wait_reason, row->new_prev_wait_mode));
+  add_field_take (self, "New Prev Wait Reason",
+                  format_wait_reason (row->new_prev_wait_reason, row->new_prev_wait_mode));
   add_field_take (self, "New Prev State", format_state (row->new_prev_state));
   add_field (self, "New Process", new_process);
   add_field_take (self, "New Thread Id", g_strdup_printf ("%u", row->new_tid));

@@ -534,7 +534,6 @@ on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
     }
   if (self->states == NULL)
     self->states = etl_thread_states_ref (result->states);
-  self->n_groupings++;
   show_result (self, result);
   result_free (result);
   /* A request that waited for the states: now, for the latest range. */
@@ -600,6 +599,7 @@ start_compute (gpointer user_data)
   wanted_range (self, &job->begin, &job->end);
   self->asked_begin = job->begin;
   self->asked_end = job->end;
+  self->n_groupings++;
   self->cancellable = g_cancellable_new ();
   task = g_task_new (NULL, self->cancellable, on_computed, g_object_ref (self));
   g_task_set_source_tag (task, start_compute);
@@ -777,8 +777,9 @@ etl_precise_view_get_counted_range (EtlPreciseView *self, gint64 *begin, gint64 
  * etl_precise_view_get_n_groupings:
  * @self: a view
  *
- * Returns: how many groupings have been shown since the view was made
- *   (what a burst of range changes costs)
+ * Returns: how many groupings (worker jobs) have been started since the
+ *   view was made, cancelled ones included: what a burst of range changes
+ *   costs
  */
 guint
 etl_precise_view_get_n_groupings (EtlPreciseView *self)

@@ -516,6 +516,22 @@ test_visible (Fixture *fixture, gconstpointer data)
 
     g_assert_true (gtk_tree_selection_path_is_selected (selection, path));
   }
+  /* Open groups stay open through a regrouping: gamma, opened here. */
+  {
+    GtkTreeView *tv = etl_precise_view_get_tree_view (view);
+    g_autoptr (GtkTreePath) gamma_before = gtk_tree_path_new_from_string ("2");
+    g_autoptr (GtkTreePath) beta_after = gtk_tree_path_new_from_string ("2");
+    g_autoptr (GtkTreePath) gamma_after = gtk_tree_path_new_from_string ("3");
+
+    gtk_tree_view_expand_row (tv, gamma_before, FALSE);
+    etl_zoom_manager_set_visible (zoom, origin + S + T (20), origin + S + T (60));
+    wait_idle (fixture->window);
+    /* Idle, alpha, beta (new here, closed), gamma (open). */
+    check_path (model, "2", &(WantRow){ "beta.exe (2000)", 1, T (3), T (20), T (6), 1 });
+    g_assert_false (gtk_tree_view_row_expanded (tv, beta_after));
+    g_assert_true (gtk_tree_view_row_expanded (tv, gamma_after));
+    check_field (details, "New Thread Id", "1004");
+  }
   etl_zoom_manager_set_visible (zoom, origin + S + T (45), origin + S + T (60));
   wait_idle (fixture->window);
   g_assert_true (etl_precise_details_is_empty (details));

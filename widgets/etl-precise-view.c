@@ -23,8 +23,8 @@
  *
  * Below the table, in a #GtkPaned, an #EtlPreciseDetails shows the selected
  * switch-in's fields and its two stacks (New Thread Stack, Ready Thread
- * Stack), or a group's sums.  A regrouping keeps the selected switch-in
- * selected when it is still counted.
+ * Stack), or a group's sums.  A regrouping keeps the open groups open and
+ * the selected switch-in selected when they are still counted.
  *
  * The thread states are built once per trace and the groups once per range,
  * both in a worker (#GTask, etl_worker_run()): requests made in one
@@ -448,6 +448,64 @@ find_index (GtkTreeModel *model, GtkTreeIter *parent, guint index, GtkTreeIter *
   return FALSE;
 }
 
+/* @iter's labels from the top, joined by U+001F: what finds the same
+ * group again after a regrouping (its path changes with the range). */
+static char *
+label_key (GtkTreeModel *model, GtkTreeIter *iter)
+{
+  GtkTreeIter cur = *iter, parent;
+  GString *key = g_string_new (NULL);
+
+  for (;;)
+    {
+      g_autofree char *label = NULL;
+
+      gtk_tree_model_get (model, &cur, ETL_PRECISE_VIEW_COLUMN_LABEL, &label, -1);
+      g_string_prepend (key, label != NULL ? label : "");
+      if (!gtk_tree_model_iter_parent (model, &parent, &cur))
+        break;
+      g_string_prepend_c (key, '\x1f');
+      cur = parent;
+    }
+  return g_string_free (key, FALSE);
+}
+
+static void
+add_expanded (GtkTreeView *tree_view, GtkTreePath *path, gpointer user_data)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (tree_view);
+  GtkTreeIter iter;
+
+  if (gtk_tree_model_get_iter (model, &iter, path))
+    g_hash_table_add (user_data, label_key (model, &iter));
+}
+
+/* Expands again, under @parent, the groups whose keys @expanded holds. */
+static void
+expand_again (EtlPreciseView *self, GtkTreeIter *parent, GHashTable *expanded)
+{
+  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  GtkTreeIter iter;
+
+  if (!gtk_tree_model_iter_children (model, &iter, parent))
+    return;
+  do
+    {
+      g_autofree char *key = NULL;
+      g_autoptr (GtkTreePath) path = NULL;
+
+      if (!gtk_tree_model_iter_has_child (model, &iter))
+        continue;
+      key = label_key (model, &iter);
+      if (!g_hash_table_contains (expanded, key))
+        continue;
+      path = gtk_tree_model_get_path (model, &iter);
+      gtk_tree_view_expand_row (self->tree_view, path, FALSE);
+      expand_again (self, &iter, expanded);
+    }
+  while (gtk_tree_model_iter_next (model, &iter));
+}
+
 /* After a regrouping: the switch-in shown in the details, selected again
  * when it is still counted; else the details empty. */
 static void
@@ -473,7 +531,10 @@ show_result (EtlPreciseView *self, const Result *result)
 {
   g_autofree char *text = NULL;
   g_autofree char *range = NULL;
+  g_autoptr (GHashTable) expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
+  /* The groups open now stay open: a zoom regroups, it does not fold. */
+  gtk_tree_view_map_expanded_rows (self->tree_view, add_expanded, expanded);
   self->rebuilding = TRUE;
   g_object_ref (self->store);
   gtk_tree_view_set_model (self->tree_view, NULL);
@@ -483,6 +544,8 @@ show_result (EtlPreciseView *self, const Result *result)
       add_node (self, NULL, g_ptr_array_index (result->root->children, i));
   gtk_tree_view_set_model (self->tree_view, GTK_TREE_MODEL (self->store));
   g_object_unref (self->store);
+  if (g_hash_table_size (expanded) > 0)
+    expand_again (self, NULL, expanded);
   reselect (self);
   self->rebuilding = FALSE;
   if (result == NULL)
@@ -939,7 +1002,6 @@ on_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, EtlPreciseView *
     return;
   self->paned_height = allocation->height;
   wanted = MIN (etl_precise_details_get_wanted_height (self->details), allocation->height * 55 / 100);
-  g_debug ("precise view: paned %d px, details %d px", allocation->height, wanted);
   gtk_paned_set_position (self->paned, allocation->height - wanted);
 }
 

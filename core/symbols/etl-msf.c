@@ -82,6 +82,17 @@ static void
 set_file_error (const EtlMsf *msf, GError **error, EtlPdbError code, guint64 offset, const char *format, ...)
   G_GNUC_PRINTF (5, 6);
 
+/* Where byte @k of the stream directory lies in the file (read_directory()
+ * checked the blocks the block map names). */
+static guint64
+directory_file_offset (const EtlMsf *msf, guint64 k)
+{
+  guint32 block_map_addr = etl_read_u32 (msf->data + SB_BLOCK_MAP_ADDR);
+  const guint8 *map = msf->data + (gsize) block_map_addr * msf->block_size;
+
+  return (guint64) etl_read_u32 (map + 4 * (k / msf->block_size)) * msf->block_size + k % msf->block_size;
+}
+
 static void
 set_file_error (const EtlMsf *msf, GError **error, EtlPdbError code, guint64 offset, const char *format, ...)
 {
@@ -136,7 +147,7 @@ parse_directory (EtlMsf *msf, guint32 n_directory_bytes, GError **error)
   msf->n_streams = etl_read_u32 (msf->directory);
   if (msf->n_streams > (n_directory_bytes - 4) / 4)
     {
-      set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, SB_NUM_DIRECTORY_BYTES,
+      set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, directory_file_offset (msf, 0),
                       "the stream directory (%u bytes) cannot hold the sizes of its NumStreams %u streams",
                       n_directory_bytes, msf->n_streams);
       return FALSE;
@@ -152,14 +163,14 @@ parse_directory (EtlMsf *msf, guint32 n_directory_bytes, GError **error)
 
       if (size != ETL_MSF_NIL_STREAM_SIZE && size > file_bytes)
         {
-          set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, SB_NUM_DIRECTORY_BYTES,
+          set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, directory_file_offset (msf, 4 + 4 * (guint64) s),
                           "stream %u: size %u bytes is larger than the file's %" G_GUINT64_FORMAT " bytes", s, size,
                           file_bytes);
           return FALSE;
         }
       if (n > n_entries - entry)
         {
-          set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, SB_NUM_DIRECTORY_BYTES,
+          set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, directory_file_offset (msf, 4 + 4 * (guint64) s),
                           "stream %u: its %u blocks run past the stream directory's %u bytes", s, n,
                           n_directory_bytes);
           return FALSE;
@@ -171,7 +182,8 @@ parse_directory (EtlMsf *msf, guint32 n_directory_bytes, GError **error)
 
           if (block >= msf->n_blocks)
             {
-              set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, SB_NUM_DIRECTORY_BYTES,
+              set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT,
+                              directory_file_offset (msf, 4 + 4 * ((guint64) msf->n_streams + entry + i)),
                               "stream %u: block %u is block index %u, past NumBlocks %u", s, i, block, msf->n_blocks);
               return FALSE;
             }
@@ -414,7 +426,9 @@ etl_msf_get_stream_size (const EtlMsf *msf, guint32 stream)
  * Where byte @offset of @stream lies in the file, for error messages.  An
  * offset at or past the stream's end maps to the end of its last block.
  *
- * Returns: the byte offset in the file; 0 for a nil or unlisted stream
+ * Returns: the byte offset in the file; for a stream without blocks (empty
+ *   or nil), that of its size in the stream directory, and for one past
+ *   NumStreams, that of NumStreams
  */
 guint64
 etl_msf_get_file_offset (const EtlMsf *msf, guint32 stream, guint32 offset)
@@ -423,7 +437,7 @@ etl_msf_get_file_offset (const EtlMsf *msf, guint32 stream, guint32 offset)
   guint32 n = n_blocks_for (size, msf->block_size);
 
   if (n == 0)
-    return 0;
+    return directory_file_offset (msf, stream < msf->n_streams ? 4 + 4 * (guint64) stream : 0);
   if (offset >= size)
     return (guint64) stream_block (msf, stream, n - 1) * msf->block_size + (size - 1) % msf->block_size + 1;
   return (guint64) stream_block (msf, stream, offset / msf->block_size) * msf->block_size + offset % msf->block_size;
@@ -454,7 +468,7 @@ etl_msf_read_stream (const EtlMsf *msf, guint32 stream, GError **error)
 
   if (!etl_msf_has_stream (msf, stream))
     {
-      set_file_error (msf, error, ETL_PDB_ERROR_MISSING_STREAM, SB_NUM_DIRECTORY_BYTES,
+      set_file_error (msf, error, ETL_PDB_ERROR_MISSING_STREAM, etl_msf_get_file_offset (msf, stream, 0),
                       "stream %u is %s", stream, stream < msf->n_streams ? "a nil stream" : "not in the directory");
       return NULL;
     }

@@ -42,7 +42,8 @@
  * code (flag code or function, or in an executable section); where both
  * name one RVA, the procedure wins (its name is the undecorated one), and a
  * public inside a procedure is dropped.  A public's length runs to the next
- * function or its section's end.  OMAP (the address maps of
+ * function or its section's end; a procedure that runs into the next
+ * (only in a broken file) is cut there.  OMAP (the address maps of
  * post-link-optimised Windows binaries) is not applied.
  *
  * Every count, size and record length is checked against its stream or
@@ -193,7 +194,7 @@ read_info (PdbLoad *load, GError **error)
 }
 
 static gboolean
-read_sections (PdbLoad *load, guint32 stream, GError **error)
+read_sections (PdbLoad *load, guint32 stream, guint32 entry_offset, GError **error)
 {
   g_autoptr (GBytes) bytes = NULL;
   const guint8 *p;
@@ -201,7 +202,7 @@ read_sections (PdbLoad *load, guint32 stream, GError **error)
 
   if (stream == NO_STREAM || !etl_msf_has_stream (load->msf, stream))
     {
-      etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_MISSING_STREAM, PDB_STREAM_DBI, 0,
+      etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_MISSING_STREAM, PDB_STREAM_DBI, entry_offset,
                                 "the DBI stream's optional debug header names no section header stream (%u)",
                                 stream);
       return FALSE;
@@ -234,24 +235,26 @@ read_sections (PdbLoad *load, guint32 stream, GError **error)
 
 /* Adds a function at @segment:@offset unless the segment is not a section
  * or the RVA does not fit 32 bits (absolute and bogus symbols). */
-static void
+static gboolean
 add_entry (PdbLoad *load, guint16 segment, guint32 offset, guint32 length, const char *name, EtlPdbFunctionKind kind)
 {
   PdbEntry e;
   guint64 rva;
 
   if (segment == 0 || segment > load->n_sections)
-    return;
+    return FALSE;
   rva = (guint64) load->sections[segment - 1].virtual_address + offset;
   if (rva > G_MAXUINT32)
-    return;
+    return FALSE;
   e.f.rva = (guint32) rva;
-  e.f.length = length;
+  /* No function runs past the 32-bit address space (a bogus CodeSize). */
+  e.f.length = (guint32) MIN ((guint64) length, G_MAXUINT32 - rva + 1);
   e.f.name = g_string_chunk_insert_const (load->pdb->names, name);
   e.f.kind = kind;
   e.seq = load->entries->len;
   e.section = segment - 1;
   g_array_append_val (load->entries, e);
+  return TRUE;
 }
 
 /* Walks the symbol records of one module stream, from byte 4 (after the
@@ -302,9 +305,10 @@ read_module_symbols (PdbLoad *load, guint32 stream, guint32 sym_bytes, GError **
                                         "NUL-terminated name", kind, len);
               return FALSE;
             }
-          add_entry (load, etl_read_u16 (p + off + 4 + PROC_SEGMENT), etl_read_u32 (p + off + 4 + PROC_CODE_OFFSET),
-                     etl_read_u32 (p + off + 4 + PROC_CODE_SIZE), name, ETL_PDB_FUNCTION_PROCEDURE);
-          load->pdb->n_procedures++;
+          if (add_entry (load, etl_read_u16 (p + off + 4 + PROC_SEGMENT),
+                         etl_read_u32 (p + off + 4 + PROC_CODE_OFFSET), etl_read_u32 (p + off + 4 + PROC_CODE_SIZE),
+                         name, ETL_PDB_FUNCTION_PROCEDURE))
+            load->pdb->n_procedures++;
           break;
         default:
           break;
@@ -422,8 +426,8 @@ read_publics (PdbLoad *load, guint32 publics_stream, guint32 symrec_stream, GErr
       if ((flags & (PUB_FLAGS_CODE | PUB_FLAGS_FUNCTION)) == 0
           && (segment == 0 || segment > load->n_sections || !load->sections[segment - 1].code))
         continue;
-      add_entry (load, segment, etl_read_u32 (s + off + 8), 0, name, ETL_PDB_FUNCTION_PUBLIC);
-      load->pdb->n_publics++;
+      if (add_entry (load, segment, etl_read_u32 (s + off + 8), 0, name, ETL_PDB_FUNCTION_PUBLIC))
+        load->pdb->n_publics++;
     }
   return TRUE;
 }
@@ -493,7 +497,7 @@ read_dbi (PdbLoad *load, GError **error)
 
   section_stream = dbg_size >= 2 * (DBI_DBG_SECTION_HDR + 1) ? etl_read_u16 (p + dbg_start + 2 * DBI_DBG_SECTION_HDR)
                                                              : NO_STREAM;
-  return read_sections (load, section_stream, error) && read_modules (load, p, mod_start, mod_end, error)
+  return read_sections (load, section_stream, (guint32) (dbg_start + 2 * DBI_DBG_SECTION_HDR), error) && read_modules (load, p, mod_start, mod_end, error)
          && read_publics (load, etl_read_u16 (p + DBI_PUBLIC_STREAM_INDEX), etl_read_u16 (p + DBI_SYM_RECORD_STREAM),
                           error);
 }
@@ -511,8 +515,9 @@ compare_entries (const void *a, const void *b)
 }
 
 /* Sorts the entries into the table: one function per RVA (a procedure
- * before a public, else the first read), no public inside a procedure, and
- * each public's length up to the next function or its section's end. */
+ * before a public, else the first read), no public inside a procedure,
+ * each public's length up to the next function or its section's end, and
+ * no two functions overlapping. */
 static void
 build_table (PdbLoad *load)
 {
@@ -545,6 +550,15 @@ build_table (PdbLoad *load)
           e[i].f.length = end > e[i].f.rva ? (guint32) MIN (end - e[i].f.rva, G_MAXUINT32) : 0;
         }
       load->pdb->functions[kept++] = e[i].f;
+    }
+  /* Procedures overlap only in broken files: the earlier one ends where the
+   * next starts, so that a lookup's bisection finds the one entry. */
+  for (guint i = 0; i + 1 < kept; i++)
+    {
+      EtlPdbFunction *f = &load->pdb->functions[i];
+
+      if ((guint64) f->rva + f->length > f[1].rva)
+        f->length = f[1].rva - f->rva;
     }
   load->pdb->n_functions = kept;
 }
@@ -731,8 +745,8 @@ etl_pdb_format_guid (const EtlGuid *guid, char out[ETL_PDB_GUID_STRING_LEN + 1])
  * @pdb: a PDB
  * @n_functions: (out): the number of entries
  *
- * The function table: sorted by RVA, one entry per RVA, none overlapping a
- * procedure (see the file's comment for the rules).
+ * The function table: sorted by RVA, one entry per RVA, none overlapping
+ * the next (see the file's comment for the rules).
  *
  * Returns: (transfer none) (array length=n_functions): the table, valid as
  *   long as @pdb
@@ -748,8 +762,8 @@ etl_pdb_get_functions (const EtlPdb *pdb, guint *n_functions)
  * etl_pdb_get_n_procedures:
  * @pdb: a PDB
  *
- * Returns: how many procedure records the module streams held (before one
- *   was kept per RVA)
+ * Returns: how many procedure records the module streams held in a section
+ *   (before one was kept per RVA)
  */
 guint
 etl_pdb_get_n_procedures (const EtlPdb *pdb)
@@ -761,8 +775,8 @@ etl_pdb_get_n_procedures (const EtlPdb *pdb)
  * etl_pdb_get_n_publics:
  * @pdb: a PDB
  *
- * Returns: how many code publics the publics stream held (before the table
- *   kept one function per RVA)
+ * Returns: how many code publics the publics stream held in a section
+ *   (before the table kept one function per RVA)
  */
 guint
 etl_pdb_get_n_publics (const EtlPdb *pdb)

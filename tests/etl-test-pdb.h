@@ -65,6 +65,7 @@ typedef struct
   const EtlTestPdbProc *procs;
   guint n_procs;
   guint procs_per_module; /* 0: all in one module */
+  guint n_filler;         /* S_FRAMEPROC records (32 bytes) inside each procedure */
   const EtlTestPdbPublic *publics;
   guint n_publics;
 } EtlTestPdbSpec;
@@ -206,6 +207,12 @@ etl_test_pdb_module_stream (const EtlTestPdbSpec *spec, guint first, guint n, gu
       g_byte_array_append (a, (const guint8 *) "\0", 1); /* Flags */
       etl_test_put_name_padded (a, start, p->name);
       etl_test_end_record (a, start);
+      for (guint k = 0; k < spec->n_filler; k++)
+        {
+          start = etl_test_begin_record (a, 0x1012); /* S_FRAMEPROC */
+          etl_test_put_zeros (a, 28);
+          etl_test_end_record (a, start);
+        }
       etl_test_set_u32 (a->data + end_field, a->len);
       start = etl_test_begin_record (a, 0x0006); /* S_END */
       etl_test_end_record (a, start);

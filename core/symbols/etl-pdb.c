@@ -131,6 +131,7 @@ struct _EtlPdb
   guint16 machine;
   GStringChunk *names;
   EtlPdbFunction *functions;
+  guint32 *starts; /* functions[i].rva */
   guint n_functions;
   guint n_procedures;
   guint n_publics;
@@ -249,7 +250,7 @@ add_entry (PdbLoad *load, guint16 segment, guint32 offset, guint32 length, const
   e.f.rva = (guint32) rva;
   /* No function runs past the 32-bit address space (a bogus CodeSize). */
   e.f.length = (guint32) MIN ((guint64) length, G_MAXUINT32 - rva + 1);
-  e.f.name = g_string_chunk_insert_const (load->pdb->names, name);
+  e.f.name = g_string_chunk_insert (load->pdb->names, name);
   e.f.kind = kind;
   e.seq = load->entries->len;
   e.section = segment - 1;
@@ -514,6 +515,38 @@ compare_entries (const void *a, const void *b)
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static gboolean
+entries_sorted (const PdbEntry *e, guint n)
+{
+  for (guint i = 1; i < n; i++)
+    if (compare_entries (&e[i - 1], &e[i]) > 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* The entries in table order: the procedures (read first, @n_procedures of
+ * them) and the publics sorted apart, each only when it is not in order
+ * already (module streams list their procedures by address, the address
+ * map its publics), then merged.  (transfer full) */
+static PdbEntry *
+sort_entries (PdbEntry *e, guint n, guint n_procedures)
+{
+  PdbEntry *procs = e, *pubs = e + n_procedures, *out = g_new (PdbEntry, MAX (n, 1));
+  guint n_pubs = n - n_procedures, i = 0, j = 0, k = 0;
+
+  if (!entries_sorted (procs, n_procedures))
+    qsort (procs, n_procedures, sizeof *e, compare_entries);
+  if (!entries_sorted (pubs, n_pubs))
+    qsort (pubs, n_pubs, sizeof *e, compare_entries);
+  while (i < n_procedures && j < n_pubs)
+    out[k++] = compare_entries (&procs[i], &pubs[j]) <= 0 ? procs[i++] : pubs[j++];
+  while (i < n_procedures)
+    out[k++] = procs[i++];
+  while (j < n_pubs)
+    out[k++] = pubs[j++];
+  return out;
+}
+
 /* Sorts the entries into the table: one function per RVA (a procedure
  * before a public, else the first read), no public inside a procedure,
  * each public's length up to the next function or its section's end, and
@@ -521,11 +554,10 @@ compare_entries (const void *a, const void *b)
 static void
 build_table (PdbLoad *load)
 {
-  PdbEntry *e = (PdbEntry *) (void *) load->entries->data;
   guint n = load->entries->len, kept = 0;
+  g_autofree PdbEntry *e = sort_entries ((PdbEntry *) (void *) load->entries->data, n, load->pdb->n_procedures);
   guint64 covered_end = 0; /* end of the last procedure kept */
 
-  qsort (e, n, sizeof *e, compare_entries);
   load->pdb->functions = g_new (EtlPdbFunction, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     {
@@ -561,6 +593,10 @@ build_table (PdbLoad *load)
         f->length = f[1].rva - f->rva;
     }
   load->pdb->n_functions = kept;
+  /* The starts alone, for a lookup's bisection: 4 bytes an entry in cache. */
+  load->pdb->starts = g_new (guint32, MAX (kept, 1));
+  for (guint i = 0; i < kept; i++)
+    load->pdb->starts[i] = load->pdb->functions[i].rva;
 }
 
 /**
@@ -676,6 +712,7 @@ etl_pdb_unref (EtlPdb *pdb)
   if (pdb == NULL || !g_atomic_ref_count_dec (&pdb->ref))
     return;
   g_free (pdb->functions);
+  g_free (pdb->starts);
   if (pdb->names)
     g_string_chunk_free (pdb->names);
   g_free (pdb);
@@ -811,7 +848,7 @@ etl_pdb_lookup (const EtlPdb *pdb, guint32 rva, guint32 *offset)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (pdb->functions[mid].rva <= rva)
+      if (pdb->starts[mid] <= rva)
         lo = mid + 1;
       else
         hi = mid;

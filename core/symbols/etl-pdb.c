@@ -531,9 +531,13 @@ entries_sorted (const PdbEntry *e, guint n)
 static PdbEntry *
 sort_entries (PdbEntry *e, guint n, guint n_procedures)
 {
-  PdbEntry *procs = e, *pubs = e + n_procedures, *out = g_new (PdbEntry, MAX (n, 1));
+  PdbEntry *procs, *pubs, *out = g_new (PdbEntry, MAX (n, 1));
   guint n_pubs = n - n_procedures, i = 0, j = 0, k = 0;
 
+  if (n == 0)
+    return out; /* @e is NULL */
+  procs = e;
+  pubs = e + n_procedures;
   if (!entries_sorted (procs, n_procedures))
     qsort (procs, n_procedures, sizeof *e, compare_entries);
   if (!entries_sorted (pubs, n_pubs))
@@ -570,7 +574,8 @@ build_table (PdbLoad *load)
       else
         {
           const PdbSection *s = &load->sections[e[i].section];
-          guint64 end = (guint64) s->virtual_address + s->virtual_size;
+          /* Within the section and the 32-bit address space. */
+          guint64 end = MIN ((guint64) s->virtual_address + s->virtual_size, (guint64) G_MAXUINT32 + 1);
 
           /* Up to the next entry with a higher RVA (the next kept function). */
           for (guint j = i + 1; j < n; j++)

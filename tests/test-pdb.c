@@ -856,6 +856,43 @@ test_broken (gconstpointer data)
     }
 }
 
+/* Module entries that all name one module stream, address map entries
+ * that all name one S_PUB32 record: each is read once (a hostile file
+ * cannot multiply the work by repeating a big stream). */
+static void
+test_repeated_streams (void)
+{
+  g_autoptr (GBytes) good = synth_pdb (512, FALSE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlMsf) msf = etl_msf_new_from_bytes (good, "good.pdb", &error);
+  gsize size = g_bytes_get_size (good);
+  guint8 *copy = g_memdup2 (g_bytes_get_data (good, NULL), size);
+  g_autoptr (GBytes) bad = NULL;
+  g_autoptr (EtlPdb) pdb = NULL;
+  guint32 mod = 64, hash, first;
+  guint32 sym_bytes;
+
+  g_assert_no_error (error);
+  /* The three module entries (64 fixed bytes, "modN.obj" twice: 84 bytes)
+   * all name stream 8 and its SymByteSize, module 0's. */
+  sym_bytes = GUINT32_FROM_LE (*(guint32 *) (void *) stream_byte (copy, msf, 3, mod + 36));
+  for (guint m = 0; m < 3; m++, mod += 84)
+    {
+      etl_test_set_u16 (stream_byte (copy, msf, 3, mod + 34), ETL_TEST_PDB_STREAM_MODULE0);
+      etl_test_set_u32 (stream_byte (copy, msf, 3, mod + 36), sym_bytes);
+    }
+  hash = GUINT32_FROM_LE (*(guint32 *) (void *) stream_byte (copy, msf, 7, 0));
+  first = GUINT32_FROM_LE (*(guint32 *) (void *) stream_byte (copy, msf, 7, 28 + hash));
+  for (guint i = 1; i < G_N_ELEMENTS (synth_publics); i++)
+    etl_test_set_u32 (stream_byte (copy, msf, 7, 28 + hash + 4 * i), first);
+  bad = g_bytes_new_take (copy, size);
+  pdb = etl_pdb_new_from_bytes (bad, "repeated.pdb", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (etl_pdb_get_n_procedures (pdb), ==, 3); /* alpha, beta_static, gamma_id */
+  g_assert_cmpuint (etl_pdb_get_n_publics (pdb), ==, 1);
+  assert_table_sane (pdb);
+}
+
 /* Every prefix of the file fails cleanly (the file ends inside a block). */
 static void
 test_truncated_prefixes (void)
@@ -960,6 +997,7 @@ main (int argc, char **argv)
 
       g_test_add_data_func (name, &broken_cases[i], test_broken);
     }
+  g_test_add_func ("/etl/pdb/repeated-streams", test_repeated_streams);
   g_test_add_func ("/etl/pdb/truncated-prefixes", test_truncated_prefixes);
   g_test_add_func ("/etl/pdb/random-flips", test_random_flips);
   g_test_add_func ("/etl/pdb/open-errors", test_open_errors);

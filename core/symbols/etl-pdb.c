@@ -48,7 +48,10 @@
  *
  * Every count, size and record length is checked against its stream or
  * substream; a PDB that breaks one gives a GError (ETL_PDB_ERROR) naming
- * the file, the offset and the reason, and no table.
+ * the file, the offset and the reason, and no table.  A module stream named
+ * by several module entries, or an S_PUB32 record by several address map
+ * entries, is read once, so the work and the memory stay proportional to
+ * the file's size.
  */
 #include "config.h"
 
@@ -144,7 +147,21 @@ typedef struct
   PdbSection *sections;
   guint n_sections;
   GArray *entries; /* PdbEntry */
+  guint8 *streams_read; /* a bit per MSF stream: module streams walked */
 } PdbLoad;
+
+/* Whether bit @i of @bits was set; sets it.  A hostile file may name one
+ * module stream from many module entries, or one S_PUB32 record from many
+ * address map entries: each is read once, so the work stays bounded by the
+ * file's size. */
+static gboolean
+test_and_set (guint8 *bits, gsize i)
+{
+  gboolean was = (bits[i / 8] >> (i % 8)) & 1;
+
+  bits[i / 8] |= (guint8) (1u << (i % 8));
+  return was;
+}
 
 static const guint8 *
 stream_data (GBytes *bytes, gsize *size)
@@ -350,7 +367,8 @@ read_modules (PdbLoad *load, const guint8 *dbi, guint32 start, guint32 end, GErr
         }
       stream = etl_read_u16 (m + MODI_SYM_STREAM);
       sym_bytes = etl_read_u32 (m + MODI_SYM_BYTE_SIZE);
-      if (stream != NO_STREAM && sym_bytes > 4 && !read_module_symbols (load, stream, sym_bytes, error))
+      if (stream != NO_STREAM && sym_bytes > 4 && stream < etl_msf_get_n_streams (load->msf)
+          && !test_and_set (load->streams_read, stream) && !read_module_symbols (load, stream, sym_bytes, error))
         return FALSE;
       rest += strlen (obj_name) + 1;
       off = (guint32) MIN ((rest + 3) & ~(gsize) 3, end);
@@ -364,6 +382,7 @@ read_publics (PdbLoad *load, guint32 publics_stream, guint32 symrec_stream, GErr
 {
   g_autoptr (GBytes) publics = NULL;
   g_autoptr (GBytes) symrec = NULL;
+  g_autofree guint8 *seen = NULL; /* a bit per byte of the symbol record stream */
   const guint8 *p, *s;
   gsize size, sym_size;
   guint64 map_start, map_size;
@@ -396,6 +415,7 @@ read_publics (PdbLoad *load, guint32 publics_stream, guint32 symrec_stream, GErr
   if (symrec == NULL)
     return FALSE;
   s = stream_data (symrec, &sym_size);
+  seen = g_malloc0 (sym_size / 8 + 1);
   for (guint64 i = 0; i < map_size / 4; i++)
     {
       guint32 off = etl_read_u32 (p + map_start + 4 * i);
@@ -413,7 +433,7 @@ read_publics (PdbLoad *load, guint32 publics_stream, guint32 symrec_stream, GErr
           return FALSE;
         }
       kind = etl_read_u16 (s + off + 2);
-      if (kind != S_PUB32)
+      if (kind != S_PUB32 || test_and_set (seen, off))
         continue;
       if (len - 2 < PUB_FIXED_SIZE || !read_name (s + off + 4 + PUB_FIXED_SIZE, len - 2 - PUB_FIXED_SIZE, &name))
         {
@@ -675,7 +695,7 @@ EtlPdb *
 etl_pdb_new_from_msf (const EtlMsf *msf, GError **error)
 {
   g_autoptr (EtlPdb) pdb = g_new0 (EtlPdb, 1);
-  PdbLoad load = { msf, pdb, NULL, 0, NULL };
+  PdbLoad load = { msf, pdb, NULL, 0, NULL, NULL };
   gboolean ok;
 
   g_return_val_if_fail (msf != NULL, NULL);
@@ -683,10 +703,12 @@ etl_pdb_new_from_msf (const EtlMsf *msf, GError **error)
   g_atomic_ref_count_init (&pdb->ref);
   pdb->names = g_string_chunk_new (64 * 1024);
   load.entries = g_array_new (FALSE, FALSE, sizeof (PdbEntry));
+  load.streams_read = g_malloc0 (etl_msf_get_n_streams (msf) / 8 + 1);
   ok = read_info (&load, error) && read_dbi (&load, error);
   if (ok)
     build_table (&load);
   g_array_unref (load.entries);
+  g_free (load.streams_read);
   g_free (load.sections);
   return ok ? g_steal_pointer (&pdb) : NULL;
 }

@@ -41,7 +41,7 @@ parse_rva (const char *arg, guint32 *out)
   v = g_ascii_strtoull (arg, &end, 16);
   if (*end != '\0' || v > G_MAXUINT32)
     return FALSE;
-  *out = (guint32) v;
+  *out = (guint32)v;
   return TRUE;
 }
 
@@ -63,7 +63,8 @@ add_functions (JsonBuilder *b, const EtlPdb *pdb)
       json_builder_set_member_name (b, "length");
       json_builder_add_int_value (b, functions[i].length);
       json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, functions[i].kind == ETL_PDB_FUNCTION_PROCEDURE ? "procedure" : "public");
+      json_builder_add_string_value (
+          b, functions[i].kind == ETL_PDB_FUNCTION_PROCEDURE ? "procedure" : "public");
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -121,12 +122,14 @@ etl_cli_symbols_main (int argc, char **argv)
   char guid[ETL_PDB_GUID_STRING_LEN + 1];
   GOptionEntry entries[]
       = { { "rva", 0, 0, G_OPTION_ARG_STRING_ARRAY, &rva_args,
-            "Name the function this RVA (hex, bytes from the module's base) falls in (repeatable)", "HEX" },
-          { "no-functions", 0, 0, G_OPTION_ARG_NONE, &no_functions, "Leave out the function table", NULL },
+            "Name the function this RVA (hex, bytes from the module's base) falls in (repeatable)",
+            "HEX" },
+          { "no-functions", 0, 0, G_OPTION_ARG_NONE, &no_functions, "Leave out the function table",
+            NULL },
           { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE.pdb" },
           { NULL } };
 
-  (void) argc;
+  (void)argc;
   context = g_option_context_new ("FILE.pdb");
   g_option_context_set_summary (
       context, "Print a PDB's identity (GUID, age) and its functions (name, RVA, length: module\n"
@@ -144,8 +147,9 @@ etl_cli_symbols_main (int argc, char **argv)
 
       if (!parse_rva (rva_args[i], &rva))
         {
-          g_printerr ("etlscope-cli symbols: --rva takes a hexadecimal RVA below 0x100000000, not '%s'\n",
-                      rva_args[i]);
+          g_printerr (
+              "etlscope-cli symbols: --rva takes a hexadecimal RVA below 0x100000000, not '%s'\n",
+              rva_args[i]);
           return EXIT_USAGE;
         }
       g_array_append_val (rvas, rva);
@@ -180,7 +184,7 @@ etl_cli_symbols_main (int argc, char **argv)
   json_builder_add_int_value (b, etl_pdb_get_n_publics (pdb));
   if (!no_functions)
     add_functions (b, pdb);
-  add_lookups (b, pdb, (const guint32 *) (void *) rvas->data, rvas->len);
+  add_lookups (b, pdb, (const guint32 *)(void *)rvas->data, rvas->len);
   json_builder_end_object (b);
   etl_cli_print_builder (b);
   return 0;

@@ -119,9 +119,9 @@ etl_test_put_zeros (GByteArray *a, guint n)
 static inline void
 etl_test_put_name_padded (GByteArray *a, guint start, const char *name)
 {
-  g_byte_array_append (a, (const guint8 *) name, strlen (name) + 1);
+  g_byte_array_append (a, (const guint8 *)name, strlen (name) + 1);
   while ((a->len - start) % 4 != 0)
-    g_byte_array_append (a, (const guint8 *) "\0", 1);
+    g_byte_array_append (a, (const guint8 *)"\0", 1);
 }
 
 /* One symbol record: RecordLen and RecordKind patched around @fill's bytes. */
@@ -138,7 +138,7 @@ etl_test_begin_record (GByteArray *a, guint16 kind)
 static inline void
 etl_test_end_record (GByteArray *a, guint start)
 {
-  etl_test_set_u16 (a->data + start, (guint16) (a->len - start - 2));
+  etl_test_set_u16 (a->data + start, (guint16)(a->len - start - 2));
 }
 
 static inline GByteArray *
@@ -204,7 +204,7 @@ etl_test_pdb_module_stream (const EtlTestPdbSpec *spec, guint first, guint n, gu
       etl_test_put_u32 (a, 0); /* FunctionType */
       etl_test_put_u32 (a, p->offset);
       etl_test_put_u16 (a, p->segment);
-      g_byte_array_append (a, (const guint8 *) "\0", 1); /* Flags */
+      g_byte_array_append (a, (const guint8 *)"\0", 1); /* Flags */
       etl_test_put_name_padded (a, start, p->name);
       etl_test_end_record (a, start);
       for (guint k = 0; k < spec->n_filler; k++)
@@ -226,8 +226,8 @@ static inline gint
 etl_test_pdb_compare_publics (gconstpointer a, gconstpointer b, gpointer user_data)
 {
   const EtlTestPdbSpec *spec = user_data;
-  const EtlTestPdbPublic *x = &spec->publics[*(const guint *) a];
-  const EtlTestPdbPublic *y = &spec->publics[*(const guint *) b];
+  const EtlTestPdbPublic *x = &spec->publics[*(const guint *)a];
+  const EtlTestPdbPublic *y = &spec->publics[*(const guint *)b];
 
   if (x->segment != y->segment)
     return x->segment < y->segment ? -1 : 1;
@@ -238,7 +238,8 @@ etl_test_pdb_compare_publics (gconstpointer a, gconstpointer b, gpointer user_da
 
 /* The symbol record stream and the publics stream. */
 static inline void
-etl_test_pdb_publics_streams (const EtlTestPdbSpec *spec, GByteArray **symrec_out, GByteArray **publics_out)
+etl_test_pdb_publics_streams (const EtlTestPdbSpec *spec, GByteArray **symrec_out,
+                              GByteArray **publics_out)
 {
   GByteArray *symrec = g_byte_array_new ();
   GByteArray *publics = g_byte_array_new ();
@@ -259,10 +260,11 @@ etl_test_pdb_publics_streams (const EtlTestPdbSpec *spec, GByteArray **symrec_ou
       etl_test_put_name_padded (symrec, start, p->name);
       etl_test_end_record (symrec, start);
     }
-  g_qsort_with_data (order, spec->n_publics, sizeof *order, etl_test_pdb_compare_publics, (gpointer) spec);
+  g_qsort_with_data (order, spec->n_publics, sizeof *order, etl_test_pdb_compare_publics,
+                     (gpointer)spec);
 
   etl_test_put_u32 (publics, 16 + 8 * spec->n_publics + 4 * bitmap_words); /* SymHash */
-  etl_test_put_u32 (publics, 4 * spec->n_publics);                        /* AddrMap */
+  etl_test_put_u32 (publics, 4 * spec->n_publics);                         /* AddrMap */
   etl_test_put_zeros (publics, 20); /* NumThunks .. NumSections */
   etl_test_put_u32 (publics, 0xFFFFFFFF);
   etl_test_put_u32 (publics, 0xEFFE0000 + 19990810);
@@ -291,8 +293,8 @@ etl_test_pdb_dbi_stream (const EtlTestPdbSpec *spec, guint n_modules, const guin
   etl_test_put_u32 (a, 0xFFFFFFFF);
   etl_test_put_u32 (a, 19990903); /* V70 */
   etl_test_put_u32 (a, spec->age);
-  etl_test_put_u16 (a, 0xFFFF);   /* GlobalStreamIndex */
-  etl_test_put_u16 (a, 0x8E00);   /* BuildNumber: new format, 14.0 */
+  etl_test_put_u16 (a, 0xFFFF); /* GlobalStreamIndex */
+  etl_test_put_u16 (a, 0x8E00); /* BuildNumber: new format, 14.0 */
   etl_test_put_u16 (a, ETL_TEST_PDB_STREAM_PUBLICS);
   etl_test_put_u16 (a, 0);
   etl_test_put_u16 (a, ETL_TEST_PDB_STREAM_SYMREC);
@@ -313,16 +315,16 @@ etl_test_pdb_dbi_stream (const EtlTestPdbSpec *spec, guint n_modules, const guin
 
       g_snprintf (name, sizeof name, "mod%u.obj", m);
       etl_test_put_zeros (a, 34);
-      etl_test_put_u16 (a, (guint16) (ETL_TEST_PDB_STREAM_MODULE0 + m));
+      etl_test_put_u16 (a, (guint16)(ETL_TEST_PDB_STREAM_MODULE0 + m));
       etl_test_put_u32 (a, sym_bytes[m]);
       etl_test_put_zeros (a, 24);
-      g_byte_array_append (a, (const guint8 *) name, strlen (name) + 1);
+      g_byte_array_append (a, (const guint8 *)name, strlen (name) + 1);
       etl_test_put_name_padded (a, start, name);
     }
   mod_size = a->len - mod_start;
   /* The file info substream: NumModules, NumSourceFiles, each module's
    * first file and file count (none), padded to 4. */
-  etl_test_put_u16 (a, (guint16) n_modules);
+  etl_test_put_u16 (a, (guint16)n_modules);
   etl_test_put_u16 (a, 0);
   etl_test_put_zeros (a, 4 * n_modules);
   if (a->len % 4 != 0)
@@ -347,7 +349,7 @@ etl_test_pdb_sections_stream (const EtlTestPdbSpec *spec)
       char name[8] = { 0 };
 
       g_snprintf (name, sizeof name, ".s%u", i + 1);
-      g_byte_array_append (a, (const guint8 *) name, 8);
+      g_byte_array_append (a, (const guint8 *)name, 8);
       etl_test_put_u32 (a, spec->sections[i].virtual_size);
       etl_test_put_u32 (a, spec->sections[i].virtual_address);
       etl_test_put_zeros (a, 20);
@@ -392,7 +394,8 @@ etl_test_msf_build (GPtrArray *streams, guint32 block_size, gboolean fragment)
           {
             guint32 t = g_array_index (blocks, guint32, first + i);
 
-            g_array_index (blocks, guint32, first + i) = g_array_index (blocks, guint32, first + n - 1 - i);
+            g_array_index (blocks, guint32, first + i)
+                = g_array_index (blocks, guint32, first + n - 1 - i);
             g_array_index (blocks, guint32, first + n - 1 - i) = t;
           }
     }
@@ -412,9 +415,12 @@ etl_test_msf_build (GPtrArray *streams, guint32 block_size, gboolean fragment)
     dir_blocks[i] = etl_test_msf_next_block (&next, block_size);
   block_map = etl_test_msf_next_block (&next, block_size);
 
-  g_byte_array_set_size (file, (guint) ((gsize) next * block_size));
+  g_byte_array_set_size (file, (guint)((gsize)next * block_size));
   memset (file->data, 0, file->len);
-  memcpy (file->data, "Microsoft C/C++ MSF 7.00\r\n\x1a" "DS\0\0\0", 32);
+  memcpy (file->data,
+          "Microsoft C/C++ MSF 7.00\r\n\x1a"
+          "DS\0\0\0",
+          32);
   etl_test_set_u32 (file->data + 32, block_size);
   etl_test_set_u32 (file->data + 36, 1);
   etl_test_set_u32 (file->data + 40, next);
@@ -424,8 +430,9 @@ etl_test_msf_build (GPtrArray *streams, guint32 block_size, gboolean fragment)
     {
       guint chunk = MIN (block_size, dir->len - i * block_size);
 
-      etl_test_set_u32 (file->data + (gsize) block_map * block_size + 4 * i, dir_blocks[i]);
-      memcpy (file->data + (gsize) dir_blocks[i] * block_size, dir->data + (gsize) i * block_size, chunk);
+      etl_test_set_u32 (file->data + (gsize)block_map * block_size + 4 * i, dir_blocks[i]);
+      memcpy (file->data + (gsize)dir_blocks[i] * block_size, dir->data + (gsize)i * block_size,
+              chunk);
     }
   for (guint s = 0, b = 0; s < streams->len; s++)
     {
@@ -436,8 +443,8 @@ etl_test_msf_build (GPtrArray *streams, guint32 block_size, gboolean fragment)
         {
           guint chunk = MIN (block_size, st->len - i * block_size);
 
-          memcpy (file->data + (gsize) g_array_index (blocks, guint32, b) * block_size,
-                  st->data + (gsize) i * block_size, chunk);
+          memcpy (file->data + (gsize)g_array_index (blocks, guint32, b) * block_size,
+                  st->data + (gsize)i * block_size, chunk);
         }
     }
   g_free (dir_blocks);
@@ -450,7 +457,7 @@ etl_test_msf_build (GPtrArray *streams, guint32 block_size, gboolean fragment)
 static inline GBytes *
 etl_test_pdb_build (const EtlTestPdbSpec *spec)
 {
-  GPtrArray *streams = g_ptr_array_new_with_free_func ((GDestroyNotify) g_byte_array_unref);
+  GPtrArray *streams = g_ptr_array_new_with_free_func ((GDestroyNotify)g_byte_array_unref);
   guint per = spec->procs_per_module ? spec->procs_per_module : MAX (spec->n_procs, 1);
   guint n_modules = (spec->n_procs + per - 1) / per;
   guint32 *sym_bytes = g_new0 (guint32, n_modules + 1);
@@ -464,9 +471,10 @@ etl_test_pdb_build (const EtlTestPdbSpec *spec)
     {
       guint first = m * per;
 
-      g_ptr_array_add (modules, etl_test_pdb_module_stream (spec, first, first < spec->n_procs
-                                                                            ? MIN (per, spec->n_procs - first) : 0,
-                                                            &sym_bytes[m]));
+      g_ptr_array_add (modules, etl_test_pdb_module_stream (
+                                    spec, first,
+                                    first < spec->n_procs ? MIN (per, spec->n_procs - first) : 0,
+                                    &sym_bytes[m]));
     }
   etl_test_pdb_publics_streams (spec, &symrec, &publics);
   g_ptr_array_add (streams, g_byte_array_new ());

@@ -39,15 +39,16 @@ run_cli (CliRun *run, const char *first, ...)
   va_list args;
 
   g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
+  g_ptr_array_add (argv, (gpointer)cli);
   va_start (args, first);
   for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
+    g_ptr_array_add (argv, (gpointer)a);
   va_end (args);
   g_ptr_array_add (argv, NULL);
 
-  proc = etl_test_subprocess_newv ((const char *const *) argv->pdata,
-                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  proc = etl_test_subprocess_newv ((const char *const *)argv->pdata,
+                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                   &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8 (proc, NULL, NULL, &run->out, &run->err, &error);
   g_assert_no_error (error);
@@ -104,7 +105,7 @@ write_pdb (char **dir_out, gboolean truncate)
   bytes = etl_test_pdb_build (&spec);
   path = g_build_filename (dir, "synth.pdb", NULL);
   g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
-                                      truncate ? 1000 : (gssize) g_bytes_get_size (bytes), NULL));
+                                      truncate ? 1000 : (gssize)g_bytes_get_size (bytes), NULL));
   *dir_out = dir;
   return path;
 }
@@ -128,13 +129,14 @@ test_symbols (void)
   JsonObject *root, *f;
   JsonArray *functions, *lookups;
 
-  run_cli (&run, "symbols", "--rva", "0x1110", "--rva", "1180", "--rva", "0x1000", "--rva", "0x1305", "--rva", "0",
-           path, NULL);
+  run_cli (&run, "symbols", "--rva", "0x1110", "--rva", "1180", "--rva", "0x1000", "--rva",
+           "0x1305", "--rva", "0", path, NULL);
   g_assert_cmpstr (run.err, ==, "");
   g_assert_cmpint (run.status, ==, 0);
   root = parse_object (parser, run.out);
   g_assert_cmpstr (json_object_get_string_member (root, "file"), ==, path);
-  g_assert_cmpstr (json_object_get_string_member (root, "guid"), ==, "{A1B2C3D4-0001-0002-0304-05060708090A}");
+  g_assert_cmpstr (json_object_get_string_member (root, "guid"), ==,
+                   "{A1B2C3D4-0001-0002-0304-05060708090A}");
   g_assert_cmpint (json_object_get_int_member (root, "age"), ==, 7);
   g_assert_cmpint (json_object_get_int_member (root, "machine"), ==, 0x8664);
   g_assert_cmpint (json_object_get_int_member (root, "n_procedures"), ==, 2);
@@ -143,7 +145,8 @@ test_symbols (void)
   functions = json_object_get_array_member (root, "functions");
   g_assert_cmpuint (json_array_get_length (functions), ==, 3);
   f = json_array_get_object_element (functions, 0);
-  g_assert_cmpstr (json_object_get_string_member (f, "name"), ==, "alpha"); /* the procedure beats ?alpha@@YAXXZ */
+  g_assert_cmpstr (json_object_get_string_member (f, "name"), ==,
+                   "alpha"); /* the procedure beats ?alpha@@YAXXZ */
   g_assert_cmpint (json_object_get_int_member (f, "rva"), ==, 0x1000);
   g_assert_cmpint (json_object_get_int_member (f, "length"), ==, 0x40);
   g_assert_cmpstr (json_object_get_string_member (f, "kind"), ==, "procedure");
@@ -153,7 +156,8 @@ test_symbols (void)
   f = json_array_get_object_element (functions, 2);
   g_assert_cmpstr (json_object_get_string_member (f, "name"), ==, "_thunk");
   g_assert_cmpint (json_object_get_int_member (f, "rva"), ==, 0x1300);
-  g_assert_cmpint (json_object_get_int_member (f, "length"), ==, 0x3000 - 0x1300); /* to the end of .text */
+  g_assert_cmpint (json_object_get_int_member (f, "length"), ==,
+                   0x3000 - 0x1300); /* to the end of .text */
   g_assert_cmpstr (json_object_get_string_member (f, "kind"), ==, "public");
 
   lookups = json_object_get_array_member (root, "lookups");
@@ -185,7 +189,8 @@ test_symbols (void)
 static void
 test_symbols_cppcon (void)
 {
-  g_autofree char *path = g_build_filename (etl_test_corpus_dir (), "..", "symbols", "CppCon.pdb", NULL);
+  g_autofree char *path
+      = g_build_filename (etl_test_corpus_dir (), "..", "symbols", "CppCon.pdb", NULL);
   g_autoptr (JsonParser) parser = json_parser_new ();
   CliRun run = { 0 };
   JsonObject *root, *f;
@@ -198,7 +203,8 @@ test_symbols_cppcon (void)
   run_cli (&run, "symbols", "--no-functions", "--rva", "0x1004", "--rva", "0x1EFF", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   root = parse_object (parser, run.out);
-  g_assert_cmpstr (json_object_get_string_member (root, "guid"), ==, "{12DC0A4F-BD7D-4F2A-A9BE-263BACAEB467}");
+  g_assert_cmpstr (json_object_get_string_member (root, "guid"), ==,
+                   "{12DC0A4F-BD7D-4F2A-A9BE-263BACAEB467}");
   g_assert_cmpint (json_object_get_int_member (root, "age"), ==, 5);
   f = json_array_get_object_element (json_object_get_array_member (root, "lookups"), 0);
   g_assert_cmpstr (json_object_get_string_member (f, "symbol"), ==, "main+0x4");

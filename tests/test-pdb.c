@@ -62,14 +62,14 @@ assert_table_sane (const EtlPdb *pdb)
   for (guint i = 1; i < n; i++)
     {
       g_assert_cmpuint (f[i - 1].rva, <, f[i].rva);
-      g_assert_cmpuint ((guint64) f[i - 1].rva + f[i - 1].length, <=, f[i].rva);
+      g_assert_cmpuint ((guint64)f[i - 1].rva + f[i - 1].length, <=, f[i].rva);
     }
   for (guint i = 0; i < n; i++)
     {
       guint32 off = 1;
 
       g_assert_nonnull (f[i].name);
-      g_assert_cmpuint ((guint64) f[i].rva + f[i].length, <=, (guint64) G_MAXUINT32 + 1);
+      g_assert_cmpuint ((guint64)f[i].rva + f[i].length, <=, (guint64)G_MAXUINT32 + 1);
       if (f[i].length > 0)
         {
           g_assert_true (etl_pdb_lookup (pdb, f[i].rva + f[i].length - 1, &off) == &f[i]);
@@ -94,7 +94,7 @@ typedef struct
 static void
 llvm_symbol_clear (gpointer p)
 {
-  g_free (((LlvmSymbol *) p)->name);
+  g_free (((LlvmSymbol *)p)->name);
 }
 
 /* Runs `llvm-pdbutil dump --publics --symbols --section-headers` on @path
@@ -111,7 +111,8 @@ llvm_pdbutil_symbols (const char *path)
   g_auto (GStrv) lines = NULL;
   g_autoptr (GArray) vas = g_array_new (FALSE, TRUE, sizeof (guint32));
   g_autoptr (GArray) code = g_array_new (FALSE, TRUE, sizeof (gboolean));
-  g_autoptr (GRegex) sym_re = g_regex_new ("^\\s*\\d+ \\| (S_[A-Z0-9_]+) \\[size = \\d+\\] `(.*)`$", 0, 0, NULL);
+  g_autoptr (GRegex) sym_re
+      = g_regex_new ("^\\s*\\d+ \\| (S_[A-Z0-9_]+) \\[size = \\d+\\] `(.*)`$", 0, 0, NULL);
   g_autoptr (GRegex) proc_re = g_regex_new ("addr = (\\d+):(\\d+), code size = (\\d+)", 0, 0, NULL);
   g_autoptr (GRegex) pub_re = g_regex_new ("flags = (.*), addr = (\\d+):(\\d+)$", 0, 0, NULL);
   GArray *symbols;
@@ -123,8 +124,8 @@ llvm_pdbutil_symbols (const char *path)
       g_test_skip ("llvm-pdbutil is not installed: no comparison with LLVM's reader");
       return NULL;
     }
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error, tool, "dump",
-                           "--publics", "--symbols", "--section-headers", path, NULL);
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                           tool, "dump", "--publics", "--symbols", "--section-headers", path, NULL);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
   g_assert_no_error (error);
@@ -148,10 +149,11 @@ llvm_pdbutil_symbols (const char *path)
           g_array_append_val (code, no);
         }
       else if (g_str_has_suffix (l, " virtual address") && vas->len > 0)
-        g_array_index (vas, guint32, vas->len - 1) = (guint32) g_ascii_strtoull (g_strchug ((char *) l), NULL, 16);
+        g_array_index (vas, guint32, vas->len - 1)
+            = (guint32)g_ascii_strtoull (g_strchug ((char *)l), NULL, 16);
       else if (g_str_has_suffix (l, " flags") && vas->len > 0)
         g_array_index (code, gboolean, code->len - 1)
-            = (g_ascii_strtoull (g_strchug ((char *) l), NULL, 16) & 0x20000020) != 0;
+            = (g_ascii_strtoull (g_strchug ((char *)l), NULL, 16) & 0x20000020) != 0;
     }
   for (guint i = 0; lines[i]; i++)
     {
@@ -163,7 +165,8 @@ llvm_pdbutil_symbols (const char *path)
           g_autofree char *kind = g_match_info_fetch (m, 1);
           g_autofree char *name = g_match_info_fetch (m, 2);
           g_autoptr (GMatchInfo) m2 = NULL;
-          gboolean is_proc = g_str_has_prefix (kind, "S_GPROC32") || g_str_has_prefix (kind, "S_LPROC32");
+          gboolean is_proc
+              = g_str_has_prefix (kind, "S_GPROC32") || g_str_has_prefix (kind, "S_LPROC32");
           gboolean is_pub = strcmp (kind, "S_PUB32") == 0;
           LlvmSymbol s = { 0 };
           guint seg;
@@ -174,9 +177,9 @@ llvm_pdbutil_symbols (const char *path)
               g_autofree char *b = g_match_info_fetch (m2, 2);
               g_autofree char *c = g_match_info_fetch (m2, 3);
 
-              seg = (guint) g_ascii_strtoull (a, NULL, 10);
-              s.rva = (guint32) g_ascii_strtoull (b, NULL, 10);
-              s.length = (guint32) g_ascii_strtoull (c, NULL, 10);
+              seg = (guint)g_ascii_strtoull (a, NULL, 10);
+              s.rva = (guint32)g_ascii_strtoull (b, NULL, 10);
+              s.length = (guint32)g_ascii_strtoull (c, NULL, 10);
               s.procedure = TRUE;
             }
           else if (is_pub && g_regex_match (pub_re, lines[i + 1], 0, &m2))
@@ -185,8 +188,8 @@ llvm_pdbutil_symbols (const char *path)
               g_autofree char *a = g_match_info_fetch (m2, 2);
               g_autofree char *b = g_match_info_fetch (m2, 3);
 
-              seg = (guint) g_ascii_strtoull (a, NULL, 10);
-              s.rva = (guint32) g_ascii_strtoull (b, NULL, 10);
+              seg = (guint)g_ascii_strtoull (a, NULL, 10);
+              s.rva = (guint32)g_ascii_strtoull (b, NULL, 10);
               if (strstr (flags, "function") == NULL && strstr (flags, "code") == NULL
                   && (seg == 0 || seg > code->len || !g_array_index (code, gboolean, seg - 1)))
                 continue;
@@ -375,8 +378,9 @@ test_cppcon_msf (void)
   g_assert_no_error (error);
   g_assert_cmpuint (g_bytes_get_size (info), ==, 272);
   /* Version VC70, then Signature 1661906834 (llvm-pdbutil -summary). */
-  g_assert_cmpuint (((const guint8 *) g_bytes_get_data (info, &len))[0], ==, 20000404 & 0xFF);
-  g_assert_cmpuint (GUINT32_FROM_LE (((const guint32 *) g_bytes_get_data (info, &len))[1]), ==, 1661906834);
+  g_assert_cmpuint (((const guint8 *)g_bytes_get_data (info, &len))[0], ==, 20000404 & 0xFF);
+  g_assert_cmpuint (GUINT32_FROM_LE (((const guint32 *)g_bytes_get_data (info, &len))[1]), ==,
+                    1661906834);
   g_assert_null (etl_msf_read_stream (msf, 77, &error));
   g_assert_error (error, ETL_PDB_ERROR, ETL_PDB_ERROR_MISSING_STREAM);
 }
@@ -384,14 +388,15 @@ test_cppcon_msf (void)
 /* ------------------------------------------------------------------------ */
 /* PDBs built with clang and lld-link */
 
-static const char test_program[] =
-  "static __attribute__((noinline)) int scale (int x) { return x * 3 + 1; }\n"
-  "static inline __attribute__((always_inline)) int twice (int x) { return x + x; }\n"
-  "int fib (int n) { return n < 2 ? n : fib (n - 1) + fib (n - 2); }\n"
-  "volatile int counter;\n"
-  "int nodebug_add (int a, int b);\n"
-  "int use_inline (int a) { counter += twice (a); return twice (counter) + scale (a); }\n"
-  "int start (void) { return fib (10) + use_inline (3) + scale (counter) + nodebug_add (1, 2); }\n";
+static const char test_program[]
+    = "static __attribute__((noinline)) int scale (int x) { return x * 3 + 1; }\n"
+      "static inline __attribute__((always_inline)) int twice (int x) { return x + x; }\n"
+      "int fib (int n) { return n < 2 ? n : fib (n - 1) + fib (n - 2); }\n"
+      "volatile int counter;\n"
+      "int nodebug_add (int a, int b);\n"
+      "int use_inline (int a) { counter += twice (a); return twice (counter) + scale (a); }\n"
+      "int start (void) { return fib (10) + use_inline (3) + scale (counter) + nodebug_add (1, 2); "
+      "}\n";
 
 static const char test_nodebug[] = "int nodebug_add (int a, int b) { return a * b + a; }\n";
 
@@ -399,8 +404,8 @@ static gboolean
 run_tool (const char *const *argv)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GSubprocess) proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDERR_MERGE
-                                                                | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_autoptr (GSubprocess) proc = g_subprocess_newv (
+      argv, G_SUBPROCESS_FLAGS_STDERR_MERGE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
   g_autofree char *out = NULL;
 
   g_assert_no_error (error);
@@ -439,8 +444,9 @@ build_with_clang (const char *dir, const char *triple)
   {
     const char *cc[] = { clang, target, "-O1", "-g", "-gcodeview", "-c", src, "-o", obj, NULL };
     const char *cc2[] = { clang, target, "-O1", "-c", src2, "-o", obj2, NULL };
-    const char *link[] = { lld, "/debug", pdb_arg, exe, "/entry:start", "/nodefaultlib", "/subsystem:console",
-                           obj, obj2, NULL };
+    const char *link[]
+        = { lld, "/debug", pdb_arg, exe, "/entry:start", "/nodefaultlib", "/subsystem:console",
+            obj, obj2,     NULL };
 
     if (!run_tool (cc) || !run_tool (cc2) || !run_tool (link))
       {
@@ -505,19 +511,18 @@ check_clang_pdb (const char *triple, guint16 machine, const char *public_name)
       g_assert_cmpuint (offset, ==, use_inline->length - 1);
       compare_with_llvm (pdb, path);
     }
-  if (path)
-    {
-      g_autofree char *cmd = NULL;
-      g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-      const char *name;
+  /* The sources, objects and outputs, then the folder. */
+  {
+    g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
 
-      while (d && (name = g_dir_read_name (d)) != NULL)
-        {
-          g_autofree char *p = g_build_filename (dir, name, NULL);
+    while (d && (name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *p = g_build_filename (dir, name, NULL);
 
-          g_remove (p);
-        }
-    }
+        g_remove (p);
+      }
+  }
   g_rmdir (dir);
 }
 
@@ -544,22 +549,19 @@ static const EtlTestPdbSection synth_sections[] = {
 };
 
 static const EtlTestPdbProc synth_procs[] = {
-  { 0x1110, 1, 0x0000, 0x40, "alpha" },
-  { 0x110F, 1, 0x0040, 0x20, "beta_static" },
-  { 0x1147, 1, 0x0100, 0x80, "gamma_id" },
-  { 0x1146, 3, 0x0010, 0x30, "delta_local_id" },
-  { 0x1110, 1, 0x0200, 0x10, "folded_one" },
-  { 0x1110, 1, 0x0200, 0x10, "folded_two" },
+  { 0x1110, 1, 0x0000, 0x40, "alpha" },       { 0x110F, 1, 0x0040, 0x20, "beta_static" },
+  { 0x1147, 1, 0x0100, 0x80, "gamma_id" },    { 0x1146, 3, 0x0010, 0x30, "delta_local_id" },
+  { 0x1110, 1, 0x0200, 0x10, "folded_one" },  { 0x1110, 1, 0x0200, 0x10, "folded_two" },
   { 0x1110, 9, 0x0000, 0x10, "bad_segment" },
 };
 
 static const EtlTestPdbPublic synth_publics[] = {
-  { 2, 1, 0x0000, "_alpha" },       /* same RVA as alpha: the procedure wins */
-  { 2, 1, 0x0300, "_thunk_a" },      /* public only: runs to _thunk_b */
-  { 2, 1, 0x0306, "_thunk_b" },      /* up to the end of .text */
-  { 0, 2, 0x0010, "_data_item" },    /* data: left out */
+  { 2, 1, 0x0000, "_alpha" },           /* same RVA as alpha: the procedure wins */
+  { 2, 1, 0x0300, "_thunk_a" },         /* public only: runs to _thunk_b */
+  { 2, 1, 0x0306, "_thunk_b" },         /* up to the end of .text */
+  { 0, 2, 0x0010, "_data_item" },       /* data: left out */
   { 0, 3, 0x0100, "_code_by_section" }, /* no flags, but in a code section */
-  { 2, 1, 0x0110, "_inside_gamma" }, /* inside a procedure: left out */
+  { 2, 1, 0x0110, "_inside_gamma" },    /* inside a procedure: left out */
 };
 
 static GBytes *
@@ -660,7 +662,8 @@ test_synthetic_llvm (void)
   fd = g_file_open_tmp ("etlscope-synth-XXXXXX.pdb", &path, &error);
   g_assert_no_error (error);
   g_close (fd, NULL);
-  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  g_assert_true (
+      g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
   compare_with_llvm (pdb, path);
   g_remove (path);
 }
@@ -681,107 +684,250 @@ stream_byte (guint8 *data, const EtlMsf *msf, guint32 stream, guint32 offset)
 static guint8 *
 directory (guint8 *data)
 {
-  guint32 bs = GUINT32_FROM_LE (*(guint32 *) (void *) (data + 32));
-  guint32 map = GUINT32_FROM_LE (*(guint32 *) (void *) (data + 52));
-  guint32 first = GUINT32_FROM_LE (*(guint32 *) (void *) (data + (gsize) map * bs));
+  guint32 bs = GUINT32_FROM_LE (*(guint32 *)(void *)(data + 32));
+  guint32 map = GUINT32_FROM_LE (*(guint32 *)(void *)(data + 52));
+  guint32 first = GUINT32_FROM_LE (*(guint32 *)(void *)(data + (gsize)map * bs));
 
-  return data + (gsize) first * bs;
+  return data + (gsize)first * bs;
 }
 
-static void p_empty (guint8 *d, gsize *size, const EtlMsf *m) { (void) d; (void) m; *size = 0; }
-static void p_short_superblock (guint8 *d, gsize *size, const EtlMsf *m) { (void) d; (void) m; *size = 55; }
-static void p_magic (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; (void) m; d[20] = '8'; }
-static void p_msf2 (guint8 *d, gsize *size, const EtlMsf *m)
+static void
+p_empty (guint8 *d, gsize *size, const EtlMsf *m)
 {
-  (void) size; (void) m;
-  memcpy (d, "Microsoft C/C++ program database 2.00\r\n\x1a" "JG\0\0", 44);
+  (void)d;
+  (void)m;
+  *size = 0;
 }
-static void p_block_size (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; (void) m; etl_test_set_u32 (d + 32, 1000); }
-static void p_half_file (guint8 *d, gsize *size, const EtlMsf *m) { (void) d; (void) m; *size /= 2; }
-static void p_no_blocks (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; (void) m; etl_test_set_u32 (d + 40, 0); }
-static void p_block_map (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; etl_test_set_u32 (d + 52, etl_msf_get_n_blocks (m)); }
-static void p_dir_bytes (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; (void) m; etl_test_set_u32 (d + 44, 0xFFFFFFF0); }
-static void p_dir_block (guint8 *d, gsize *size, const EtlMsf *m)
+static void
+p_short_superblock (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)d;
+  (void)m;
+  *size = 55;
+}
+static void
+p_magic (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  d[20] = '8';
+}
+static void
+p_msf2 (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  memcpy (d,
+          "Microsoft C/C++ program database 2.00\r\n\x1a"
+          "JG\0\0",
+          44);
+}
+static void
+p_block_size (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  etl_test_set_u32 (d + 32, 1000);
+}
+static void
+p_half_file (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)d;
+  (void)m;
+  *size /= 2;
+}
+static void
+p_no_blocks (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  etl_test_set_u32 (d + 40, 0);
+}
+static void
+p_block_map (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  etl_test_set_u32 (d + 52, etl_msf_get_n_blocks (m));
+}
+static void
+p_dir_bytes (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  etl_test_set_u32 (d + 44, 0xFFFFFFF0);
+}
+static void
+p_dir_block (guint8 *d, gsize *size, const EtlMsf *m)
 {
   guint32 bs = etl_msf_get_block_size (m);
-  guint32 map = GUINT32_FROM_LE (*(guint32 *) (void *) (d + 52));
+  guint32 map = GUINT32_FROM_LE (*(guint32 *)(void *)(d + 52));
 
-  (void) size;
-  etl_test_set_u32 (d + (gsize) map * bs, 0x7FFFFFFF);
+  (void)size;
+  etl_test_set_u32 (d + (gsize)map * bs, 0x7FFFFFFF);
 }
-static void p_n_streams (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; (void) m; etl_test_set_u32 (directory (d), 0x40000000); }
-static void p_stream_size (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; (void) m; etl_test_set_u32 (directory (d) + 4 + 4 * 3, 0x7FFFFFF0); }
-static void p_stream_blocks (guint8 *d, gsize *size, const EtlMsf *m)
+static void
+p_n_streams (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  etl_test_set_u32 (directory (d), 0x40000000);
+}
+static void
+p_stream_size (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  etl_test_set_u32 (directory (d) + 4 + 4 * 3, 0x7FFFFFF0);
+}
+static void
+p_stream_blocks (guint8 *d, gsize *size, const EtlMsf *m)
 {
   /* Stream 8's size so large its blocks run past the directory. */
-  (void) size;
-  etl_test_set_u32 (directory (d) + 4 + 4 * 8, etl_msf_get_n_blocks (m) * etl_msf_get_block_size (m) - 1);
+  (void)size;
+  etl_test_set_u32 (directory (d) + 4 + 4 * 8,
+                    etl_msf_get_n_blocks (m) * etl_msf_get_block_size (m) - 1);
 }
-static void p_stream_block_index (guint8 *d, gsize *size, const EtlMsf *m)
+static void
+p_stream_block_index (guint8 *d, gsize *size, const EtlMsf *m)
 {
   /* The last entry of the directory: the last block of the last stream. */
   guint32 n = etl_msf_get_n_streams (m), total = 0;
 
-  (void) size;
+  (void)size;
   for (guint32 s = 0; s < n; s++)
-    total += (etl_msf_get_stream_size (m, s) + etl_msf_get_block_size (m) - 1) / etl_msf_get_block_size (m);
+    total += (etl_msf_get_stream_size (m, s) + etl_msf_get_block_size (m) - 1)
+             / etl_msf_get_block_size (m);
   etl_test_set_u32 (directory (d) + 4 + 4 * n + 4 * (total - 1), etl_msf_get_n_blocks (m));
 }
-static void p_info_short (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; (void) m; etl_test_set_u32 (directory (d) + 4 + 4 * 1, 20); }
-static void p_info_version (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; etl_test_set_u32 (stream_byte (d, m, 1, 0), 19970604); }
-static void p_no_dbi (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; (void) m; etl_test_set_u32 (directory (d) + 4 + 4 * 3, 0xFFFFFFFF); }
-static void p_dbi_short (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; (void) m; etl_test_set_u32 (directory (d) + 4 + 4 * 3, 63); }
-static void p_dbi_signature (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; etl_test_set_u32 (stream_byte (d, m, 3, 0), 0); }
-static void p_mod_info_size (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; etl_test_set_u32 (stream_byte (d, m, 3, 24), 0x10000); }
-static void p_mod_info_negative (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; etl_test_set_u32 (stream_byte (d, m, 3, 24), 0xFFFFFFF0); }
-static void p_mod_info_cut (guint8 *d, gsize *size, const EtlMsf *m)
+static void
+p_info_short (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  etl_test_set_u32 (directory (d) + 4 + 4 * 1, 20);
+}
+static void
+p_info_version (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  etl_test_set_u32 (stream_byte (d, m, 1, 0), 19970604);
+}
+static void
+p_no_dbi (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  etl_test_set_u32 (directory (d) + 4 + 4 * 3, 0xFFFFFFFF);
+}
+static void
+p_dbi_short (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  etl_test_set_u32 (directory (d) + 4 + 4 * 3, 63);
+}
+static void
+p_dbi_signature (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  etl_test_set_u32 (stream_byte (d, m, 3, 0), 0);
+}
+static void
+p_mod_info_size (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  etl_test_set_u32 (stream_byte (d, m, 3, 24), 0x10000);
+}
+static void
+p_mod_info_negative (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  etl_test_set_u32 (stream_byte (d, m, 3, 24), 0xFFFFFFF0);
+}
+static void
+p_mod_info_cut (guint8 *d, gsize *size, const EtlMsf *m)
 {
   /* The first entry's names run past ModInfoSize: cut to 66 bytes; the
    * bytes left over go to the section contribution substream. */
   guint8 *p = stream_byte (d, m, 3, 24);
-  guint32 n = GUINT32_FROM_LE (*(guint32 *) (void *) p);
+  guint32 n = GUINT32_FROM_LE (*(guint32 *)(void *)p);
 
-  (void) size;
+  (void)size;
   etl_test_set_u32 (p, 66);
   etl_test_set_u32 (stream_byte (d, m, 3, 28), n - 66);
 }
-static void p_no_sections (guint8 *d, gsize *size, const EtlMsf *m)
+static void
+p_no_sections (guint8 *d, gsize *size, const EtlMsf *m)
 {
   guint32 at = 64;
 
-  (void) size;
+  (void)size;
   /* Optional debug header entry 5, after the module info, section
    * contribution, section map, file info, type server map and EC substreams. */
   for (guint32 field = 24; field <= 40; field += 4)
-    at += GUINT32_FROM_LE (*(guint32 *) (void *) stream_byte (d, m, 3, field));
-  at += GUINT32_FROM_LE (*(guint32 *) (void *) stream_byte (d, m, 3, 52));
+    at += GUINT32_FROM_LE (*(guint32 *)(void *)stream_byte (d, m, 3, field));
+  at += GUINT32_FROM_LE (*(guint32 *)(void *)stream_byte (d, m, 3, 52));
   etl_test_set_u16 (stream_byte (d, m, 3, at + 10), 0xFFFF);
 }
-static void p_sections_size (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; (void) m; etl_test_set_u32 (directory (d) + 4 + 4 * 5, 41); }
-static void p_sym_byte_size (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; etl_test_set_u32 (stream_byte (d, m, 3, 64 + 36), 0x100000); }
-static void p_record_len (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; etl_test_set_u16 (stream_byte (d, m, 8, 4), 0xFFF0); }
-static void p_record_len_small (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; etl_test_set_u16 (stream_byte (d, m, 8, 4), 1); }
-static void p_proc_short (guint8 *d, gsize *size, const EtlMsf *m)
+static void
+p_sections_size (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  (void)m;
+  etl_test_set_u32 (directory (d) + 4 + 4 * 5, 41);
+}
+static void
+p_sym_byte_size (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  etl_test_set_u32 (stream_byte (d, m, 3, 64 + 36), 0x100000);
+}
+static void
+p_record_len (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  etl_test_set_u16 (stream_byte (d, m, 8, 4), 0xFFF0);
+}
+static void
+p_record_len_small (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  etl_test_set_u16 (stream_byte (d, m, 8, 4), 1);
+}
+static void
+p_proc_short (guint8 *d, gsize *size, const EtlMsf *m)
 {
   /* The first procedure (alpha, 35 + "alpha\0" + pad = 2 + 42 bytes) cut
    * before its name's NUL; the rest of the record is a second record. */
-  (void) size;
+  (void)size;
   etl_test_set_u16 (stream_byte (d, m, 8, 4), 2 + 35 + 2);
   etl_test_set_u16 (stream_byte (d, m, 8, 4 + 2 + 2 + 35 + 2), 0);
 }
-static void p_sym_hash (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; etl_test_set_u32 (stream_byte (d, m, 7, 0), 0xFFFFFF00); }
-static void p_addr_map (guint8 *d, gsize *size, const EtlMsf *m) { (void) size; etl_test_set_u32 (stream_byte (d, m, 7, 4), 7); }
-static void p_addr_entry (guint8 *d, gsize *size, const EtlMsf *m)
+static void
+p_sym_hash (guint8 *d, gsize *size, const EtlMsf *m)
 {
-  guint32 hash = GUINT32_FROM_LE (*(guint32 *) (void *) stream_byte (d, m, 7, 0));
+  (void)size;
+  etl_test_set_u32 (stream_byte (d, m, 7, 0), 0xFFFFFF00);
+}
+static void
+p_addr_map (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  (void)size;
+  etl_test_set_u32 (stream_byte (d, m, 7, 4), 7);
+}
+static void
+p_addr_entry (guint8 *d, gsize *size, const EtlMsf *m)
+{
+  guint32 hash = GUINT32_FROM_LE (*(guint32 *)(void *)stream_byte (d, m, 7, 0));
 
-  (void) size;
+  (void)size;
   etl_test_set_u32 (stream_byte (d, m, 7, 28 + hash), 0xFFFFFFFE);
 }
-static void p_pub_name (guint8 *d, gsize *size, const EtlMsf *m)
+static void
+p_pub_name (guint8 *d, gsize *size, const EtlMsf *m)
 {
   /* The first S_PUB32 ("_alpha", 2 + 10 + 7 + pad 1 = 20 bytes) cut to 10 + 2. */
-  (void) size;
+  (void)size;
   etl_test_set_u16 (stream_byte (d, m, 6, 0), 12);
 }
 
@@ -849,7 +995,7 @@ test_broken (gconstpointer data)
       bad = g_bytes_new_take (copy, size);
       pdb = etl_pdb_new_from_bytes (bad, "bad.pdb", &error);
       g_assert_null (pdb);
-      g_assert_error (error, ETL_PDB_ERROR, (gint) c->code);
+      g_assert_error (error, ETL_PDB_ERROR, (gint)c->code);
       /* The message names the file and an offset. */
       g_assert_true (g_str_has_prefix (error->message, "bad.pdb: offset "));
       g_test_message ("%s: %s", c->name, error->message);
@@ -875,14 +1021,14 @@ test_repeated_streams (void)
   g_assert_no_error (error);
   /* The three module entries (64 fixed bytes, "modN.obj" twice: 84 bytes)
    * all name stream 8 and its SymByteSize, module 0's. */
-  sym_bytes = GUINT32_FROM_LE (*(guint32 *) (void *) stream_byte (copy, msf, 3, mod + 36));
+  sym_bytes = GUINT32_FROM_LE (*(guint32 *)(void *)stream_byte (copy, msf, 3, mod + 36));
   for (guint m = 0; m < 3; m++, mod += 84)
     {
       etl_test_set_u16 (stream_byte (copy, msf, 3, mod + 34), ETL_TEST_PDB_STREAM_MODULE0);
       etl_test_set_u32 (stream_byte (copy, msf, 3, mod + 36), sym_bytes);
     }
-  hash = GUINT32_FROM_LE (*(guint32 *) (void *) stream_byte (copy, msf, 7, 0));
-  first = GUINT32_FROM_LE (*(guint32 *) (void *) stream_byte (copy, msf, 7, 28 + hash));
+  hash = GUINT32_FROM_LE (*(guint32 *)(void *)stream_byte (copy, msf, 7, 0));
+  first = GUINT32_FROM_LE (*(guint32 *)(void *)stream_byte (copy, msf, 7, 28 + hash));
   for (guint i = 1; i < G_N_ELEMENTS (synth_publics); i++)
     etl_test_set_u32 (stream_byte (copy, msf, 7, 28 + hash + 4 * i), first);
   bad = g_bytes_new_take (copy, size);
@@ -918,8 +1064,9 @@ test_truncated_prefixes (void)
 static void
 test_random_flips (void)
 {
-  g_autofree char *path = g_build_filename (etl_test_corpus_dir (), "..", "symbols", "CppCon.pdb", NULL);
-  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_autofree char *path
+      = g_build_filename (etl_test_corpus_dir (), "..", "symbols", "CppCon.pdb", NULL);
+  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func ((GDestroyNotify)g_bytes_unref);
   GRand *rand = g_rand_new_with_seed (22);
   guint n_ok = 0, n_error = 0;
   char *contents;
@@ -943,7 +1090,8 @@ test_random_flips (void)
           guint flips = 1 + g_rand_int_range (rand, 0, 8);
 
           for (guint k = 0; k < flips; k++)
-            copy[g_rand_int_range (rand, 0, (gint32) size)] ^= (guint8) g_rand_int_range (rand, 1, 256);
+            copy[g_rand_int_range (rand, 0, (gint32)size)]
+                ^= (guint8)g_rand_int_range (rand, 1, 256);
           bad = g_bytes_new_take (copy, size);
           pdb = etl_pdb_new_from_bytes (bad, "flipped.pdb", &error);
           if (pdb)

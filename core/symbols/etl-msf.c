@@ -36,9 +36,19 @@
 #include "etl-format-private.h"
 #include "etl-msf.h"
 
-G_DEFINE_QUARK (etl-pdb-error-quark, etl_pdb_error)
+/**
+ * etl_pdb_error_quark:
+ *
+ * Returns: the quark of the %ETL_PDB_ERROR domain
+ */
+GQuark
+etl_pdb_error_quark (void)
+{
+  return g_quark_from_static_string ("etl-pdb-error-quark");
+}
 
-static const guint8 msf7_magic[32] = "Microsoft C/C++ MSF 7.00\r\n\x1a" "DS\0\0\0";
+static const guint8 msf7_magic[32] = "Microsoft C/C++ MSF 7.00\r\n\x1a"
+                                     "DS\0\0\0";
 /* The small MSF 2.00 container of VC++ 6 and older PDBs: recognised, not read. */
 static const char msf2_magic[] = "Microsoft C/C++ program database 2.00\r\n";
 
@@ -58,10 +68,10 @@ struct _EtlMsf
   guint32 block_size;
   guint32 n_blocks;
   guint32 n_streams;
-  guint8 *directory;     /* the stream directory's bytes, assembled */
-  const guint8 *sizes;   /* n_streams u32 in @directory */
-  const guint8 *blocks;  /* every stream's block indices (u32) in @directory */
-  guint32 *first_block;  /* per stream, its first entry in @blocks */
+  guint8 *directory;    /* the stream directory's bytes, assembled */
+  const guint8 *sizes;  /* n_streams u32 in @directory */
+  const guint8 *blocks; /* every stream's block indices (u32) in @directory */
+  guint32 *first_block; /* per stream, its first entry in @blocks */
 };
 
 static guint32
@@ -69,18 +79,17 @@ n_blocks_for (guint32 size, guint32 block_size)
 {
   if (size == ETL_MSF_NIL_STREAM_SIZE)
     return 0;
-  return (guint32) (((guint64) size + block_size - 1) / block_size);
+  return (guint32)(((guint64)size + block_size - 1) / block_size);
 }
 
 static guint32
 stream_block (const EtlMsf *msf, guint32 stream, guint32 i)
 {
-  return etl_read_u32 (msf->blocks + 4 * ((gsize) msf->first_block[stream] + i));
+  return etl_read_u32 (msf->blocks + 4 * ((gsize)msf->first_block[stream] + i));
 }
 
-static void
-set_file_error (const EtlMsf *msf, GError **error, EtlPdbError code, guint64 offset, const char *format, ...)
-  G_GNUC_PRINTF (5, 6);
+static void set_file_error (const EtlMsf *msf, GError **error, EtlPdbError code, guint64 offset,
+                            const char *format, ...) G_GNUC_PRINTF (5, 6);
 
 /* Where byte @k of the stream directory lies in the file (read_directory()
  * checked the blocks the block map names). */
@@ -88,13 +97,15 @@ static guint64
 directory_file_offset (const EtlMsf *msf, guint64 k)
 {
   guint32 block_map_addr = etl_read_u32 (msf->data + SB_BLOCK_MAP_ADDR);
-  const guint8 *map = msf->data + (gsize) block_map_addr * msf->block_size;
+  const guint8 *map = msf->data + (gsize)block_map_addr * msf->block_size;
 
-  return (guint64) etl_read_u32 (map + 4 * (k / msf->block_size)) * msf->block_size + k % msf->block_size;
+  return (guint64)etl_read_u32 (map + 4 * (k / msf->block_size)) * msf->block_size
+         + k % msf->block_size;
 }
 
 static void
-set_file_error (const EtlMsf *msf, GError **error, EtlPdbError code, guint64 offset, const char *format, ...)
+set_file_error (const EtlMsf *msf, GError **error, EtlPdbError code, guint64 offset,
+                const char *format, ...)
 {
   g_autofree char *reason = NULL;
   va_list args;
@@ -102,8 +113,9 @@ set_file_error (const EtlMsf *msf, GError **error, EtlPdbError code, guint64 off
   va_start (args, format);
   reason = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, ETL_PDB_ERROR, code, "%s: offset %" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x): %s",
-               msf->path, offset, offset, reason);
+  g_set_error (error, ETL_PDB_ERROR, code,
+               "%s: offset %" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x): %s", msf->path,
+               offset, offset, reason);
 }
 
 /* Copies @len bytes of the directory from its blocks (listed in block
@@ -112,21 +124,23 @@ static gboolean
 read_directory (EtlMsf *msf, guint32 n_directory_bytes, guint32 block_map_addr, GError **error)
 {
   guint32 n_dir_blocks = n_blocks_for (n_directory_bytes, msf->block_size);
-  const guint8 *map = msf->data + (gsize) block_map_addr * msf->block_size;
+  const guint8 *map = msf->data + (gsize)block_map_addr * msf->block_size;
 
   msf->directory = g_malloc (n_directory_bytes);
   for (guint32 i = 0; i < n_dir_blocks; i++)
     {
-      guint32 block = etl_read_u32 (map + 4 * (gsize) i);
+      guint32 block = etl_read_u32 (map + 4 * (gsize)i);
       guint32 chunk = MIN (msf->block_size, n_directory_bytes - i * msf->block_size);
 
       if (block >= msf->n_blocks)
         {
-          set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, (guint64) block_map_addr * msf->block_size + 4 * i,
-                          "stream directory block %u is block %u, past NumBlocks %u", i, block, msf->n_blocks);
+          set_file_error (
+              msf, error, ETL_PDB_ERROR_CORRUPT, (guint64)block_map_addr * msf->block_size + 4 * i,
+              "stream directory block %u is block %u, past NumBlocks %u", i, block, msf->n_blocks);
           return FALSE;
         }
-      memcpy (msf->directory + (gsize) i * msf->block_size, msf->data + (gsize) block * msf->block_size, chunk);
+      memcpy (msf->directory + (gsize)i * msf->block_size,
+              msf->data + (gsize)block * msf->block_size, chunk);
     }
   return TRUE;
 }
@@ -136,7 +150,7 @@ static gboolean
 parse_directory (EtlMsf *msf, guint32 n_directory_bytes, GError **error)
 {
   guint64 n_entries, entry = 0;
-  guint64 file_bytes = (guint64) msf->n_blocks * msf->block_size;
+  guint64 file_bytes = (guint64)msf->n_blocks * msf->block_size;
 
   if (n_directory_bytes < 4)
     {
@@ -147,50 +161,55 @@ parse_directory (EtlMsf *msf, guint32 n_directory_bytes, GError **error)
   msf->n_streams = etl_read_u32 (msf->directory);
   if (msf->n_streams > (n_directory_bytes - 4) / 4)
     {
-      set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, directory_file_offset (msf, 0),
-                      "the stream directory (%u bytes) cannot hold the sizes of its NumStreams %u streams",
-                      n_directory_bytes, msf->n_streams);
+      set_file_error (
+          msf, error, ETL_PDB_ERROR_CORRUPT, directory_file_offset (msf, 0),
+          "the stream directory (%u bytes) cannot hold the sizes of its NumStreams %u streams",
+          n_directory_bytes, msf->n_streams);
       return FALSE;
     }
   msf->sizes = msf->directory + 4;
-  msf->blocks = msf->sizes + 4 * (gsize) msf->n_streams;
-  n_entries = (n_directory_bytes - 4 - 4 * (guint64) msf->n_streams) / 4;
+  msf->blocks = msf->sizes + 4 * (gsize)msf->n_streams;
+  n_entries = (n_directory_bytes - 4 - 4 * (guint64)msf->n_streams) / 4;
   msf->first_block = g_new (guint32, msf->n_streams + 1);
   for (guint32 s = 0; s < msf->n_streams; s++)
     {
-      guint32 size = etl_read_u32 (msf->sizes + 4 * (gsize) s);
+      guint32 size = etl_read_u32 (msf->sizes + 4 * (gsize)s);
       guint32 n = n_blocks_for (size, msf->block_size);
 
       if (size != ETL_MSF_NIL_STREAM_SIZE && size > file_bytes)
         {
-          set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, directory_file_offset (msf, 4 + 4 * (guint64) s),
-                          "stream %u: size %u bytes is larger than the file's %" G_GUINT64_FORMAT " bytes", s, size,
-                          file_bytes);
+          set_file_error (
+              msf, error, ETL_PDB_ERROR_CORRUPT, directory_file_offset (msf, 4 + 4 * (guint64)s),
+              "stream %u: size %u bytes is larger than the file's %" G_GUINT64_FORMAT " bytes", s,
+              size, file_bytes);
           return FALSE;
         }
       if (n > n_entries - entry)
         {
-          set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, directory_file_offset (msf, 4 + 4 * (guint64) s),
+          set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT,
+                          directory_file_offset (msf, 4 + 4 * (guint64)s),
                           "stream %u: its %u blocks run past the stream directory's %u bytes", s, n,
                           n_directory_bytes);
           return FALSE;
         }
-      msf->first_block[s] = (guint32) entry;
+      msf->first_block[s] = (guint32)entry;
       for (guint32 i = 0; i < n; i++)
         {
           guint32 block = etl_read_u32 (msf->blocks + 4 * (entry + i));
 
           if (block >= msf->n_blocks)
             {
-              set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT,
-                              directory_file_offset (msf, 4 + 4 * ((guint64) msf->n_streams + entry + i)),
-                              "stream %u: block %u is block index %u, past NumBlocks %u", s, i, block, msf->n_blocks);
+              set_file_error (
+                  msf, error, ETL_PDB_ERROR_CORRUPT,
+                  directory_file_offset (msf, 4 + 4 * ((guint64)msf->n_streams + entry + i)),
+                  "stream %u: block %u is block index %u, past NumBlocks %u", s, i, block,
+                  msf->n_blocks);
               return FALSE;
             }
         }
       entry += n;
     }
-  msf->first_block[msf->n_streams] = (guint32) entry;
+  msf->first_block[msf->n_streams] = (guint32)entry;
   return TRUE;
 }
 
@@ -199,7 +218,8 @@ parse_superblock (EtlMsf *msf, GError **error)
 {
   guint32 n_directory_bytes, block_map_addr, n_dir_blocks;
 
-  if (msf->size >= sizeof msf2_magic - 1 && memcmp (msf->data, msf2_magic, sizeof msf2_magic - 1) == 0)
+  if (msf->size >= sizeof msf2_magic - 1
+      && memcmp (msf->data, msf2_magic, sizeof msf2_magic - 1) == 0)
     {
       set_file_error (msf, error, ETL_PDB_ERROR_UNSUPPORTED, 0,
                       "a PDB 2.00 file (the small MSF of Visual C++ 6 and older), not MSF 7.00");
@@ -208,7 +228,8 @@ parse_superblock (EtlMsf *msf, GError **error)
   if (msf->size < ETL_MSF_SUPERBLOCK_SIZE || memcmp (msf->data, msf7_magic, sizeof msf7_magic) != 0)
     {
       set_file_error (msf, error, ETL_PDB_ERROR_NOT_PDB, 0,
-                      "not a PDB file: no MSF 7.00 superblock (%" G_GSIZE_FORMAT " bytes)", msf->size);
+                      "not a PDB file: no MSF 7.00 superblock (%" G_GSIZE_FORMAT " bytes)",
+                      msf->size);
       return FALSE;
     }
   msf->block_size = etl_read_u32 (msf->data + SB_BLOCK_SIZE);
@@ -223,27 +244,30 @@ parse_superblock (EtlMsf *msf, GError **error)
                       "BlockSize %u is not a power of two from 512 to 32768", msf->block_size);
       return FALSE;
     }
-  if (msf->n_blocks == 0 || (guint64) msf->n_blocks * msf->block_size > msf->size)
+  if (msf->n_blocks == 0 || (guint64)msf->n_blocks * msf->block_size > msf->size)
     {
-      set_file_error (msf, error, msf->n_blocks == 0 ? ETL_PDB_ERROR_CORRUPT : ETL_PDB_ERROR_TRUNCATED,
-                      SB_NUM_BLOCKS, "NumBlocks %u of %u bytes do not fit the file's %" G_GSIZE_FORMAT " bytes",
-                      msf->n_blocks, msf->block_size, msf->size);
+      set_file_error (
+          msf, error, msf->n_blocks == 0 ? ETL_PDB_ERROR_CORRUPT : ETL_PDB_ERROR_TRUNCATED,
+          SB_NUM_BLOCKS, "NumBlocks %u of %u bytes do not fit the file's %" G_GSIZE_FORMAT " bytes",
+          msf->n_blocks, msf->block_size, msf->size);
       return FALSE;
     }
   n_dir_blocks = n_blocks_for (n_directory_bytes, msf->block_size);
-  if (n_directory_bytes == 0 || (guint64) n_dir_blocks * 4 > msf->block_size
-      || n_directory_bytes > (guint64) msf->n_blocks * msf->block_size)
+  if (n_directory_bytes == 0 || (guint64)n_dir_blocks * 4 > msf->block_size
+      || n_directory_bytes > (guint64)msf->n_blocks * msf->block_size)
     {
-      set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, SB_NUM_DIRECTORY_BYTES,
-                      "NumDirectoryBytes %u: 0, larger than the file, or %u directory blocks, more than one "
-                      "block of indices holds", n_directory_bytes, n_dir_blocks);
+      set_file_error (
+          msf, error, ETL_PDB_ERROR_CORRUPT, SB_NUM_DIRECTORY_BYTES,
+          "NumDirectoryBytes %u: 0, larger than the file, or %u directory blocks, more than one "
+          "block of indices holds",
+          n_directory_bytes, n_dir_blocks);
       return FALSE;
     }
   if (block_map_addr == 0 || block_map_addr >= msf->n_blocks)
     {
       set_file_error (msf, error, ETL_PDB_ERROR_CORRUPT, SB_BLOCK_MAP_ADDR,
-                      "BlockMapAddr %u is not a block after the superblock and before NumBlocks %u", block_map_addr,
-                      msf->n_blocks);
+                      "BlockMapAddr %u is not a block after the superblock and before NumBlocks %u",
+                      block_map_addr, msf->n_blocks);
       return FALSE;
     }
   return read_directory (msf, n_directory_bytes, block_map_addr, error)
@@ -303,14 +327,15 @@ etl_msf_open (const char *path, GError **error)
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      g_set_error (error, ETL_PDB_ERROR, ETL_PDB_ERROR_OPEN, "%s: offset 0 (0x0): cannot open: a directory", path);
+      g_set_error (error, ETL_PDB_ERROR, ETL_PDB_ERROR_OPEN,
+                   "%s: offset 0 (0x0): cannot open: a directory", path);
       return NULL;
     }
   mapped = g_mapped_file_new (path, FALSE, &local_error);
   if (mapped == NULL)
     {
-      g_set_error (error, ETL_PDB_ERROR, ETL_PDB_ERROR_OPEN, "%s: offset 0 (0x0): cannot open: %s", path,
-                   local_error->message);
+      g_set_error (error, ETL_PDB_ERROR, ETL_PDB_ERROR_OPEN, "%s: offset 0 (0x0): cannot open: %s",
+                   path, local_error->message);
       return NULL;
     }
   bytes = g_mapped_file_get_bytes (mapped);
@@ -401,7 +426,8 @@ etl_msf_get_n_streams (const EtlMsf *msf)
 gboolean
 etl_msf_has_stream (const EtlMsf *msf, guint32 stream)
 {
-  return stream < msf->n_streams && etl_read_u32 (msf->sizes + 4 * (gsize) stream) != ETL_MSF_NIL_STREAM_SIZE;
+  return stream < msf->n_streams
+         && etl_read_u32 (msf->sizes + 4 * (gsize)stream) != ETL_MSF_NIL_STREAM_SIZE;
 }
 
 /**
@@ -414,7 +440,7 @@ etl_msf_has_stream (const EtlMsf *msf, guint32 stream)
 guint32
 etl_msf_get_stream_size (const EtlMsf *msf, guint32 stream)
 {
-  return etl_msf_has_stream (msf, stream) ? etl_read_u32 (msf->sizes + 4 * (gsize) stream) : 0;
+  return etl_msf_has_stream (msf, stream) ? etl_read_u32 (msf->sizes + 4 * (gsize)stream) : 0;
 }
 
 /**
@@ -437,10 +463,12 @@ etl_msf_get_file_offset (const EtlMsf *msf, guint32 stream, guint32 offset)
   guint32 n = n_blocks_for (size, msf->block_size);
 
   if (n == 0)
-    return directory_file_offset (msf, stream < msf->n_streams ? 4 + 4 * (guint64) stream : 0);
+    return directory_file_offset (msf, stream < msf->n_streams ? 4 + 4 * (guint64)stream : 0);
   if (offset >= size)
-    return (guint64) stream_block (msf, stream, n - 1) * msf->block_size + (size - 1) % msf->block_size + 1;
-  return (guint64) stream_block (msf, stream, offset / msf->block_size) * msf->block_size + offset % msf->block_size;
+    return (guint64)stream_block (msf, stream, n - 1) * msf->block_size
+           + (size - 1) % msf->block_size + 1;
+  return (guint64)stream_block (msf, stream, offset / msf->block_size) * msf->block_size
+         + offset % msf->block_size;
 }
 
 /**
@@ -468,8 +496,9 @@ etl_msf_read_stream (const EtlMsf *msf, guint32 stream, GError **error)
 
   if (!etl_msf_has_stream (msf, stream))
     {
-      set_file_error (msf, error, ETL_PDB_ERROR_MISSING_STREAM, etl_msf_get_file_offset (msf, stream, 0),
-                      "stream %u is %s", stream, stream < msf->n_streams ? "a nil stream" : "not in the directory");
+      set_file_error (msf, error, ETL_PDB_ERROR_MISSING_STREAM,
+                      etl_msf_get_file_offset (msf, stream, 0), "stream %u is %s", stream,
+                      stream < msf->n_streams ? "a nil stream" : "not in the directory");
       return NULL;
     }
   size = etl_msf_get_stream_size (msf, stream);
@@ -481,8 +510,8 @@ etl_msf_read_stream (const EtlMsf *msf, guint32 stream, GError **error)
     contiguous = stream_block (msf, stream, i) == first + i;
   /* parse_directory() checked every index against NumBlocks, and NumBlocks
    * against the file's size. */
-  if (contiguous && (guint64) first * msf->block_size + size <= msf->size)
-    return g_bytes_new_from_bytes (msf->bytes, (gsize) first * msf->block_size, size);
+  if (contiguous && (guint64)first * msf->block_size + size <= msf->size)
+    return g_bytes_new_from_bytes (msf->bytes, (gsize)first * msf->block_size, size);
 
   copy = g_malloc (size);
   for (guint32 i = 0; i < n; i++)
@@ -490,8 +519,8 @@ etl_msf_read_stream (const EtlMsf *msf, guint32 stream, GError **error)
       guint32 block = stream_block (msf, stream, i);
       guint32 chunk = MIN (msf->block_size, size - i * msf->block_size);
 
-      g_assert ((guint64) block * msf->block_size + chunk <= msf->size);
-      memcpy (copy + (gsize) i * msf->block_size, msf->data + (gsize) block * msf->block_size, chunk);
+      g_assert ((guint64)block * msf->block_size + chunk <= msf->size);
+      memcpy (copy + (gsize)i * msf->block_size, msf->data + (gsize)block * msf->block_size, chunk);
     }
   return g_bytes_new_take (copy, size);
 }
@@ -510,8 +539,8 @@ etl_msf_read_stream (const EtlMsf *msf, guint32 stream, GError **error)
  * REASON", the file offset from etl_msf_get_file_offset().
  */
 void
-etl_msf_set_stream_error (const EtlMsf *msf, GError **error, EtlPdbError code, guint32 stream, guint32 offset,
-                          const char *format, ...)
+etl_msf_set_stream_error (const EtlMsf *msf, GError **error, EtlPdbError code, guint32 stream,
+                          guint32 offset, const char *format, ...)
 {
   g_autofree char *reason = NULL;
   guint64 file_offset = etl_msf_get_file_offset (msf, stream, offset);
@@ -521,6 +550,6 @@ etl_msf_set_stream_error (const EtlMsf *msf, GError **error, EtlPdbError code, g
   reason = g_strdup_vprintf (format, args);
   va_end (args);
   g_set_error (error, ETL_PDB_ERROR, code,
-               "%s: offset %" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x): stream %u + 0x%x: %s", msf->path,
-               file_offset, file_offset, stream, offset, reason);
+               "%s: offset %" G_GUINT64_FORMAT " (0x%" G_GINT64_MODIFIER "x): stream %u + 0x%x: %s",
+               msf->path, file_offset, file_offset, stream, offset, reason);
 }

@@ -10,8 +10,10 @@ G_BEGIN_DECLS
 /**
  * EtlPdbError:
  * @ETL_PDB_ERROR_OPEN: the file cannot be opened or mapped (missing, a directory, no permission)
- * @ETL_PDB_ERROR_NOT_PDB: the file does not start with the MSF 7.00 superblock (too short, other magic)
- * @ETL_PDB_ERROR_TRUNCATED: a block, stream or structure lies past the end of the file or of its stream
+ * @ETL_PDB_ERROR_NOT_PDB: the file does not start with the MSF 7.00 superblock (too short, other
+ * magic)
+ * @ETL_PDB_ERROR_TRUNCATED: a block, stream or structure lies past the end of the file or of its
+ * stream
  * @ETL_PDB_ERROR_CORRUPT: a field is inconsistent: a block index past NumBlocks, a stream directory
  *   that names more blocks than the file has, a record length or count past its substream
  * @ETL_PDB_ERROR_UNSUPPORTED: a valid but unsupported variant (a block size other than 512, 1024,

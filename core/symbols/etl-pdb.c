@@ -75,7 +75,8 @@
 #define DBI_VERSION_SIGNATURE 0
 #define DBI_PUBLIC_STREAM_INDEX 16
 #define DBI_SYM_RECORD_STREAM 20
-#define DBI_MOD_INFO_SIZE 24 /* then SectionContributionSize, SectionMapSize, SourceInfoSize, TypeServerMapSize */
+#define DBI_MOD_INFO_SIZE                                                                          \
+  24 /* then SectionContributionSize, SectionMapSize, SourceInfoSize, TypeServerMapSize */
 #define DBI_OPTIONAL_DBG_HEADER_SIZE 48
 #define DBI_EC_SUBSTREAM_SIZE 52
 #define DBI_MACHINE 58
@@ -146,7 +147,7 @@ typedef struct
   EtlPdb *pdb;
   PdbSection *sections;
   guint n_sections;
-  GArray *entries; /* PdbEntry */
+  GArray *entries;      /* PdbEntry */
   guint8 *streams_read; /* a bit per MSF stream: module streams walked */
 } PdbLoad;
 
@@ -159,7 +160,7 @@ test_and_set (guint8 *bits, gsize i)
 {
   gboolean was = (bits[i / 8] >> (i % 8)) & 1;
 
-  bits[i / 8] |= (guint8) (1u << (i % 8));
+  bits[i / 8] |= (guint8)(1u << (i % 8));
   return was;
 }
 
@@ -177,7 +178,7 @@ read_name (const guint8 *p, gsize room, const char **name)
 
   if (nul == NULL)
     return FALSE;
-  *name = (const char *) p;
+  *name = (const char *)p;
   return TRUE;
 }
 
@@ -194,16 +195,19 @@ read_info (PdbLoad *load, GError **error)
   p = stream_data (bytes, &size);
   if (size < PDB_INFO_SIZE)
     {
-      etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_TRUNCATED, PDB_STREAM_INFO, (guint32) size,
-                                "the PDB info stream has %" G_GSIZE_FORMAT " bytes, fewer than the %u of Version, "
-                                "Signature, Age and GUID", size, PDB_INFO_SIZE);
+      etl_msf_set_stream_error (
+          load->msf, error, ETL_PDB_ERROR_TRUNCATED, PDB_STREAM_INFO, (guint32)size,
+          "the PDB info stream has %" G_GSIZE_FORMAT " bytes, fewer than the %u of Version, "
+          "Signature, Age and GUID",
+          size, PDB_INFO_SIZE);
       return FALSE;
     }
   version = etl_read_u32 (p);
   if (version < PDB_INFO_VC70)
     {
       etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_UNSUPPORTED, PDB_STREAM_INFO, 0,
-                                "PDB info Version %u is older than VC70 (20000404): no GUID", version);
+                                "PDB info Version %u is older than VC70 (20000404): no GUID",
+                                version);
       return FALSE;
     }
   load->pdb->age = etl_read_u32 (p + 8);
@@ -220,9 +224,9 @@ read_sections (PdbLoad *load, guint32 stream, guint32 entry_offset, GError **err
 
   if (stream == NO_STREAM || !etl_msf_has_stream (load->msf, stream))
     {
-      etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_MISSING_STREAM, PDB_STREAM_DBI, entry_offset,
-                                "the DBI stream's optional debug header names no section header stream (%u)",
-                                stream);
+      etl_msf_set_stream_error (
+          load->msf, error, ETL_PDB_ERROR_MISSING_STREAM, PDB_STREAM_DBI, entry_offset,
+          "the DBI stream's optional debug header names no section header stream (%u)", stream);
       return FALSE;
     }
   bytes = etl_msf_read_stream (load->msf, stream, error);
@@ -232,21 +236,24 @@ read_sections (PdbLoad *load, guint32 stream, guint32 entry_offset, GError **err
   if (size % SECTION_HEADER_SIZE != 0)
     {
       etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_CORRUPT, stream, 0,
-                                "the section header stream's %" G_GSIZE_FORMAT " bytes are not a whole number of "
-                                "40-byte IMAGE_SECTION_HEADERs", size);
+                                "the section header stream's %" G_GSIZE_FORMAT
+                                " bytes are not a whole number of "
+                                "40-byte IMAGE_SECTION_HEADERs",
+                                size);
       return FALSE;
     }
   /* At most the stream's size / 40, and Segment is a u16. */
-  load->n_sections = (guint) MIN (size / SECTION_HEADER_SIZE, G_MAXUINT16);
+  load->n_sections = (guint)MIN (size / SECTION_HEADER_SIZE, G_MAXUINT16);
   load->sections = g_new (PdbSection, load->n_sections + 1);
   for (guint i = 0; i < load->n_sections; i++)
     {
-      const guint8 *h = p + (gsize) i * SECTION_HEADER_SIZE;
+      const guint8 *h = p + (gsize)i * SECTION_HEADER_SIZE;
       guint32 characteristics = etl_read_u32 (h + SECTION_CHARACTERISTICS);
 
       load->sections[i].virtual_size = etl_read_u32 (h + SECTION_VIRTUAL_SIZE);
       load->sections[i].virtual_address = etl_read_u32 (h + SECTION_VIRTUAL_ADDRESS);
-      load->sections[i].code = (characteristics & (IMAGE_SCN_CNT_CODE | IMAGE_SCN_MEM_EXECUTE)) != 0;
+      load->sections[i].code
+          = (characteristics & (IMAGE_SCN_CNT_CODE | IMAGE_SCN_MEM_EXECUTE)) != 0;
     }
   return TRUE;
 }
@@ -254,19 +261,20 @@ read_sections (PdbLoad *load, guint32 stream, guint32 entry_offset, GError **err
 /* Adds a function at @segment:@offset unless the segment is not a section
  * or the RVA does not fit 32 bits (absolute and bogus symbols). */
 static gboolean
-add_entry (PdbLoad *load, guint16 segment, guint32 offset, guint32 length, const char *name, EtlPdbFunctionKind kind)
+add_entry (PdbLoad *load, guint16 segment, guint32 offset, guint32 length, const char *name,
+           EtlPdbFunctionKind kind)
 {
   PdbEntry e;
   guint64 rva;
 
   if (segment == 0 || segment > load->n_sections)
     return FALSE;
-  rva = (guint64) load->sections[segment - 1].virtual_address + offset;
+  rva = (guint64)load->sections[segment - 1].virtual_address + offset;
   if (rva > G_MAXUINT32)
     return FALSE;
-  e.f.rva = (guint32) rva;
+  e.f.rva = (guint32)rva;
   /* No function runs past the 32-bit address space (a bogus CodeSize). */
-  e.f.length = (guint32) MIN ((guint64) length, G_MAXUINT32 - rva + 1);
+  e.f.length = (guint32)MIN ((guint64)length, G_MAXUINT32 - rva + 1);
   e.f.name = g_string_chunk_insert (load->pdb->names, name);
   e.f.kind = kind;
   e.seq = load->entries->len;
@@ -289,9 +297,9 @@ read_module_symbols (PdbLoad *load, guint32 stream, guint32 sym_bytes, GError **
   p = stream_data (bytes, &size);
   if (sym_bytes > size)
     {
-      etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_TRUNCATED, stream, (guint32) size,
-                                "SymByteSize %u is past the module stream's %" G_GSIZE_FORMAT " bytes", sym_bytes,
-                                size);
+      etl_msf_set_stream_error (
+          load->msf, error, ETL_PDB_ERROR_TRUNCATED, stream, (guint32)size,
+          "SymByteSize %u is past the module stream's %" G_GSIZE_FORMAT " bytes", sym_bytes, size);
       return FALSE;
     }
   while (off + 4 <= sym_bytes)
@@ -302,10 +310,10 @@ read_module_symbols (PdbLoad *load, guint32 stream, guint32 sym_bytes, GError **
 
       if (len < 2 || off + 2 + len > sym_bytes)
         {
-          etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_CORRUPT, stream, (guint32) off,
-                                    "symbol record length %u %s (SymByteSize %u)", len,
-                                    len < 2 ? "is shorter than its kind" : "runs past the module's symbols",
-                                    sym_bytes);
+          etl_msf_set_stream_error (
+              load->msf, error, ETL_PDB_ERROR_CORRUPT, stream, (guint32)off,
+              "symbol record length %u %s (SymByteSize %u)", len,
+              len < 2 ? "is shorter than its kind" : "runs past the module's symbols", sym_bytes);
           return FALSE;
         }
       switch (kind)
@@ -316,22 +324,26 @@ read_module_symbols (PdbLoad *load, guint32 stream, guint32 sym_bytes, GError **
         case S_GPROC32_ID:
         case S_LPROC32_DPC:
         case S_LPROC32_DPC_ID:
-          if (len - 2 < PROC_FIXED_SIZE || !read_name (p + off + 4 + PROC_FIXED_SIZE, len - 2 - PROC_FIXED_SIZE, &name))
+          if (len - 2 < PROC_FIXED_SIZE
+              || !read_name (p + off + 4 + PROC_FIXED_SIZE, len - 2 - PROC_FIXED_SIZE, &name))
             {
-              etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_CORRUPT, stream, (guint32) off,
-                                        "procedure record 0x%04x of %u bytes has no room for its fields and "
-                                        "NUL-terminated name", kind, len);
+              etl_msf_set_stream_error (
+                  load->msf, error, ETL_PDB_ERROR_CORRUPT, stream, (guint32)off,
+                  "procedure record 0x%04x of %u bytes has no room for its fields and "
+                  "NUL-terminated name",
+                  kind, len);
               return FALSE;
             }
           if (add_entry (load, etl_read_u16 (p + off + 4 + PROC_SEGMENT),
-                         etl_read_u32 (p + off + 4 + PROC_CODE_OFFSET), etl_read_u32 (p + off + 4 + PROC_CODE_SIZE),
-                         name, ETL_PDB_FUNCTION_PROCEDURE))
+                         etl_read_u32 (p + off + 4 + PROC_CODE_OFFSET),
+                         etl_read_u32 (p + off + 4 + PROC_CODE_SIZE), name,
+                         ETL_PDB_FUNCTION_PROCEDURE))
             load->pdb->n_procedures++;
           break;
         default:
           break;
         }
-      off += 2 + (gsize) len;
+      off += 2 + (gsize)len;
     }
   return TRUE;
 }
@@ -353,25 +365,28 @@ read_modules (PdbLoad *load, const guint8 *dbi, guint32 start, guint32 end, GErr
       if (end - off < MODI_FIXED_SIZE
           || !read_name (m + MODI_FIXED_SIZE, end - off - MODI_FIXED_SIZE, &module_name))
         {
-          etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_CORRUPT, PDB_STREAM_DBI, off,
-                                    "a module info entry runs past the module info substream (it ends at 0x%x)", end);
+          etl_msf_set_stream_error (
+              load->msf, error, ETL_PDB_ERROR_CORRUPT, PDB_STREAM_DBI, off,
+              "a module info entry runs past the module info substream (it ends at 0x%x)", end);
           return FALSE;
         }
       rest = off + MODI_FIXED_SIZE + strlen (module_name) + 1;
       if (!read_name (dbi + rest, end - rest, &obj_name))
         {
-          etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_CORRUPT, PDB_STREAM_DBI, off,
-                                    "module info entry '%s': its object name runs past the module info substream",
-                                    module_name);
+          etl_msf_set_stream_error (
+              load->msf, error, ETL_PDB_ERROR_CORRUPT, PDB_STREAM_DBI, off,
+              "module info entry '%s': its object name runs past the module info substream",
+              module_name);
           return FALSE;
         }
       stream = etl_read_u16 (m + MODI_SYM_STREAM);
       sym_bytes = etl_read_u32 (m + MODI_SYM_BYTE_SIZE);
       if (stream != NO_STREAM && sym_bytes > 4 && stream < etl_msf_get_n_streams (load->msf)
-          && !test_and_set (load->streams_read, stream) && !read_module_symbols (load, stream, sym_bytes, error))
+          && !test_and_set (load->streams_read, stream)
+          && !read_module_symbols (load, stream, sym_bytes, error))
         return FALSE;
       rest += strlen (obj_name) + 1;
-      off = (guint32) MIN ((rest + 3) & ~(gsize) 3, end);
+      off = (guint32)MIN ((rest + 3) & ~(gsize)3, end);
     }
   return TRUE;
 }
@@ -395,18 +410,20 @@ read_publics (PdbLoad *load, guint32 publics_stream, guint32 symrec_stream, GErr
   p = stream_data (publics, &size);
   if (size < PUBLICS_HEADER_SIZE)
     {
-      etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_TRUNCATED, publics_stream, (guint32) size,
-                                "the publics stream has %" G_GSIZE_FORMAT " bytes, fewer than its 28-byte header",
-                                size);
+      etl_msf_set_stream_error (
+          load->msf, error, ETL_PDB_ERROR_TRUNCATED, publics_stream, (guint32)size,
+          "the publics stream has %" G_GSIZE_FORMAT " bytes, fewer than its 28-byte header", size);
       return FALSE;
     }
-  map_start = PUBLICS_HEADER_SIZE + (guint64) etl_read_u32 (p);
+  map_start = PUBLICS_HEADER_SIZE + (guint64)etl_read_u32 (p);
   map_size = etl_read_u32 (p + 4);
   if (map_start + map_size > size || map_size % 4 != 0)
     {
       etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_CORRUPT, publics_stream, 0,
-                                "SymHash %u + AddrMap %" G_GUINT64_FORMAT " bytes do not fit the publics stream's %"
-                                G_GSIZE_FORMAT " bytes in whole u32 entries", etl_read_u32 (p), map_size, size);
+                                "SymHash %u + AddrMap %" G_GUINT64_FORMAT
+                                " bytes do not fit the publics stream's %" G_GSIZE_FORMAT
+                                " bytes in whole u32 entries",
+                                etl_read_u32 (p), map_size, size);
       return FALSE;
     }
   if (map_size == 0)
@@ -424,22 +441,25 @@ read_publics (PdbLoad *load, guint32 publics_stream, guint32 symrec_stream, GErr
       guint16 segment;
       const char *name;
 
-      if (off > sym_size || sym_size - off < 4 || (len = etl_read_u16 (s + off)) < 2 || len > sym_size - off - 2)
+      if (off > sym_size || sym_size - off < 4 || (len = etl_read_u16 (s + off)) < 2
+          || len > sym_size - off - 2)
         {
-          etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_CORRUPT, publics_stream,
-                                    (guint32) (map_start + 4 * i),
-                                    "address map entry %" G_GUINT64_FORMAT ": the record at 0x%x runs past the "
-                                    "symbol record stream's %" G_GSIZE_FORMAT " bytes", i, off, sym_size);
+          etl_msf_set_stream_error (
+              load->msf, error, ETL_PDB_ERROR_CORRUPT, publics_stream, (guint32)(map_start + 4 * i),
+              "address map entry %" G_GUINT64_FORMAT ": the record at 0x%x runs past the "
+              "symbol record stream's %" G_GSIZE_FORMAT " bytes",
+              i, off, sym_size);
           return FALSE;
         }
       kind = etl_read_u16 (s + off + 2);
       if (kind != S_PUB32 || test_and_set (seen, off))
         continue;
-      if (len - 2 < PUB_FIXED_SIZE || !read_name (s + off + 4 + PUB_FIXED_SIZE, len - 2 - PUB_FIXED_SIZE, &name))
+      if (len - 2 < PUB_FIXED_SIZE
+          || !read_name (s + off + 4 + PUB_FIXED_SIZE, len - 2 - PUB_FIXED_SIZE, &name))
         {
-          etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_CORRUPT, symrec_stream, off,
-                                    "S_PUB32 record of %u bytes has no room for its fields and NUL-terminated name",
-                                    len);
+          etl_msf_set_stream_error (
+              load->msf, error, ETL_PDB_ERROR_CORRUPT, symrec_stream, off,
+              "S_PUB32 record of %u bytes has no room for its fields and NUL-terminated name", len);
           return FALSE;
         }
       flags = etl_read_u32 (s + off + 4);
@@ -475,8 +495,9 @@ read_dbi (PdbLoad *load, GError **error)
   p = stream_data (bytes, &size);
   if (size < DBI_HEADER_SIZE)
     {
-      etl_msf_set_stream_error (load->msf, error, ETL_PDB_ERROR_TRUNCATED, PDB_STREAM_DBI, (guint32) size,
-                                "the DBI stream has %" G_GSIZE_FORMAT " bytes, fewer than its 64-byte header", size);
+      etl_msf_set_stream_error (
+          load->msf, error, ETL_PDB_ERROR_TRUNCATED, PDB_STREAM_DBI, (guint32)size,
+          "the DBI stream has %" G_GSIZE_FORMAT " bytes, fewer than its 64-byte header", size);
       return FALSE;
     }
   if (etl_read_u32 (p + DBI_VERSION_SIGNATURE) != 0xFFFFFFFFu)
@@ -492,21 +513,25 @@ read_dbi (PdbLoad *load, GError **error)
    * MFCTypeServerIndex, is not a size), then the EC substream's. */
   for (guint i = 0; i < 7; i++)
     {
-      guint pos = i < 5 ? DBI_MOD_INFO_SIZE + 4 * i : i == 5 ? DBI_EC_SUBSTREAM_SIZE : DBI_OPTIONAL_DBG_HEADER_SIZE;
+      guint pos = i < 5    ? DBI_MOD_INFO_SIZE + 4 * i
+                  : i == 5 ? DBI_EC_SUBSTREAM_SIZE
+                           : DBI_OPTIONAL_DBG_HEADER_SIZE;
       guint32 n = etl_read_u32 (p + pos);
 
       if (n > G_MAXINT32 || off + n > size)
         {
-          etl_msf_set_stream_error (load->msf, error, n > G_MAXINT32 ? ETL_PDB_ERROR_CORRUPT : ETL_PDB_ERROR_TRUNCATED,
-                                    PDB_STREAM_DBI, pos,
-                                    "DBI substream size %d at header offset %u runs past the stream's %"
-                                    G_GSIZE_FORMAT " bytes", (gint32) n, pos, size);
+          etl_msf_set_stream_error (
+              load->msf, error, n > G_MAXINT32 ? ETL_PDB_ERROR_CORRUPT : ETL_PDB_ERROR_TRUNCATED,
+              PDB_STREAM_DBI, pos,
+              "DBI substream size %d at header offset %u runs past the stream's %" G_GSIZE_FORMAT
+              " bytes",
+              (gint32)n, pos, size);
           return FALSE;
         }
       if (i == 0)
         {
-          mod_start = (guint32) off;
-          mod_end = (guint32) (off + n);
+          mod_start = (guint32)off;
+          mod_end = (guint32)(off + n);
         }
       if (i == 6)
         {
@@ -516,11 +541,13 @@ read_dbi (PdbLoad *load, GError **error)
       off += n;
     }
 
-  section_stream = dbg_size >= 2 * (DBI_DBG_SECTION_HDR + 1) ? etl_read_u16 (p + dbg_start + 2 * DBI_DBG_SECTION_HDR)
-                                                             : NO_STREAM;
-  return read_sections (load, section_stream, (guint32) (dbg_start + 2 * DBI_DBG_SECTION_HDR), error) && read_modules (load, p, mod_start, mod_end, error)
-         && read_publics (load, etl_read_u16 (p + DBI_PUBLIC_STREAM_INDEX), etl_read_u16 (p + DBI_SYM_RECORD_STREAM),
-                          error);
+  section_stream = dbg_size >= 2 * (DBI_DBG_SECTION_HDR + 1)
+                       ? etl_read_u16 (p + dbg_start + 2 * DBI_DBG_SECTION_HDR)
+                       : NO_STREAM;
+  return read_sections (load, section_stream, (guint32)(dbg_start + 2 * DBI_DBG_SECTION_HDR), error)
+         && read_modules (load, p, mod_start, mod_end, error)
+         && read_publics (load, etl_read_u16 (p + DBI_PUBLIC_STREAM_INDEX),
+                          etl_read_u16 (p + DBI_SYM_RECORD_STREAM), error);
 }
 
 static int
@@ -579,7 +606,8 @@ static void
 build_table (PdbLoad *load)
 {
   guint n = load->entries->len, kept = 0;
-  g_autofree PdbEntry *e = sort_entries ((PdbEntry *) (void *) load->entries->data, n, load->pdb->n_procedures);
+  g_autofree PdbEntry *e
+      = sort_entries ((PdbEntry *)(void *)load->entries->data, n, load->pdb->n_procedures);
   guint64 covered_end = 0; /* end of the last procedure kept */
 
   load->pdb->functions = g_new (EtlPdbFunction, MAX (n, 1));
@@ -590,12 +618,13 @@ build_table (PdbLoad *load)
       if (e[i].f.kind == ETL_PDB_FUNCTION_PUBLIC && e[i].f.rva < covered_end)
         continue;
       if (e[i].f.kind == ETL_PDB_FUNCTION_PROCEDURE)
-        covered_end = MAX (covered_end, (guint64) e[i].f.rva + e[i].f.length);
+        covered_end = MAX (covered_end, (guint64)e[i].f.rva + e[i].f.length);
       else
         {
           const PdbSection *s = &load->sections[e[i].section];
           /* Within the section and the 32-bit address space. */
-          guint64 end = MIN ((guint64) s->virtual_address + s->virtual_size, (guint64) G_MAXUINT32 + 1);
+          guint64 end
+              = MIN ((guint64)s->virtual_address + s->virtual_size, (guint64)G_MAXUINT32 + 1);
 
           /* Up to the next entry with a higher RVA (the next kept function). */
           for (guint j = i + 1; j < n; j++)
@@ -604,7 +633,7 @@ build_table (PdbLoad *load)
                 end = MIN (end, e[j].f.rva);
                 break;
               }
-          e[i].f.length = end > e[i].f.rva ? (guint32) MIN (end - e[i].f.rva, G_MAXUINT32) : 0;
+          e[i].f.length = end > e[i].f.rva ? (guint32)MIN (end - e[i].f.rva, G_MAXUINT32) : 0;
         }
       load->pdb->functions[kept++] = e[i].f;
     }
@@ -614,7 +643,7 @@ build_table (PdbLoad *load)
     {
       EtlPdbFunction *f = &load->pdb->functions[i];
 
-      if ((guint64) f->rva + f->length > f[1].rva)
+      if ((guint64)f->rva + f->length > f[1].rva)
         f->length = f[1].rva - f->rva;
     }
   load->pdb->n_functions = kept;

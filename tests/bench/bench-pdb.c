@@ -31,7 +31,7 @@
 static int
 compare_double (const void *a, const void *b)
 {
-  double x = *(const double *) a, y = *(const double *) b;
+  double x = *(const double *)a, y = *(const double *)b;
 
   return x < y ? -1 : (x > y);
 }
@@ -95,13 +95,14 @@ write_synthetic (guint n_functions, GError **error)
   g_free (procs);
   g_free (publics);
   g_string_chunk_free (names);
-  if (!g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), error))
+  if (!g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize)g_bytes_get_size (bytes),
+                            error))
     {
       g_free (path);
       return NULL;
     }
-  printf ("  %.1f MB in %.1f s\n", (double) g_bytes_get_size (bytes) / 1e6,
-          (double) (g_get_monotonic_time () - t0) / 1e6);
+  printf ("  %.1f MB in %.1f s\n", (double)g_bytes_get_size (bytes) / 1e6,
+          (double)(g_get_monotonic_time () - t0) / 1e6);
   return path;
 }
 
@@ -119,12 +120,12 @@ main (int argc, char **argv)
   GStatBuf st;
   double lookup_ms, size_mb;
   gint64 t0;
-  GOptionEntry entries[] = {
-    { "functions", 0, 0, G_OPTION_ARG_INT, &n_functions, "Functions of the synthetic PDB (default 200000)", "N" },
-    { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Opens to time (default 9)", "K" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE.pdb" },
-    { NULL }
-  };
+  GOptionEntry entries[]
+      = { { "functions", 0, 0, G_OPTION_ARG_INT, &n_functions,
+            "Functions of the synthetic PDB (default 200000)", "N" },
+          { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Opens to time (default 9)", "K" },
+          { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE.pdb" },
+          { NULL } };
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || n_functions < 1 || runs < 1)
@@ -132,7 +133,7 @@ main (int argc, char **argv)
       g_printerr ("bench-pdb: %s\n", error ? error->message : "--functions and --runs take N >= 1");
       return 2;
     }
-  path = files && files[0] ? g_strdup (files[0]) : write_synthetic ((guint) n_functions, &error);
+  path = files && files[0] ? g_strdup (files[0]) : write_synthetic ((guint)n_functions, &error);
   if (path == NULL)
     {
       g_printerr ("bench-pdb: %s\n", error->message);
@@ -143,7 +144,7 @@ main (int argc, char **argv)
       g_printerr ("bench-pdb: cannot stat %s\n", path);
       return 1;
     }
-  size_mb = (double) st.st_size / 1e6;
+  size_mb = (double)st.st_size / 1e6;
   ms = g_new (double, runs);
   cpu_ms = g_new (double, runs);
   for (int i = -1; i < runs; i++)
@@ -160,8 +161,8 @@ main (int argc, char **argv)
         }
       if (i >= 0)
         {
-          ms[i] = (double) (g_get_monotonic_time () - t0) / 1000.0;
-          cpu_ms[i] = (double) (clock () - c0) * 1000.0 / CLOCKS_PER_SEC;
+          ms[i] = (double)(g_get_monotonic_time () - t0) / 1000.0;
+          cpu_ms[i] = (double)(clock () - c0) * 1000.0 / CLOCKS_PER_SEC;
         }
       etl_pdb_get_functions (pdb, &n);
     }
@@ -181,7 +182,7 @@ main (int argc, char **argv)
         x = x * 1664525u + 1013904223u;
         n_hits += etl_pdb_lookup (pdb, 0x1000 + x % (end ? end : 1), NULL) != NULL;
       }
-    lookup_ms = (double) (g_get_monotonic_time () - t0) / 1000.0;
+    lookup_ms = (double)(g_get_monotonic_time () - t0) / 1000.0;
   }
 
   printf ("%s: %.1f MB, %u functions in the table\n", path, size_mb, n);
@@ -189,9 +190,12 @@ main (int argc, char **argv)
   printf ("BENCH pdb_open_cpu_ms %.1f ms\n", cpu_ms[runs / 2]);
   printf ("BENCH pdb_open_min_ms %.1f ms\n", ms[0]);
   printf ("BENCH pdb_lookup_1m_ms %.1f ms (%u hits)\n", lookup_ms, n_hits);
-  printf ("\n| PDB | MB | functions | open (median of %d) | CPU | 1 M lookups |\n|---|---|---|---|---|---|\n", runs);
-  printf ("| %s | %.1f | %u | %.1f ms | %.1f ms | %.1f ms |\n", files && files[0] ? path : "synthetic", size_mb, n,
-          ms[runs / 2], cpu_ms[runs / 2], lookup_ms);
+  printf ("\n| PDB | MB | functions | open (median of %d) | CPU | 1 M lookups "
+          "|\n|---|---|---|---|---|---|\n",
+          runs);
+  printf ("| %s | %.1f | %u | %.1f ms | %.1f ms | %.1f ms |\n",
+          files && files[0] ? path : "synthetic", size_mb, n, ms[runs / 2], cpu_ms[runs / 2],
+          lookup_ms);
   printf ("target <= 300 ms: %s\n", ms[runs / 2] <= 300.0 ? "met" : "missed");
   return 0;
 }

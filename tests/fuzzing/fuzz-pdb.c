@@ -44,7 +44,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
               g_assert_error (error, ETL_PDB_ERROR, ETL_PDB_ERROR_MISSING_STREAM);
               g_clear_error (&error);
             }
-          (void) etl_msf_get_file_offset (msf, s, 0);
+          (void)etl_msf_get_file_offset (msf, s, 0);
         }
       etl_msf_free (msf);
     }
@@ -64,9 +64,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       for (guint i = 0; i < n; i++)
         {
           g_assert_nonnull (f[i].name);
-          g_assert_cmpuint ((guint64) f[i].rva + f[i].length, <=, (guint64) G_MAXUINT32 + 1);
+          g_assert_cmpuint ((guint64)f[i].rva + f[i].length, <=, (guint64)G_MAXUINT32 + 1);
           if (i + 1 < n)
-            g_assert_cmpuint ((guint64) f[i].rva + f[i].length, <=, f[i + 1].rva);
+            g_assert_cmpuint ((guint64)f[i].rva + f[i].length, <=, f[i + 1].rva);
           if (f[i].length > 0)
             {
               g_assert_true (etl_pdb_lookup (pdb, f[i].rva, &offset) == &f[i]);
@@ -74,8 +74,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
               g_assert_cmpuint (offset, ==, f[i].length - 1);
             }
         }
-      (void) etl_pdb_lookup (pdb, 0, NULL);
-      (void) etl_pdb_lookup (pdb, G_MAXUINT32, NULL);
+      (void)etl_pdb_lookup (pdb, 0, NULL);
+      (void)etl_pdb_lookup (pdb, G_MAXUINT32, NULL);
       etl_pdb_unref (pdb);
     }
   else

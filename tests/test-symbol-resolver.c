@@ -575,6 +575,37 @@ test_resolve (void)
   g_assert_cmpint (s->status, ==, ETL_SYMBOL_STATUS_COMPRESSED);
   g_assert_true (g_str_has_suffix (s->file, "comp.pd_"));
 
+  /* Every RVA of the image, through the resolver's page index and cache,
+   * gives what the PDB reader's own bisection gives. */
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (EtlPdb) pdb = etl_pdb_open (f.pdb_path, &error);
+    gint app = module_named (stacks, "app.exe");
+    guint n, checked = 0;
+    const EtlPdbFunction *fn;
+
+    g_assert_no_error (error);
+    fn = etl_pdb_get_functions (pdb, &n);
+    for (guint32 rva = 0; rva < fn[n - 1].rva + fn[n - 1].length + 0x2100; rva++)
+      {
+        guint32 want_off = 0, got_off = 0;
+        const EtlPdbFunction *want = etl_pdb_lookup (pdb, rva, &want_off);
+        const char *got = etl_symbol_resolver_lookup (r, app, rva, &got_off);
+
+        if (want == NULL)
+          g_assert_null (got);
+        else
+          {
+            g_autofree char *full = g_strconcat ("app.exe!", want->name, NULL);
+
+            g_assert_cmpstr (got, ==, full);
+            g_assert_cmpuint (got_off, ==, want_off);
+            checked++;
+          }
+      }
+    g_assert_cmpuint (checked, >, 100);
+  }
+
   /* Detached: module+offset again. */
   etl_symbol_resolver_detach (r);
   {

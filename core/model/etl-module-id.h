@@ -11,8 +11,8 @@ G_BEGIN_DECLS
  * EtlModuleIdKind:
  * @ETL_MODULE_ID_RSDS: DbgID_RSDS (type 36): a native image's CodeView
  *   record (PDB GUID, age and file name); resolvable
- * @ETL_MODULE_ID_ILRSDS: DbgID_ILRSDS (type 37): the IL PDB of an NGen
- *   image; recognised, not resolved
+ * @ETL_MODULE_ID_ILRSDS: DbgID_ILRSDS (type 37): the PDB of a managed (IL)
+ *   image (an assembly, or the IL side of an NGen image); recognised, not resolved
  * @ETL_MODULE_ID_PPDB: DbgPPDB (type 38): a portable PDB; recognised, not
  *   resolved
  * @ETL_MODULE_ID_DETERM: DbgDeterm (type 40): a deterministic build;

@@ -28,7 +28,11 @@
  *
  * Naming a frame takes the lock briefly; answers are kept in a
  * direct-mapped cache of 65,536 (module, offset) slots, so that the
- * repeated addresses of sampled stacks skip the PDB's bisection.
+ * repeated addresses of sampled stacks skip the PDB's bisection.  A miss
+ * looks the function up through a page index built when the PDB is opened
+ * (for each 4 KiB page of RVAs, the last function starting at or below it:
+ * a bisection over a few functions instead of all of them), and its
+ * `module!function` string is made once per image name and function.
  */
 
 #include "config.h"
@@ -43,6 +47,8 @@
 #define CACHE_BITS 16
 #define CACHE_SLOTS (1u << CACHE_BITS)
 #define MAX_TRIED_IN_REASON 16
+#define PAGE_SHIFT 12
+#define MAX_PAGES (1u << 20) /* 4 GiB of RVAs: beyond, etl_pdb_lookup() alone */
 
 typedef struct
 {
@@ -57,7 +63,17 @@ typedef struct
   char *reason;
   char *file;
   EtlPdb *pdb;
+  guint32 *page_first; /* per page of RVAs: the last function starting at or below it */
+  guint n_pages;
 } Entry;
+
+/* The images of one file name with one entry: they share their names. */
+typedef struct
+{
+  const char *module;    /* the image's file name (the stacks' string) */
+  guint entry;
+  const char **names;    /* per function of the entry's PDB, made on first use */
+} Group;
 
 typedef struct
 {
@@ -77,10 +93,11 @@ struct _EtlSymbolResolver
   GMutex lock;
   GPtrArray *entries;   /* Entry */
   guint *module_entry;  /* per module of stacks */
+  guint *module_group;  /* per module of stacks: index in groups */
+  GArray *groups;       /* Group */
   guint n_modules;
   GQueue queue;         /* entry indexes, as GUINT_TO_POINTER */
-  GHashTable *names;    /* "module\nfunction pointer" → "module!function" */
-  GStringChunk *chunk;
+  GStringChunk *chunk; /* the groups' names */
   Slot *cache;
 };
 
@@ -93,6 +110,7 @@ entry_free (gpointer p)
   g_free (e->reason);
   g_free (e->file);
   g_clear_pointer (&e->pdb, etl_pdb_unref);
+  g_free (e->page_first);
   g_free (e);
 }
 
@@ -141,7 +159,7 @@ entry_for (EtlSymbolResolver *r, GHashTable *by_key, const EtlModuleId *id)
           e->status = ETL_SYMBOL_STATUS_UNSUPPORTED;
           e->reason = g_strdup_printf ("only a %s record (%s): recognised, not resolved",
                                        etl_module_id_kind_to_string (id->kind),
-                                       id->kind == ETL_MODULE_ID_ILRSDS ? "the IL PDB of an NGen image"
+                                       id->kind == ETL_MODULE_ID_ILRSDS ? "the PDB of a managed (IL) image"
                                        : id->kind == ETL_MODULE_ID_PPDB ? "a portable PDB"
                                                                         : "a deterministic build");
         }
@@ -188,15 +206,29 @@ etl_symbol_resolver_new (EtlStacks *stacks, const EtlSymbolPath *path, gboolean 
   r->entries = g_ptr_array_new_with_free_func (entry_free);
   r->n_modules = etl_stacks_get_n_modules (stacks);
   r->module_entry = g_new0 (guint, MAX (r->n_modules, 1));
+  r->module_group = g_new0 (guint, MAX (r->n_modules, 1));
+  r->groups = g_array_new (FALSE, TRUE, sizeof (Group));
   for (guint m = 0; m < r->n_modules; m++)
     {
       EtlStackModule mod;
+      g_autofree char *key = NULL;
+      gpointer found;
 
       etl_stacks_get_module (stacks, m, &mod);
       r->module_entry[m] = entry_for (r, by_key, mod.id);
+      key = g_strdup_printf ("%s\n%u", mod.name, r->module_entry[m]);
+      if (g_hash_table_lookup_extended (by_key, key, NULL, &found))
+        r->module_group[m] = GPOINTER_TO_UINT (found);
+      else
+        {
+          Group g = { mod.name, r->module_entry[m], NULL };
+
+          r->module_group[m] = r->groups->len;
+          g_array_append_val (r->groups, g);
+          g_hash_table_insert (by_key, g_steal_pointer (&key), GUINT_TO_POINTER (r->module_group[m]));
+        }
     }
   g_queue_init (&r->queue);
-  r->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r->chunk = g_string_chunk_new (4096);
   r->cache = g_new0 (Slot, CACHE_SLOTS);
   return r;
@@ -229,7 +261,10 @@ etl_symbol_resolver_unref (EtlSymbolResolver *resolver)
     return;
   etl_symbol_resolver_detach (resolver);
   g_clear_pointer (&resolver->entries, g_ptr_array_unref);
-  g_clear_pointer (&resolver->names, g_hash_table_unref);
+  for (guint i = 0; i < resolver->groups->len; i++)
+    g_free (g_array_index (resolver->groups, Group, i).names);
+  g_clear_pointer (&resolver->groups, g_array_unref);
+  g_free (resolver->module_group);
   g_clear_pointer (&resolver->chunk, g_string_chunk_free);
   g_clear_pointer (&resolver->path, etl_symbol_path_free);
   g_queue_clear (&resolver->queue);
@@ -285,7 +320,69 @@ typedef struct
   char *reason;
   char *file;
   EtlPdb *pdb;
+  guint32 *page_first;
+  guint n_pages;
 } Outcome;
+
+/* The page index of @pdb's function table (see the section description);
+ * none when its RVAs span more than MAX_PAGES pages. */
+static void
+build_pages (const EtlPdb *pdb, Outcome *out)
+{
+  guint n;
+  const EtlPdbFunction *f = etl_pdb_get_functions (pdb, &n);
+  guint64 end = 0;
+  guint k = 0;
+
+  for (guint i = 0; i < n; i++)
+    end = MAX (end, (guint64)f[i].rva + f[i].length);
+  if (n == 0 || (end >> PAGE_SHIFT) + 1 > MAX_PAGES)
+    return;
+  out->n_pages = (guint)(end >> PAGE_SHIFT) + 1;
+  out->page_first = g_new (guint32, out->n_pages);
+  for (guint p = 0; p < out->n_pages; p++)
+    {
+      guint64 start = (guint64)p << PAGE_SHIFT;
+
+      while (k + 1 < n && f[k + 1].rva <= start)
+        k++;
+      out->page_first[p] = k;
+    }
+}
+
+/* The function that holds @rva, as etl_pdb_lookup() finds it, through
+ * @e's page index: the answer lies between the page's entry and the next
+ * page's. */
+static const EtlPdbFunction *
+lookup_function (const Entry *e, guint32 rva, guint32 *offset)
+{
+  guint n, p = rva >> PAGE_SHIFT, lo, hi;
+  const EtlPdbFunction *f;
+
+  if (e->page_first == NULL)
+    return etl_pdb_lookup (e->pdb, rva, offset);
+  f = etl_pdb_get_functions (e->pdb, &n);
+  if (p >= e->n_pages)
+    return NULL; /* past every function's end */
+  lo = e->page_first[p];
+  hi = p + 1 < e->n_pages ? e->page_first[p + 1] : n - 1;
+  if (f[lo].rva > rva)
+    return NULL; /* before the first function */
+  /* The last entry in [lo, hi] starting at or below @rva. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo + 1) / 2;
+
+      if (f[mid].rva <= rva)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  if (rva - f[lo].rva >= f[lo].length)
+    return NULL;
+  *offset = rva - f[lo].rva;
+  return &f[lo];
+}
 
 static char *
 format_guid (const EtlGuid *guid)
@@ -364,6 +461,7 @@ resolve_work (const EtlSymbolPath *path, const char *pdb_name, const EtlGuid *gu
     }
   out->status = ETL_SYMBOL_STATUS_RESOLVED;
   out->file = g_steal_pointer (&found);
+  build_pages (pdb, out);
   out->pdb = g_steal_pointer (&pdb);
 }
 
@@ -375,27 +473,31 @@ publish (Entry *e, Outcome *out)
   e->reason = out->reason;
   e->file = out->file;
   e->pdb = out->pdb;
+  e->page_first = out->page_first;
+  e->n_pages = out->n_pages;
   e->busy = FALSE;
   e->queued = FALSE;
 }
 
-/* `module!function` for @f, one string per pair (under the lock). */
+/* `module!function` for @f of @e, one string per image name and function
+ * (under the lock). */
 static const char *
-intern_name (EtlSymbolResolver *r, const char *module, const EtlPdbFunction *f)
+intern_name (EtlSymbolResolver *r, guint module, const Entry *e, const EtlPdbFunction *f)
 {
-  char key[64];
-  const char *name;
+  Group *g = &g_array_index (r->groups, Group, r->module_group[module]);
+  guint n;
+  const EtlPdbFunction *table = etl_pdb_get_functions (e->pdb, &n);
+  gsize i = (gsize)(f - table);
 
-  g_snprintf (key, sizeof key, "%p\n%p", (const void *)module, (const void *)f);
-  name = g_hash_table_lookup (r->names, key);
-  if (name == NULL)
+  if (g->names == NULL)
+    g->names = g_new0 (const char *, n);
+  if (g->names[i] == NULL)
     {
-      g_autofree char *full = g_strconcat (module, "!", f->name, NULL);
+      g_autofree char *full = g_strconcat (g->module, "!", f->name, NULL);
 
-      name = g_string_chunk_insert (r->chunk, full);
-      g_hash_table_insert (r->names, g_strdup (key), (gpointer)name);
+      g->names[i] = g_string_chunk_insert (r->chunk, full);
     }
-  return name;
+  return g->names[i];
 }
 
 /**
@@ -455,14 +557,9 @@ etl_symbol_resolver_lookup (EtlSymbolResolver *resolver, guint module, guint64 o
     }
   if (e->status != ETL_SYMBOL_STATUS_RESOLVED)
     goto out;
-  f = offset <= G_MAXUINT32 ? etl_pdb_lookup (e->pdb, (guint32)offset, &off) : NULL;
+  f = offset <= G_MAXUINT32 ? lookup_function (e, (guint32)offset, &off) : NULL;
   if (f != NULL)
-    {
-      EtlStackModule mod;
-
-      etl_stacks_get_module (resolver->stacks, module, &mod);
-      name = intern_name (resolver, mod.name, f);
-    }
+    name = intern_name (resolver, module, e, f);
   else
     off = 0;
   slot->module = module + 1;

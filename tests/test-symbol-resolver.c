@@ -910,6 +910,7 @@ test_cli (void)
                                    '!'));
           break;
         }
+      g_assert_true (json_object_has_member (root, "symbols"));
       symbols = json_object_get_array_member (root, "symbols");
       g_assert_cmpuint (json_array_get_length (symbols), ==, 6);
       for (guint i = 0; i < json_array_get_length (symbols); i++)
@@ -953,6 +954,26 @@ test_cli (void)
         }
       g_assert_true (seen_fib);
     }
+  /* dump --stacks --symbols: the records' "stack" arrays name the frames. */
+  {
+    g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+    g_autoptr (GSubprocess) proc = NULL;
+    g_autofree char *out = NULL;
+    g_autofree char *want = NULL;
+
+    g_subprocess_launcher_unsetenv (launcher, "_NT_SYMBOL_PATH");
+    proc = g_subprocess_launcher_spawn (launcher, &error, cli, "dump", "--stacks", "--symbols", f.sym_dir,
+                                        f.trace_path, NULL);
+    g_assert_no_error (error);
+    g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+    want = g_strdup_printf ("\"stack\":[\"%s\",\"%s\",\"%s\",\"lost.dll+0x1234\"]",
+                            (const char *)g_ptr_array_index (f.expected, 0),
+                            (const char *)g_ptr_array_index (f.expected, 1),
+                            (const char *)g_ptr_array_index (f.expected, 2));
+    g_assert_nonnull (strstr (out, want));
+  }
   fixture_teardown (&f);
 }
 

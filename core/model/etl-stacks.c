@@ -612,7 +612,7 @@ add_module_id (EtlStacks *s, const EtlRecord *rec, guint64 record, GArray *pendi
   g_array_append_val (s->ids, id);
   if (last_module != G_MAXUINT && record - last_module_record <= ID_WINDOW && offer_id (s, last_module, p.id))
     return;
-  if (pending->len >= ID_WINDOW)
+  if (pending->len > 0 && pending->len >= ID_WINDOW)
     g_array_remove_index (pending, 0);
   g_array_append_val (pending, p);
 }

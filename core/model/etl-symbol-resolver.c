@@ -120,7 +120,6 @@ static guint
 entry_for (EtlSymbolResolver *r, GHashTable *by_key, const EtlModuleId *id)
 {
   g_autofree char *key = NULL;
-  g_autofree char *base = NULL;
   gpointer found;
   Entry *e;
 
@@ -128,14 +127,12 @@ entry_for (EtlSymbolResolver *r, GHashTable *by_key, const EtlModuleId *id)
     key = g_strdup ("none");
   else
     {
+      /* Kind, GUID + age, PDB file name (case-insensitive, as on Windows). */
       g_autofree char *store_key = etl_symbol_store_key (&id->guid, id->age);
+      g_autofree char *base = id->pdb_name != NULL ? etl_symbol_pdb_basename (id->pdb_name) : g_strdup ("");
+      g_autofree char *raw = g_strdup_printf ("%d\n%s\n%s", id->kind, store_key, base);
 
-      base = id->pdb_name != NULL ? etl_symbol_pdb_basename (id->pdb_name) : g_strdup ("");
-      key = g_strdup_printf ("%d\n%s\n%s", id->kind, store_key, base);
-      g_free (g_steal_pointer (&base));
-      base = g_ascii_strdown (key, -1);
-      g_free (key);
-      key = g_steal_pointer (&base);
+      key = g_ascii_strdown (raw, -1);
     }
   if (g_hash_table_lookup_extended (by_key, key, NULL, &found))
     return GPOINTER_TO_UINT (found);
@@ -189,6 +186,7 @@ etl_symbol_resolver_new (EtlStacks *stacks, const EtlSymbolPath *path, gboolean 
 {
   EtlSymbolResolver *r;
   g_autoptr (GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   g_return_val_if_fail (stacks != NULL, NULL);
 
@@ -217,7 +215,7 @@ etl_symbol_resolver_new (EtlStacks *stacks, const EtlSymbolPath *path, gboolean 
       etl_stacks_get_module (stacks, m, &mod);
       r->module_entry[m] = entry_for (r, by_key, mod.id);
       key = g_strdup_printf ("%s\n%u", mod.name, r->module_entry[m]);
-      if (g_hash_table_lookup_extended (by_key, key, NULL, &found))
+      if (g_hash_table_lookup_extended (groups, key, NULL, &found))
         r->module_group[m] = GPOINTER_TO_UINT (found);
       else
         {
@@ -225,7 +223,7 @@ etl_symbol_resolver_new (EtlStacks *stacks, const EtlSymbolPath *path, gboolean 
 
           r->module_group[m] = r->groups->len;
           g_array_append_val (r->groups, g);
-          g_hash_table_insert (by_key, g_steal_pointer (&key), GUINT_TO_POINTER (r->module_group[m]));
+          g_hash_table_insert (groups, g_steal_pointer (&key), GUINT_TO_POINTER (r->module_group[m]));
         }
     }
   g_queue_init (&r->queue);

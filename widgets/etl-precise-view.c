@@ -309,7 +309,7 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
   Result *result = g_new0 (Result, 1);
 
   result->states = job->states != NULL ? etl_thread_states_ref (job->states)
-                                       : etl_thread_states_new (job->trace, cancellable, &error);
+                                       : etl_thread_states_get_shared (job->trace, cancellable, &error);
   if (result->states == NULL)
     {
       result_free (result);
@@ -742,8 +742,9 @@ etl_precise_view_set_zoom_manager (EtlPreciseView *self, EtlZoomManager *zoom_ma
  * @stacks: (nullable): @trace's call stacks (etl_stacks_compute()), for
  *   the details' New Thread and Ready Thread stacks; %NULL when it has none
  *
- * Builds the thread states of @trace (etl_thread_states_new()) and the
- * groups, in a worker, soon.  The selected range is forgotten.
+ * Builds the thread states of @trace (etl_thread_states_get_shared(): one
+ * build, shared with the timeline and the stacks dialog) and the groups,
+ * in a worker, soon.  The selected range is forgotten.
  */
 void
 etl_precise_view_set_trace (EtlPreciseView *self, EtlTrace *trace, EtlStacks *stacks)

@@ -245,7 +245,7 @@ test_all_features (void)
   g_assert_true (has_warning (f, "test.xml:21: ", "Filter: not applied"));
   g_assert_true (has_warning (f, "test.xml:22: ", "Extra: unknown element inside Region"));
   g_assert_true (has_warning (f, "test.xml:28: ", "other regions are not matched"));
-  g_assert_true (has_warning (f, "test.xml:32: ", "Duration points are not matched"));
+  g_assert_true (has_warning (f, "test.xml:32: ", "a Duration point is matched only with an Event"));
   g_assert_true (has_warning (f, "test.xml:37: ", "names no region of the file"));
   g_assert_false (has_warning (f, "test.xml:20: ", "")); /* Metadata: silently */
   g_assert_cmpuint (f->n_warnings, ==, 7);
@@ -407,6 +407,7 @@ static const char manifest_xml[] =
   "<event value=\"5\" template=\"T\" symbol=\"Tick\"/>"
   "<event value=\"6\" template=\"T\" symbol=\"NestBegin\"/>"
   "<event value=\"7\" template=\"T\" symbol=\"NestEnd\"/>"
+  "<event value=\"8\" template=\"T\" symbol=\"Took\"/>"
   "</events>"
   "<templates><template tid=\"T\">"
   "<data name=\"Name\" inType=\"win:UnicodeString\"/>"
@@ -422,7 +423,10 @@ static const char manifest_xml[] =
  * Outer (E), a container of Nest (D): Id 6 → Id 7 of one thread, self-nesting.
  * Launch (G): Id 6 → Id 7, named Warm when Beta has an instance, else Cold.
  * Never (H): Id 1 whose Name is "nobody" → Id 2: no instance, so Cold for I.
- * Cold (I): Id 5 → Id 5, named by whether Never has an instance.
+ * Tick (I): Id 5 → Id 5, named by whether Never has an instance.
+ * Took (J): Id 8, ending there, Key µs long (Duration at the Start);
+ *   After (K): Id 8, beginning there, Key × 100 ns long (at the Stop);
+ *   NoField (L): Id 8 with a Duration field it does not have.
  */
 static const char synthetic_regions[] =
   "<InstrumentationManifest><Instrumentation><Regions>\n"
@@ -465,9 +469,23 @@ static const char synthetic_regions[] =
   " <Stop><Event Provider=\"{" PROVIDER "}\" Id=\"5\"/></Stop>\n"
   " <Naming><RegionBased RegionGuid=\"{10000000-0000-0000-0000-000000000011}\" Relation=\"IsPresent\" IfRelationTrue=\"Warm\" IfRelationFalse=\"Cold\"/></Naming>\n"
   "</Region>\n"
+  "<Region Guid=\"{10000000-0000-0000-0000-000000000013}\" Name=\"Took\">\n"
+  " <Start><Duration Provider=\"{" PROVIDER "}\" Id=\"8\" Version=\"0\" Duration=\"Key\" Multiplier=\"1000\"/></Start>\n"
+  " <Stop><Event Provider=\"{" PROVIDER "}\" Id=\"8\" Version=\"0\"/></Stop>\n"
+  " <Naming><PayloadBased NameField=\"Name\"/></Naming>\n"
+  "</Region>\n"
+  "<Region Guid=\"{10000000-0000-0000-0000-000000000014}\" Name=\"After\">\n"
+  " <Start><Event Provider=\"{" PROVIDER "}\" Id=\"8\"/></Start>\n"
+  " <Stop><Duration Provider=\"{" PROVIDER "}\" Id=\"8\" Duration=\"Key\" Multiplier=\"100\"/>"
+  "<PayloadIdentifier FieldName=\"Name\" FieldValue=\"took\"/></Stop>\n"
+  "</Region>\n"
+  "<Region Guid=\"{10000000-0000-0000-0000-000000000015}\" Name=\"NoField\">\n"
+  " <Start><Duration Provider=\"{" PROVIDER "}\" Id=\"8\" Duration=\"Elapsed\"/></Start>\n"
+  " <Stop><Event Provider=\"{" PROVIDER "}\" Id=\"8\"/></Stop>\n"
+  "</Region>\n"
   "</RegionRoot></Regions></Instrumentation></InstrumentationManifest>\n";
 
-enum { R_REQUEST, R_STEP, R_BETA, R_OUTER, R_NEST, R_LAUNCH, R_NEVER, R_TICK };
+enum { R_REQUEST, R_STEP, R_BETA, R_OUTER, R_NEST, R_LAUNCH, R_NEVER, R_TICK, R_TOOK, R_AFTER, R_NO_FIELD };
 
 static void
 put_u16 (guint8 *p, guint16 v)
@@ -554,6 +572,7 @@ static const Ev synthetic_events[] = {
   { 3300, 7, 0, 3, "", 0 },      /* stops x */
   { 3400, 5, 9, 4, "", 0 },      /* Tick */
   { 3500, 5, 0, 4, "", 0 },      /* its Stop */
+  { 3900, 8, 0, 5, "took", 50 }, /* Took: 50 µs (500 ticks) before; After: 50 ticks after */
   { 4000, 4, 0, 1, "", 8 },      /* stops the second Step: the last record */
 };
 
@@ -637,7 +656,7 @@ test_match_synthetic (void)
   gint64 t0;
   const guint32 N = ETL_REGION_INSTANCE_NONE;
 
-  g_assert_cmpuint (f->regions->len, ==, 8);
+  g_assert_cmpuint (f->regions->len, ==, 11);
   g_assert_cmpuint (f->n_warnings, ==, 0);
   rs = etl_regions_match (trace, f, NULL, &error);
   g_assert_no_error (error);
@@ -647,7 +666,7 @@ test_match_synthetic (void)
   t0 = etl_trace_get_filetime (trace, etl_trace_get_n_records (trace) - G_N_ELEMENTS (synthetic_events)) - 1000;
   g_assert_cmpint (etl_trace_get_last_filetime (trace), ==, t0 + 4000);
 
-  g_assert_cmpuint (n, ==, 12);
+  g_assert_cmpuint (n, ==, 14);
   /* In the order of the Starts; Request before Beta at 1100 (file order). */
   assert_instance (rs, &in[0], R_REQUEST, "alpha", t0 + 1000, t0 + 1400, N, 0, 0);
   assert_instance (rs, &in[1], R_REQUEST, "beta", t0 + 1100, t0 + 1700, N, 0, 0);
@@ -657,18 +676,23 @@ test_match_synthetic (void)
   assert_instance (rs, &in[4], R_STEP, "Step", t0 + 1600, t0 + 4000, N, 0, 0);
   /* Never stopped: to the trace's end. */
   assert_instance (rs, &in[5], R_REQUEST, "gamma", t0 + 1800, t0 + 4000, N, 0, ETL_REGION_INSTANCE_OPEN);
-  assert_instance (rs, &in[6], R_NEST, "Nest", t0 + 3000, t0 + 3300, 11, 1, 0);
+  assert_instance (rs, &in[6], R_NEST, "Nest", t0 + 3000, t0 + 3300, 13, 1, 0);
   assert_instance (rs, &in[7], R_LAUNCH, "Warm", t0 + 3000, t0 + 3300, N, 0, 0);
   assert_instance (rs, &in[8], R_NEST, "Nest", t0 + 3100, t0 + 3200, 6, 2, ETL_REGION_INSTANCE_SELF_NESTED);
   assert_instance (rs, &in[9], R_LAUNCH, "Warm", t0 + 3100, t0 + 3200, N, 0, 0);
   assert_instance (rs, &in[10], R_TICK, "Cold", t0 + 3400, t0 + 3500, N, 0, 0);
+  /* Duration regions: one instance from the one event. */
+  assert_instance (rs, &in[11], R_TOOK, "took", t0 + 3400, t0 + 3900, N, 0, 0);
+  assert_instance (rs, &in[12], R_AFTER, "After", t0 + 3900, t0 + 3950, N, 0, 0);
   /* The container: from its first child's Start to its last Stop. */
-  assert_instance (rs, &in[11], R_OUTER, "Outer", t0 + 3000, t0 + 3300, N, 0, ETL_REGION_INSTANCE_CONTAINER);
+  assert_instance (rs, &in[13], R_OUTER, "Outer", t0 + 3000, t0 + 3300, N, 0, ETL_REGION_INSTANCE_CONTAINER);
 
   g_assert_cmpuint (in[0].start_record, ==, record_at (trace, t0, 1000));
   g_assert_cmpuint (in[0].stop_record, ==, record_at (trace, t0, 1400));
   g_assert_cmpuint (in[5].stop_record, ==, ETL_REGION_NO_RECORD);
-  g_assert_cmpuint (in[11].start_record, ==, ETL_REGION_NO_RECORD);
+  g_assert_cmpuint (in[13].start_record, ==, ETL_REGION_NO_RECORD);
+  g_assert_cmpuint (in[11].start_record, ==, record_at (trace, t0, 3900));
+  g_assert_cmpuint (in[11].stop_record, ==, in[11].start_record);
   g_assert_cmpuint (in[0].pid, ==, PID);
   g_assert_cmpuint (in[0].tid, ==, 1);
   g_assert_cmpuint (in[1].tid, ==, 2);
@@ -688,9 +712,12 @@ test_match_synthetic (void)
   /* Never's Stop wants Version 1: the Id 2 records (Version 0) are not its. */
   g_assert_cmpuint (etl_regions_get_counts (rs, R_NEVER)->unmatched_stops, ==, 0);
   g_assert_cmpuint (etl_regions_get_counts (rs, R_OUTER)->instances, ==, 1);
-  g_assert_null (etl_regions_get_counts (rs, 8));
+  g_assert_cmpuint (etl_regions_get_counts (rs, R_NO_FIELD)->instances, ==, 0);
+  g_assert_cmpuint (etl_regions_get_counts (rs, R_NO_FIELD)->no_duration, ==, 1);
+  g_assert_cmpuint (etl_regions_get_counts (rs, R_TOOK)->no_duration, ==, 0);
+  g_assert_null (etl_regions_get_counts (rs, 11));
   t = etl_regions_get_totals (rs);
-  g_assert_cmpuint (t->starts, ==, 11);
+  g_assert_cmpuint (t->starts, ==, 13);
   g_assert_cmpuint (t->stops, ==, 10);
   g_assert_cmpuint (t->unmatched_stops, ==, 4);
   g_assert_cmpuint (t->open, ==, 1);

@@ -42,8 +42,10 @@
  * instances are not filtered); PayloadBased's Type (the value is used as
  * it is, not mapped to a device or process name).  Left out of matching
  * (#EtlRegionDef.matchable is %FALSE, with a warning naming the element
- * and line): regions whose points are Duration or Region elements, and
- * regions with only one of the two points.
+ * and line): regions whose points are Region elements, a Duration point
+ * unless the other point is an Event of the same provider and Id (the
+ * page's "single stop event with a duration payload field"), and regions
+ * with only one of the two points.
  *
  * The document is parsed in one pass; the nesting of elements is bounded
  * by %ETL_REGIONS_MAX_DEPTH, the regions by %ETL_REGIONS_MAX_REGIONS, the
@@ -897,6 +899,16 @@ end_region (Parser *p, EtlRegionDef *r)
 
   if (a == ETL_REGION_ENDPOINT_EVENT && b == ETL_REGION_ENDPOINT_EVENT)
     r->matchable = TRUE;
+  else if ((a == ETL_REGION_ENDPOINT_DURATION && b == ETL_REGION_ENDPOINT_EVENT)
+           || (a == ETL_REGION_ENDPOINT_EVENT && b == ETL_REGION_ENDPOINT_DURATION))
+    {
+      /* One event gives the point and the duration: the form the page
+       * describes ("a single stop event with a duration payload field"). */
+      r->matchable = etl_guid_equal (&r->start.provider, &r->stop.provider) && r->start.id == r->stop.id;
+      if (!r->matchable)
+        warn (p, "Region %s (line %u): a Duration point is matched only with an Event of the same provider and Id "
+                 "at the other point: the region has no instances", r->name, r->line);
+    }
   else if (a == ETL_REGION_ENDPOINT_NONE && b == ETL_REGION_ENDPOINT_NONE)
     {
       r->matchable = r->has_children;
@@ -904,7 +916,8 @@ end_region (Parser *p, EtlRegionDef *r)
         warn (p, "Region %s: neither Start nor Stop nor nested regions: no instances", r->name);
     }
   else if (a == ETL_REGION_ENDPOINT_DURATION || b == ETL_REGION_ENDPOINT_DURATION)
-    warn (p, "Region %s (line %u): Duration points are not matched: the region has no instances", r->name, r->line);
+    warn (p, "Region %s (line %u): a Duration point is matched only with an Event of the same provider and Id "
+             "at the other point: the region has no instances", r->name, r->line);
   else if (a == ETL_REGION_ENDPOINT_REGION || b == ETL_REGION_ENDPOINT_REGION)
     warn (p, "Region %s (line %u): points defined by other regions are not matched: the region has no instances",
           r->name, r->line);

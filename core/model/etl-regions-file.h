@@ -61,7 +61,8 @@ typedef enum
  * @ETL_REGION_ENDPOINT_NONE: no such point (both missing: a container)
  * @ETL_REGION_ENDPOINT_EVENT: an Event element: provider, Id, Version
  * @ETL_REGION_ENDPOINT_DURATION: a Duration element (an event's payload
- *   field gives the time to the other point; parsed, not matched)
+ *   field gives the time to the other point; matched when the other point
+ *   is an Event of the same provider and Id)
  * @ETL_REGION_ENDPOINT_REGION: a Region element naming another region by
  *   RegionGuid (parsed, not matched)
  *
@@ -95,7 +96,7 @@ typedef enum
  * @field_name: FieldName
  * @field_value: FieldValue, compared with the field's formatted value
  * @relationship: FieldValueRelationship
- * @line: line of the element in the file
+ * @line: line where the element begins
  */
 typedef struct
 {
@@ -121,7 +122,7 @@ typedef struct
  *   Stop for a starting point and Start for a stopping point)
  * @identifiers: (element-type EtlRegionPayloadIdentifier): the
  *   PayloadIdentifier elements, all of which must hold
- * @line: line of the Start or Stop element
+ * @line: line where the Start or Stop element begins
  */
 typedef struct
 {
@@ -160,7 +161,7 @@ typedef struct
  * @pid: PID="true": same ProcessId
  * @aid: AID="true": same ActivityId
  * @payload: (element-type EtlRegionPayloadPair): the Payload elements
- * @line: line of the element
+ * @line: line where the element begins
  *
  * One of Match's Event, Parent and SelfNest elements.
  */
@@ -213,7 +214,7 @@ typedef enum
  * @region_guid: RegionBased RegionGuid
  * @if_true: RegionBased IfRelationTrue
  * @if_false: RegionBased IfRelationFalse
- * @line: line of the element
+ * @line: line where the element begins
  */
 typedef struct
 {
@@ -245,8 +246,9 @@ typedef struct
  * @has_filter: a Filter element was given (not applied: a warning says so)
  * @has_children: Region elements are nested in it
  * @matchable: etl_regions_match() forms its instances: both points are
- *   events, or neither is and it has children (a container)
- * @line: line of the Region element
+ *   events, or one is a Duration and the other an Event of the same
+ *   provider and Id, or neither is given and it has children (a container)
+ * @line: line where the Region element begins
  *
  * One Region element.  The array is in document order, so a parent comes
  * before its children.
@@ -276,7 +278,7 @@ typedef struct
  * @guid: Guid
  * @name: (nullable): Name
  * @friendly_name: (nullable): FriendlyName
- * @line: line of the element
+ * @line: line where the element begins
  */
 typedef struct
 {

@@ -36,6 +36,13 @@
  *   instance the child of the instance of its own region open at its Start
  *   with the latest start (the page: "the parent with the starting time
  *   closest to the child starting time"), when that one contains it.
+ * - Duration regions (one point a Duration, the other an Event of the same
+ *   provider and Id): each event that satisfies both points' conditions is
+ *   one instance, ending at the event (Duration at the Start: "the duration
+ *   is subtracted from the stopping point") or beginning there (Duration at
+ *   the Stop), the field's value × Multiplier nanoseconds long (the field's
+ *   number, or its formatted value read as a decimal number; an event
+ *   without it is counted in #EtlRegionCounts.no_duration).
  * - Containers (a region with neither point and nested regions) have one
  *   instance, from the first Start to the last Stop of the instances of the
  *   regions directly in them; it encloses those of them without a parent.
@@ -97,10 +104,17 @@ queue_free (gpointer data)
   g_free (q);
 }
 
+typedef enum
+{
+  T_START,
+  T_STOP,
+  T_SINGLE, /* a Duration region's one event */
+} TriggerKind;
+
 typedef struct
 {
   guint region;
-  gboolean stop;
+  TriggerKind kind;
 } Trigger;
 
 typedef struct
@@ -200,12 +214,10 @@ intern_value (Pass *p, const char *value)
   return intern (p, buf);
 }
 
-/* The formatted value of field @name, NULL when the event has none. */
-static const char *
-ev_field (Ev *ev, const char *name)
+/* Field @name of the event, NULL when it has none. */
+static const EtlField *
+ev_find (Ev *ev, const char *name)
 {
-  const EtlField *f;
-
   if (!ev->tried)
     {
       ev->tried = TRUE;
@@ -215,7 +227,15 @@ ev_field (Ev *ev, const char *name)
     }
   if (ev->decoded == NULL || ev->decoded->fields == NULL)
     return NULL;
-  f = etl_decoded_find (ev->decoded, name);
+  return etl_decoded_find (ev->decoded, name);
+}
+
+/* The formatted value of field @name, NULL when the event has none. */
+static const char *
+ev_field (Ev *ev, const char *name)
+{
+  const EtlField *f = ev_find (ev, name);
+
   return f != NULL && f->value != NULL ? f->value : NULL;
 }
 
@@ -335,8 +355,10 @@ stack_top (Pass *p, GArray *s)
   return NONE;
 }
 
+/* Begins an instance of region @r at @ev.  @single: a Duration region's
+ * instance, [@start, @stop] and closed at once (it joins no table). */
 static void
-do_start (Pass *p, Ev *ev, guint r)
+do_start (Pass *p, Ev *ev, guint r, gboolean single, gint64 start, gint64 stop)
 {
   const EtlRegionDef *def = def_at (p, r);
   RegionState *rs = &p->rs[r];
@@ -350,14 +372,15 @@ do_start (Pass *p, Ev *ev, guint r)
       p->out->totals.dropped++;
       return;
     }
-  inst.start = inst.stop = ev->r->filetime;
+  inst.start = single ? start : ev->r->filetime;
+  inst.stop = single ? stop : inst.start;
   inst.start_record = ev->index;
-  inst.stop_record = ETL_REGION_NO_RECORD;
+  inst.stop_record = single ? ev->index : ETL_REGION_NO_RECORD;
   inst.pid = ev->r->has_pid ? ev->r->pid : 0;
   inst.tid = ev->r->has_pid ? ev->r->tid : 0;
   inst.region = r;
   inst.name = rs->default_name;
-  inst.flags = ETL_REGION_INSTANCE_OPEN;
+  inst.flags = single ? 0 : ETL_REGION_INSTANCE_OPEN;
   inst.activity_id = ev->r->activity_id;
   if (def->naming.kind == ETL_REGION_NAMING_PAYLOAD)
     {
@@ -395,6 +418,13 @@ do_start (Pass *p, Ev *ev, guint r)
     inst.parent = region_parent;
   g_array_append_val (p->out->instances, inst);
   g_array_append_val (p->alt_parent, region_parent);
+  p->out->counts[r].instances++;
+  p->out->totals.starts++;
+  if (single)
+    {
+      g_array_append_val (p->key_prev, none);
+      return;
+    }
 
   /* Its stack for the Stop. */
   key = make_key (p, ev, &def->match_event, FALSE);
@@ -432,8 +462,45 @@ do_start (Pass *p, Ev *ev, guint r)
       queue_push (p, queue_lookup (p->rs[child].parent_queues, make_key (p, ev, &cdef->match_parent, TRUE), TRUE),
                   idx);
     }
-  p->out->counts[r].instances++;
-  p->out->totals.starts++;
+}
+
+/* A Duration region's event: the instance ends (Duration at the Start) or
+ * begins (Duration at the Stop) at the event, the field's value × Multiplier
+ * nanoseconds away. */
+static void
+do_single (Pass *p, Ev *ev, guint r)
+{
+  const EtlRegionDef *def = def_at (p, r);
+  gboolean at_start = def->start.kind == ETL_REGION_ENDPOINT_DURATION;
+  const EtlRegionEndpoint *d = at_start ? &def->start : &def->stop;
+  const EtlField *f = ev_find (ev, d->duration_field);
+  double value, ticks;
+  gint64 t = ev->r->filetime;
+  char *end = NULL;
+
+  if (f == NULL)
+    {
+      p->out->counts[r].no_duration++;
+      return;
+    }
+  if (f->has_number)
+    value = (double) f->number;
+  else if (f->value != NULL && (value = g_ascii_strtod (f->value, &end), end != f->value && *end == '\0'))
+    ;
+  else
+    {
+      p->out->counts[r].no_duration++;
+      return;
+    }
+  /* Nanoseconds to FILETIME ticks (100 ns), kept within a century. */
+  ticks = value * (double) d->multiplier / 100.0;
+  if (!(ticks >= 0))
+    ticks = 0;
+  ticks = MIN (ticks, (double) G_GINT64_CONSTANT (31557600000000000));
+  if (at_start)
+    do_start (p, ev, r, TRUE, t - (gint64) ticks, t);
+  else
+    do_start (p, ev, r, TRUE, t, t + (gint64) ticks);
 }
 
 static void
@@ -489,15 +556,24 @@ on_record (Pass *p, const EtlRecord *r, guint64 index, const GArray *triggers)
     {
       const Trigger *tr = &g_array_index (triggers, Trigger, t);
       const EtlRegionDef *def = def_at (p, tr->region);
-      const EtlRegionEndpoint *e = tr->stop ? &def->stop : &def->start;
+      const EtlRegionEndpoint *e = tr->kind == T_STOP ? &def->stop : &def->start;
 
       if ((e->has_version && e->version != r->version) || (e->has_opcode && e->opcode != r->opcode)
           || !identifiers_hold (&ev, e))
         continue;
-      if (tr->stop)
+      if (tr->kind == T_SINGLE)
+        {
+          /* Both points' conditions hold on the one event. */
+          e = &def->stop;
+          if ((e->has_version && e->version != r->version) || (e->has_opcode && e->opcode != r->opcode)
+              || !identifiers_hold (&ev, e))
+            continue;
+          do_single (p, &ev, tr->region);
+        }
+      else if (tr->kind == T_STOP)
         do_stop (p, &ev, tr->region);
       else
-        do_start (p, &ev, tr->region);
+        do_start (p, &ev, tr->region, FALSE, 0, 0);
     }
   g_clear_pointer (&ev.decoded, etl_decoded_free);
 }
@@ -505,18 +581,26 @@ on_record (Pass *p, const EtlRecord *r, guint64 index, const GArray *triggers)
 /* ------------------------------------------------------------------------ */
 /* Set-up and the end of the pass                                           */
 
+/* A region of events (a Duration one included), not a container. */
 static gboolean
 is_event_region (const EtlRegionDef *d)
 {
-  return d->matchable && d->start.kind == ETL_REGION_ENDPOINT_EVENT;
+  return d->matchable && d->start.kind != ETL_REGION_ENDPOINT_NONE;
+}
+
+static gboolean
+is_duration_region (const EtlRegionDef *d)
+{
+  return d->matchable
+         && (d->start.kind == ETL_REGION_ENDPOINT_DURATION || d->stop.kind == ETL_REGION_ENDPOINT_DURATION);
 }
 
 static void
-add_trigger (Pass *p, const EtlRegionEndpoint *e, guint region, gboolean stop)
+add_trigger (Pass *p, const EtlRegionEndpoint *e, guint region, TriggerKind kind)
 {
   TriggerKey k = { e->provider, e->id };
   GArray *list = g_hash_table_lookup (p->triggers, &k);
-  Trigger t = { region, stop };
+  Trigger t = { region, kind };
 
   if (list == NULL)
     {
@@ -569,11 +653,11 @@ pass_init (Pass *p, EtlTrace *trace, const EtlRegionsFile *file)
   /* Stops, innermost regions first (children follow parents in the file),
    * then Starts in file order. */
   for (guint i = n; i-- > 0;)
-    if (is_event_region (def_at (p, i)))
-      add_trigger (p, &def_at (p, i)->stop, i, TRUE);
+    if (is_event_region (def_at (p, i)) && !is_duration_region (def_at (p, i)))
+      add_trigger (p, &def_at (p, i)->stop, i, T_STOP);
   for (guint i = 0; i < n; i++)
     if (is_event_region (def_at (p, i)))
-      add_trigger (p, &def_at (p, i)->start, i, FALSE);
+      add_trigger (p, &def_at (p, i)->start, i, is_duration_region (def_at (p, i)) ? T_SINGLE : T_START);
 }
 
 static void
@@ -596,7 +680,14 @@ pass_clear (Pass *p)
   g_string_free (p->key, TRUE);
 }
 
-/* Open instances end with the trace; parents that stop before their child
+static inline gboolean
+contains (const EtlRegionInstance *parent, const EtlRegionInstance *child)
+{
+  return parent->start <= child->start && parent->stop >= child->stop;
+}
+
+/* Open instances end with the trace; parents that do not contain their
+ * child (stopped before it, or began after a Duration instance's start)
  * are no parents. */
 static void
 close_and_check_parents (Pass *p, gint64 last_filetime)
@@ -618,14 +709,14 @@ close_and_check_parents (Pass *p, gint64 last_filetime)
     {
       EtlRegionInstance *a = inst_at (p, i);
 
-      if (a->parent != NONE && inst_at (p, a->parent)->stop < a->stop)
+      if (a->parent != NONE && !contains (inst_at (p, a->parent), a))
         {
           if (a->flags & ETL_REGION_INSTANCE_SELF_NESTED)
             {
               guint32 alt = g_array_index (p->alt_parent, guint32, i);
 
               a->flags &= ~(guint32) ETL_REGION_INSTANCE_SELF_NESTED;
-              a->parent = alt != NONE && inst_at (p, alt)->stop >= a->stop ? alt : NONE;
+              a->parent = alt != NONE && contains (inst_at (p, alt), a) ? alt : NONE;
             }
           else
             a->parent = NONE;

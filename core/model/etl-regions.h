@@ -55,8 +55,8 @@ typedef enum
  * @flags: #EtlRegionInstanceFlags
  * @activity_id: the Start's EVENT_HEADER.ActivityId (zero when none)
  *
- * One region instance, in the order of the Starts (container instances,
- * made at the end, after them).  The first nine members are those of
+ * One region instance, in the order of the Starts (a Duration region's
+ * at its event; container instances, made at the end, after them).  The first nine members are those of
  * #EtlActivity (etl-activities.h), in the same order and of the same types.
  */
 typedef struct
@@ -83,6 +83,8 @@ typedef struct
  * @parent_lost: instances whose candidate parent (open at the Start)
  *   stopped before them: they are at the top (the page's rule: a parent
  *   starts before and stops after its child)
+ * @no_duration: events of a Duration region without a numeric Duration
+ *   field (no instance)
  *
  * What matching found for one region.
  */
@@ -92,6 +94,7 @@ typedef struct
   guint64 open;
   guint64 unmatched_stops;
   guint64 parent_lost;
+  guint64 no_duration;
 } EtlRegionCounts;
 
 /**

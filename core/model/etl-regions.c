@@ -384,7 +384,8 @@ do_start (Pass *p, Ev *ev, guint r, gboolean single, gint64 start, gint64 stop)
   inst.activity_id = ev->r->activity_id;
   if (def->naming.kind == ETL_REGION_NAMING_PAYLOAD)
     {
-      const char *v = def->naming.instance_endpoint != ETL_REGION_INSTANCE_ENDPOINT_STOP
+      /* A Duration instance has one event: both endpoints. */
+      const char *v = def->naming.instance_endpoint != ETL_REGION_INSTANCE_ENDPOINT_STOP || single
                         ? ev_field (ev, def->naming.name_field)
                         : NULL;
 
@@ -497,10 +498,11 @@ do_single (Pass *p, Ev *ev, guint r)
   if (!(ticks >= 0))
     ticks = 0;
   ticks = MIN (ticks, (double) G_GINT64_CONSTANT (31557600000000000));
+  /* Saturating: a hostile trace's times may lie anywhere. */
   if (at_start)
-    do_start (p, ev, r, TRUE, t - (gint64) ticks, t);
+    do_start (p, ev, r, TRUE, t < G_MININT64 + (gint64) ticks ? G_MININT64 : t - (gint64) ticks, t);
   else
-    do_start (p, ev, r, TRUE, t, t + (gint64) ticks);
+    do_start (p, ev, r, TRUE, t, t > G_MAXINT64 - (gint64) ticks ? G_MAXINT64 : t + (gint64) ticks);
 }
 
 static void
@@ -825,19 +827,32 @@ make_containers (Pass *p)
 static void
 name_by_region (Pass *p)
 {
-  for (guint32 i = 0; i < p->out->instances->len; i++)
+  guint n = p->file->regions->len;
+  g_autofree guint32 *names = g_new (guint32, MAX (n, 1));
+  gboolean any = FALSE;
+
+  /* Each RegionBased region's name, once. */
+  for (guint r = 0; r < n; r++)
     {
-      EtlRegionInstance *a = inst_at (p, i);
-      const EtlRegionDef *d = def_at (p, a->region);
+      const EtlRegionDef *d = def_at (p, r);
       guint other;
 
+      names[r] = NONE;
       if (d->naming.kind != ETL_REGION_NAMING_REGION)
         continue;
+      any = TRUE;
       if (etl_regions_file_find (p->file, &d->naming.region_guid, &other) != NULL
           && p->out->counts[other].instances > 0)
-        a->name = intern (p, d->naming.if_true);
+        names[r] = intern (p, d->naming.if_true);
       else
-        a->name = intern (p, d->naming.if_false);
+        names[r] = intern (p, d->naming.if_false);
+    }
+  for (guint32 i = 0; any && i < p->out->instances->len; i++)
+    {
+      EtlRegionInstance *a = inst_at (p, i);
+
+      if (names[a->region] != NONE)
+        a->name = names[a->region];
     }
 }
 
@@ -895,20 +910,22 @@ etl_regions_match (EtlTrace *trace, const EtlRegionsFile *file, GCancellable *ca
   n_records = etl_trace_get_n_records (trace);
   n_providers = etl_trace_get_n_providers (trace);
   wanted = g_new0 (guint8, n_providers + 1);
-  for (guint i = 0; i < n_providers; i++)
-    {
-      const EtlGuid *g = etl_trace_get_provider (trace, i);
-      GHashTableIter it;
-      gpointer k;
+  {
+    g_autoptr (GHashTable) named = g_hash_table_new (etl_guid_hash, etl_guid_equal_func);
+    GHashTableIter it;
+    gpointer k;
 
-      g_hash_table_iter_init (&it, p.triggers);
-      while (g != NULL && g_hash_table_iter_next (&it, &k, NULL))
-        if (etl_guid_equal (&((const TriggerKey *) k)->provider, g))
-          {
-            wanted[i] = 1;
-            break;
-          }
-    }
+    /* The providers the file names (keys point into p.triggers). */
+    g_hash_table_iter_init (&it, p.triggers);
+    while (g_hash_table_iter_next (&it, &k, NULL))
+      g_hash_table_add (named, &((TriggerKey *) k)->provider);
+    for (guint i = 0; i < n_providers; i++)
+      {
+        const EtlGuid *g = etl_trace_get_provider (trace, i);
+
+        wanted[i] = g != NULL && g_hash_table_contains (named, g);
+      }
+  }
   for (guint64 i = 0; i < n_records && g_hash_table_size (p.triggers) > 0; i++)
     {
       g_auto (EtlRecord) r = { 0 };

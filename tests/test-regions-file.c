@@ -280,6 +280,12 @@ static const Malformed malformed[] = {
   { "id-not-a-number", HEAD "<Region Guid=\"{d8d639a0-cf4c-45fb-976a-000111000100}\" Name=\"R\">\n<Start>\n"
                        "<Event Provider=\"{dbe9b383-7cf3-4331-91cc-a3cb16a3b538}\" Id=\"three\"/>\n</Start></Region>\n" TAIL,
     ETL_REGIONS_FILE_ERROR_BAD_VALUE, "test.xml:7:", "Id \"three\" is not a number from 0 to 65535" },
+  /* A tag in the middle of a line: its own line and column. */
+  { "id-mid-line", HEAD "<Region Guid=\"{d8d639a0-cf4c-45fb-976a-000111000100}\" Name=\"R\">\n"
+                   "  <Start><Event Provider=\"{dbe9b383-7cf3-4331-91cc-a3cb16a3b538}\" Id=\"x\"/></Start></Region>\n" TAIL,
+    ETL_REGIONS_FILE_ERROR_BAD_VALUE, "test.xml:6:10:", "Id \"x\"" },
+  { "bad-guid-before-tag", HEAD "  <Region Guid=\"{d8d639a0}\" Name=\"R\"><Start>" EV "</Start></Region>\n" TAIL,
+    ETL_REGIONS_FILE_ERROR_BAD_VALUE, "test.xml:5:3:", "Region: Guid \"{d8d639a0}\" is not a GUID" },
   { "id-too-large", HEAD "<Region Guid=\"{d8d639a0-cf4c-45fb-976a-000111000100}\" Name=\"R\">\n<Start>\n"
                     "<Event Provider=\"{dbe9b383-7cf3-4331-91cc-a3cb16a3b538}\" Id=\"65536\"/>\n</Start></Region>\n" TAIL,
     ETL_REGIONS_FILE_ERROR_BAD_VALUE, "test.xml:7:", "Id \"65536\"" },

@@ -195,9 +195,10 @@ etl_regions_file_free (EtlRegionsFile *file)
  * GMarkup's position is the character after the tag's '>' (the next line
  * when a newline follows); the tag starts at the '<' before it ('<' cannot
  * occur in attribute values).  A cursor follows GMarkup's line and
- * character numbers (lines end at '\n', characters are UTF-8 sequences,
- * which GMarkup has validated up to there) forward through the document,
- * so the positions of all tags cost one pass.
+ * character numbers (a '\n' is the first character of the line it begins,
+ * characters are UTF-8 sequences, which GMarkup has validated up to there)
+ * forward through the document, so the positions of all tags cost one
+ * pass.
  */
 static guint
 current_line (Parser *p, gint *col)
@@ -207,21 +208,21 @@ current_line (Parser *p, gint *col)
   guint back = 0;
 
   g_markup_parse_context_get_position (p->context, &line, &c);
+  /* GMarkup numbers a '\n' as character 1 of the line it begins. */
   while (p->cur_off < p->len && (p->cur_line < line || (p->cur_line == line && p->cur_char < c)))
     {
-      if (p->data[p->cur_off] == '\n')
+      p->cur_off = MIN ((gsize) (g_utf8_next_char (p->data + p->cur_off) - p->data), p->len);
+      p->cur_char++;
+      if (p->cur_off < p->len && p->data[p->cur_off] == '\n')
         {
           p->cur_line++;
           p->cur_char = 1;
-          p->cur_off++;
-        }
-      else
-        {
-          p->cur_off = g_utf8_next_char (p->data + p->cur_off) - p->data;
-          p->cur_char++;
         }
     }
   off = MIN (p->cur_off, p->len);
+  /* A '\n' under the cursor opens the line GMarkup gave: the tag is above. */
+  if (off < p->len && p->data[off] == '\n')
+    back++;
   for (lt = off; lt > 0 && p->data[lt - 1] != '<'; lt--)
     if (p->data[lt - 1] == '\n')
       back++;

@@ -17,7 +17,9 @@
 
 #include "etl-synth.h"
 #include "etl-test-gui-util.h"
+#include "etl-precise-view.h"
 #include "etl-thread-lanes.h"
+#include "etl-view-panel.h"
 #include "etl-window.h"
 
 #define MS G_GINT64_CONSTANT (10000) /* 100-ns ticks in a millisecond */
@@ -150,6 +152,7 @@ test_thread_lanes (void)
   g_autofree char *tip_run = NULL;
   EtlWindow *window;
   EtlTimelineView *timeline;
+  EtlPreciseView *precise;
   EtlZoomManager *zoom;
   EtlTrace *trace;
   EtlSynthParams params;
@@ -203,6 +206,12 @@ test_thread_lanes (void)
   etl_timeline_view_set_process_expanded (timeline, 3000, TRUE);
   wait_idle (window);
   g_assert_nonnull (etl_timeline_view_get_thread_states (timeline));
+  /* One build, shared: the CPU Usage (Precise) table has the same states
+   * (etl_thread_states_get_shared()). */
+  precise = ETL_PRECISE_VIEW (etl_view_panel_get_view_widget (etl_window_get_view_panel (window), "precise"));
+  while (etl_precise_view_is_busy (precise))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (etl_precise_view_get_states (precise) == etl_timeline_view_get_thread_states (timeline));
 
   origin = etl_trace_get_origin (trace);
   zoom = etl_timeline_view_get_zoom_manager (timeline);

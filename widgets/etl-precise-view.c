@@ -91,6 +91,8 @@ struct _EtlPreciseView
   gboolean paned_by_user; /* the user took the handle: its position stays */
   int paned_height;       /* the paned's height the handle was placed for */
   guint n_groupings;
+  guint fill_rows;        /* rows the last show_result() inserted */
+  gint64 fill_usec;       /* and its time on the main thread, µs */
 
   GCancellable *cancellable;
   guint idle_id;
@@ -307,7 +309,7 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
   Result *result = g_new0 (Result, 1);
 
   result->states = job->states != NULL ? etl_thread_states_ref (job->states)
-                                       : etl_thread_states_new (job->trace, cancellable, &error);
+                                       : etl_thread_states_get_shared (job->trace, cancellable, &error);
   if (result->states == NULL)
     {
       result_free (result);
@@ -324,9 +326,11 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
     g_task_return_pointer (task, result, result_free);
 }
 
+/* Appends a row under @parent with its values in one insertion (one
+ * row-inserted, no row-changed; the view is detached while filling). */
 static void
-set_row (EtlPreciseView *self, GtkTreeIter *iter, const char *label, guint64 count, gint64 ready, gint64 waits,
-         gint64 cpu_usage, gint64 switch_in, guint index)
+append_row (EtlPreciseView *self, GtkTreeIter *iter, GtkTreeIter *parent, const char *label, guint64 count,
+            gint64 ready, gint64 waits, gint64 cpu_usage, gint64 switch_in, guint index)
 {
   g_autofree char *count_text = g_strdup_printf ("%'" G_GUINT64_FORMAT, count);
   g_autofree char *ready_text = etl_precise_format_us (ready);
@@ -334,13 +338,14 @@ set_row (EtlPreciseView *self, GtkTreeIter *iter, const char *label, guint64 cou
   g_autofree char *usage_text = etl_precise_format_us (cpu_usage);
   g_autofree char *time_text = switch_in >= 0 ? etl_time_format_span (switch_in) : g_strdup ("");
 
-  gtk_tree_store_set (self->store, iter, ETL_PRECISE_VIEW_COLUMN_LABEL, label, ETL_PRECISE_VIEW_COLUMN_COUNT, count,
-                      ETL_PRECISE_VIEW_COLUMN_COUNT_TEXT, count_text, ETL_PRECISE_VIEW_COLUMN_READY, ready,
-                      ETL_PRECISE_VIEW_COLUMN_READY_TEXT, ready_text, ETL_PRECISE_VIEW_COLUMN_WAITS, waits,
-                      ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT, waits_text, ETL_PRECISE_VIEW_COLUMN_CPU_USAGE, cpu_usage,
-                      ETL_PRECISE_VIEW_COLUMN_CPU_USAGE_TEXT, usage_text, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN,
-                      switch_in, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT, time_text, ETL_PRECISE_VIEW_COLUMN_INDEX,
-                      index, -1);
+  gtk_tree_store_insert_with_values (
+      self->store, iter, parent, -1, ETL_PRECISE_VIEW_COLUMN_LABEL, label, ETL_PRECISE_VIEW_COLUMN_COUNT, count,
+      ETL_PRECISE_VIEW_COLUMN_COUNT_TEXT, count_text, ETL_PRECISE_VIEW_COLUMN_READY, ready,
+      ETL_PRECISE_VIEW_COLUMN_READY_TEXT, ready_text, ETL_PRECISE_VIEW_COLUMN_WAITS, waits,
+      ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT, waits_text, ETL_PRECISE_VIEW_COLUMN_CPU_USAGE, cpu_usage,
+      ETL_PRECISE_VIEW_COLUMN_CPU_USAGE_TEXT, usage_text, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN, switch_in,
+      ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT, time_text, ETL_PRECISE_VIEW_COLUMN_INDEX, index, -1);
+  self->fill_rows++;
 }
 
 static void
@@ -348,8 +353,8 @@ add_node (EtlPreciseView *self, GtkTreeIter *parent, const Node *node)
 {
   GtkTreeIter iter;
 
-  gtk_tree_store_insert_with_values (self->store, &iter, parent, -1, -1);
-  set_row (self, &iter, node->label, node->count, node->ready, node->waits, node->cpu_usage, -1, NO_INDEX);
+  append_row (self, &iter, parent, node->label, node->count, node->ready, node->waits, node->cpu_usage, -1,
+              NO_INDEX);
   if (node->children != NULL)
     {
       for (guint i = 0; i < node->children->len; i++)
@@ -372,8 +377,8 @@ add_node (EtlPreciseView *self, GtkTreeIter *parent, const Node *node)
           label = g_strdup_printf ("CPU %u", row->cpu);
         else
           label = g_strdup_printf ("CPU %u · Readying Thread Id %u", row->cpu, row->readying_tid);
-        gtk_tree_store_insert_with_values (self->store, &leaf, &iter, -1, -1);
-        set_row (self, &leaf, label, 1, row->ready, row->waits, row->cpu_usage, row->switch_in - origin, index);
+        append_row (self, &leaf, &iter, label, 1, row->ready, row->waits, row->cpu_usage, row->switch_in - origin,
+                    index);
       }
     if (node->rest_count > 0)
       {
@@ -381,9 +386,8 @@ add_node (EtlPreciseView *self, GtkTreeIter *parent, const Node *node)
         g_autofree char *label = g_strdup_printf ("… %'" G_GUINT64_FORMAT " more (the %u longest Waits are shown)",
                                                   node->rest_count, ETL_PRECISE_VIEW_MAX_LEAVES);
 
-        gtk_tree_store_insert_with_values (self->store, &leaf, &iter, -1, -1);
-        set_row (self, &leaf, label, node->rest_count, node->rest_ready, node->rest_waits, node->rest_cpu_usage,
-                 -1, NO_INDEX);
+        append_row (self, &leaf, &iter, label, node->rest_count, node->rest_ready, node->rest_waits,
+                    node->rest_cpu_usage, -1, NO_INDEX);
       }
   }
 }
@@ -532,6 +536,7 @@ show_result (EtlPreciseView *self, const Result *result)
   g_autofree char *text = NULL;
   g_autofree char *range = NULL;
   g_autoptr (GHashTable) expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gint64 t0 = g_get_monotonic_time ();
 
   /* The groups open now stay open: a zoom regroups, it does not fold. */
   gtk_tree_view_map_expanded_rows (self->tree_view, add_expanded, expanded);
@@ -539,10 +544,12 @@ show_result (EtlPreciseView *self, const Result *result)
   g_object_ref (self->store);
   gtk_tree_view_set_model (self->tree_view, NULL);
   gtk_tree_store_clear (self->store);
+  self->fill_rows = 0;
   if (result != NULL)
     for (guint i = 0; i < result->root->children->len; i++)
       add_node (self, NULL, g_ptr_array_index (result->root->children, i));
   gtk_tree_view_set_model (self->tree_view, GTK_TREE_MODEL (self->store));
+  self->fill_usec = g_get_monotonic_time () - t0;
   g_object_unref (self->store);
   if (g_hash_table_size (expanded) > 0)
     expand_again (self, NULL, expanded);
@@ -735,8 +742,9 @@ etl_precise_view_set_zoom_manager (EtlPreciseView *self, EtlZoomManager *zoom_ma
  * @stacks: (nullable): @trace's call stacks (etl_stacks_compute()), for
  *   the details' New Thread and Ready Thread stacks; %NULL when it has none
  *
- * Builds the thread states of @trace (etl_thread_states_new()) and the
- * groups, in a worker, soon.  The selected range is forgotten.
+ * Builds the thread states of @trace (etl_thread_states_get_shared(): one
+ * build, shared with the timeline and the stacks dialog) and the groups,
+ * in a worker, soon.  The selected range is forgotten.
  */
 void
 etl_precise_view_set_trace (EtlPreciseView *self, EtlTrace *trace, EtlStacks *stacks)
@@ -849,6 +857,27 @@ etl_precise_view_get_n_groupings (EtlPreciseView *self)
 {
   g_return_val_if_fail (ETL_IS_PRECISE_VIEW (self), 0);
   return self->n_groupings;
+}
+
+/**
+ * etl_precise_view_get_last_fill:
+ * @self: a view
+ * @n_rows: (out) (optional): rows the table was last filled with (groups,
+ *   switch-ins and "… N more" rows)
+ * @usec: (out) (optional): the main thread's time for it, µs: clearing the
+ *   store, formatting and inserting the rows, handing the model back
+ *
+ * What the last regrouping cost the main loop (bench-precise-page reports
+ * it per 1,000 rows).
+ */
+void
+etl_precise_view_get_last_fill (EtlPreciseView *self, guint *n_rows, gint64 *usec)
+{
+  g_return_if_fail (ETL_IS_PRECISE_VIEW (self));
+  if (n_rows != NULL)
+    *n_rows = self->fill_rows;
+  if (usec != NULL)
+    *usec = self->fill_usec;
 }
 
 /**

@@ -93,6 +93,7 @@ void etl_precise_view_set_range_mode (EtlPreciseView *self, EtlPreciseViewRange 
 EtlPreciseViewRange etl_precise_view_get_range_mode (EtlPreciseView *self);
 void etl_precise_view_get_counted_range (EtlPreciseView *self, gint64 *begin, gint64 *end);
 guint etl_precise_view_get_n_groupings (EtlPreciseView *self);
+void etl_precise_view_get_last_fill (EtlPreciseView *self, guint *n_rows, gint64 *usec);
 EtlThreadStates *etl_precise_view_get_states (EtlPreciseView *self);
 const char *etl_precise_view_get_message (EtlPreciseView *self);
 gboolean etl_precise_view_is_busy (EtlPreciseView *self);

@@ -27,7 +27,7 @@
  *
  * Everything is computed in workers (#GTask, etl_worker_run()): at once the
  * samples' summary and tree, and the trace's thread states
- * (etl_thread_states_new(), which also tells whether it has CSwitch
+ * (etl_thread_states_get_shared(), which also tells whether it has CSwitch
  * records); the thread-time tree when Thread time is first chosen, again
  * when the threads change.  Closing the dialog cancels them.
  */
@@ -155,7 +155,7 @@ states_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *c
 {
   Job *job = task_data;
   GError *error = NULL;
-  EtlThreadStates *states = etl_thread_states_new (etl_stacks_get_trace (job->stacks), cancellable, &error);
+  EtlThreadStates *states = etl_thread_states_get_shared (etl_stacks_get_trace (job->stacks), cancellable, &error);
 
   if (states == NULL)
     g_task_return_error (task, error);

@@ -2901,7 +2901,7 @@ static void
 thread_states_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   GError *error = NULL;
-  EtlThreadStates *states = etl_thread_states_new (task_data, cancellable, &error);
+  EtlThreadStates *states = etl_thread_states_get_shared (task_data, cancellable, &error);
 
   if (states == NULL)
     g_task_return_error (task, error);

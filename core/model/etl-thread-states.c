@@ -807,6 +807,38 @@ etl_thread_states_new (EtlTrace *trace, GCancellable *cancellable, GError **erro
   return etl_thread_states_builder_finish (b, etl_trace_get_last_filetime (trace));
 }
 
+static gpointer
+build_shared (EtlTrace *trace, GCancellable *cancellable, GError **error)
+{
+  return etl_thread_states_new (trace, cancellable, error);
+}
+
+/**
+ * etl_thread_states_get_shared:
+ * @trace: a trace
+ * @cancellable: (nullable): cancels this request (the build, or the wait
+ *   for another thread's build)
+ * @error: return location for a #GError
+ *
+ * The thread states of @trace (etl_thread_states_new()), built once and
+ * shared (etl_trace_get_derived()): the timeline's thread lanes, the CPU
+ * Usage (Precise) table and the stacks dialog's Thread time each ask from
+ * their worker and get the same object; a request made while another
+ * builds waits for it.  Runs in the calling thread: meant for a worker.
+ *
+ * Returns: (transfer full) (nullable): the states, or %NULL with
+ *   %G_IO_ERROR_CANCELLED
+ */
+EtlThreadStates *
+etl_thread_states_get_shared (EtlTrace *trace, GCancellable *cancellable, GError **error)
+{
+  static const char key[] = "etl-thread-states";
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  return etl_trace_get_derived (trace, key, build_shared, (GBoxedCopyFunc) etl_thread_states_ref,
+                                (GDestroyNotify) etl_thread_states_unref, cancellable, error);
+}
+
 /**
  * etl_thread_states_ref:
  * @states: states

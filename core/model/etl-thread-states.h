@@ -196,6 +196,7 @@ typedef struct
 typedef struct _EtlThreadStates EtlThreadStates;
 
 EtlThreadStates *etl_thread_states_new (EtlTrace *trace, GCancellable *cancellable, GError **error);
+EtlThreadStates *etl_thread_states_get_shared (EtlTrace *trace, GCancellable *cancellable, GError **error);
 EtlThreadStates *etl_thread_states_ref (EtlThreadStates *states);
 void etl_thread_states_unref (EtlThreadStates *states);
 const EtlThreadStatesCounts *etl_thread_states_get_counts (EtlThreadStates *states);

@@ -163,7 +163,14 @@ struct _EtlTrace
   guint8 kind_list[ETL_TRACE_MAX_HOOK_KINDS + 1];   /* feed kind -> 0 (handed over) or its kept list */
   guint n_lists;                  /* 1 + kept kinds */
   EtlKeptRecords *kept[ETL_TRACE_MAX_HOOK_KINDS + 1];  /* by list (1..n_lists - 1) */
+
+  /* Results the layers above derive once per trace (etl-trace-derived.c). */
+  GMutex derived_lock;
+  GCond derived_cond;
+  GHashTable *derived;            /* key (static string) -> EtlDerived */
 };
+
+void etl_trace_derived_clear (EtlTrace *trace);
 
 static inline gint64
 file_filetime (const EtlFile *f, gint64 ts_raw)

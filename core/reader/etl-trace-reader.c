@@ -156,6 +156,8 @@ etl_trace_open_with_hooks (const char *const *paths, const EtlTraceHook *hooks, 
   trace->cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_bytes_unref);
   g_queue_init (&trace->cache_order);
   g_mutex_init (&trace->cache_lock);
+  g_mutex_init (&trace->derived_lock);
+  g_cond_init (&trace->derived_cond);
   trace->origin = G_MAXINT64;
   etl_trace_hooks_init (trace, hooks, n_hooks);
 
@@ -234,6 +236,7 @@ etl_trace_unref (EtlTrace *trace)
   g_queue_clear (&trace->cache_order);
   g_mutex_clear (&trace->cache_lock);
   etl_trace_hooks_clear (trace);
+  etl_trace_derived_clear (trace);
   g_free (trace);
 }
 

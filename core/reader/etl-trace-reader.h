@@ -316,6 +316,21 @@ gint64 etl_filetime_from_raw (guint32 clock_type, gint64 perf_freq, guint32 cpu_
                               gint64 start_time, gint64 header_ts_raw, gint64 ts_raw);
 char *etl_filetime_to_iso8601 (gint64 filetime);
 
+/**
+ * EtlTraceDeriveFunc:
+ * @trace: the trace
+ * @cancellable: (nullable): the requester's #GCancellable
+ * @error: return location for a #GError
+ *
+ * Builds a result from @trace for etl_trace_get_derived().
+ *
+ * Returns: (transfer full) (nullable): the result, or %NULL with @error set
+ */
+typedef gpointer (*EtlTraceDeriveFunc) (EtlTrace *trace, GCancellable *cancellable, GError **error);
+
+gpointer etl_trace_get_derived (EtlTrace *trace, const char *key, EtlTraceDeriveFunc build, GBoxedCopyFunc ref,
+                                GDestroyNotify unref, GCancellable *cancellable, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlTrace, etl_trace_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlKeptRecords, etl_kept_records_free)
 

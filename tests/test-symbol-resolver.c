@@ -506,6 +506,73 @@ test_module_ids (void)
   fixture_teardown (&f);
 }
 
+/* A DbgID_RSDS payload built by hand, read with both pointer sizes, then
+ * cut at every length: refused (never read past the end), whole: read. */
+static void
+test_module_id_record (void)
+{
+  static const EtlGuid guid = { 0x12DC0A4F, 0xBD7D, 0x4F2A, { 0xA9, 0xBE, 0x26, 0x3B, 0xAC, 0xAE, 0xB4, 0x67 } };
+  const guint ptrs[] = { 4, 8 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (ptrs); k++)
+    {
+      guint ptr = ptrs[k];
+      g_autoptr (GByteArray) a = g_byte_array_new ();
+      guint8 word[8];
+      EtlRecord rec;
+      EtlModuleId id;
+      char *name = NULL;
+
+      /* ImageBase, ProcessId, GuidSig (little-endian fields), Age, PdbFileName. */
+      for (guint i = 0; i < 8; i++)
+        word[i] = (guint8)((G_GUINT64_CONSTANT (0x0000000077710000) >> (8 * i)) & 0xFF);
+      g_byte_array_append (a, word, ptr);
+      g_byte_array_append (a, (const guint8 *)"\x34\x12\x00\x00", 4);
+      g_byte_array_append (a, (const guint8 *)"\x4F\x0A\xDC\x12\x7D\xBD\x2A\x4F", 8);
+      g_byte_array_append (a, guid.data4, 8);
+      g_byte_array_append (a, (const guint8 *)"\x05\x00\x00\x00", 4);
+      g_byte_array_append (a, (const guint8 *)"CppCon.pdb", 11);
+
+      memset (&rec, 0, sizeof rec);
+      rec.kind = ETL_RECORD_KIND_CLASSIC;
+      rec.header_type = ptr == 4 ? ETL_HEADER_TYPE_FULL_HEADER32 : ETL_HEADER_TYPE_FULL_HEADER64;
+      rec.opcode = 36;
+      g_assert_true (etl_guid_parse (ETL_MODULE_ID_PROVIDER, &rec.provider));
+      for (guint len = 0; len < a->len; len++)
+        {
+          /* A copy of exactly @len bytes, so a read past it is caught by
+           * valgrind / ASan. */
+          g_autofree guint8 *cut = g_memdup2 (a->data, MAX (len, 1));
+
+          rec.user_data = cut;
+          rec.user_data_len = len;
+          g_assert_false (etl_module_id_read (&rec, &id, &name));
+          g_assert_null (name);
+        }
+      rec.user_data = a->data;
+      rec.user_data_len = a->len;
+      g_assert_true (etl_module_id_read (&rec, &id, &name));
+      g_assert_cmpint (id.kind, ==, ETL_MODULE_ID_RSDS);
+      g_assert_cmphex (id.image_base, ==, 0x77710000);
+      g_assert_cmpuint (id.process_id, ==, 0x1234);
+      g_assert_true (etl_guid_equal (&id.guid, &guid));
+      g_assert_cmpuint (id.age, ==, 5);
+      g_assert_cmpstr (name, ==, "CppCon.pdb");
+      g_free (name);
+      /* ILRSDS: the same layout, another kind; another provider: not one. */
+      rec.opcode = 37;
+      g_assert_true (etl_module_id_read (&rec, &id, NULL));
+      g_assert_cmpint (id.kind, ==, ETL_MODULE_ID_ILRSDS);
+      rec.opcode = 40; /* DbgDeterm: ImageBase and ProcessId only */
+      rec.user_data_len = ptr + 4;
+      g_assert_true (etl_module_id_read (&rec, &id, &name));
+      g_assert_cmpint (id.kind, ==, ETL_MODULE_ID_DETERM);
+      g_assert_null (name);
+      rec.provider.data1 ^= 1;
+      g_assert_false (etl_module_id_read (&rec, &id, NULL));
+    }
+}
+
 /* On demand: every frame named as llvm-pdbutil says, every image's status
  * and reason. */
 static void
@@ -981,6 +1048,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/etl/symbol-resolver/module-id-record", test_module_id_record);
   g_test_add_func ("/etl/symbol-resolver/module-ids", test_module_ids);
   g_test_add_func ("/etl/symbol-resolver/resolve", test_resolve);
   g_test_add_func ("/etl/symbol-resolver/wrong-folder", test_wrong_folder);

@@ -4,6 +4,7 @@
  *
  *   etlscope-cli stacks [--from MS] [--to MS] [--top N] [--manifest FILE.man]... FILE...
  *   etlscope-cli stacks --thread-time [--tid N]... [--from MS] [--to MS] [--top N] FILE...
+ *   (both take --symbols PATH: _NT_SYMBOL_PATH syntax, default $_NT_SYMBOL_PATH)
  *
  * Prints one object: the counts of stack records, attached stacks, images
  * and JIT methods, the samples in the range and how many of their frames
@@ -18,6 +19,14 @@
  * pseudo-frames), and "paths": the --top heaviest root-to-leaf paths, each
  * {"frames": [outermost first … pseudo-frame], "ms": its weight}, by
  * weight descending then by frames.
+ *
+ * With a symbol path (--symbols, else $_NT_SYMBOL_PATH when set), native
+ * frames are named `module!function+0xOFFSET` through the images' PDBs
+ * (etl-symbol-resolver.c), the summary's rows are per function where the
+ * module resolved, and the object gains "symbols": one row per image file
+ * and PDB identity {"module", "pdb", "guid", "age", "status", "reason",
+ * "file"} (etl_symbol_resolver_dup_statuses(); every image is looked up, not
+ * only those in the range).  Without one the output is as before.
  */
 #include "config.h"
 
@@ -43,7 +52,86 @@ add_uint (JsonBuilder *b, const char *name, guint64 value)
 }
 
 static void
-print_summary (EtlStacks *stacks, const EtlStackSummary *sum, double from_ms, double to_ms, guint top_n)
+add_nullable_string (JsonBuilder *b, const char *name, const char *value)
+{
+  json_builder_set_member_name (b, name);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* "symbols": each image's status, after every image was looked up. */
+static void
+add_symbols (JsonBuilder *b, EtlSymbolResolver *resolver)
+{
+  g_autoptr (GArray) rows = NULL;
+
+  if (resolver == NULL)
+    return;
+  etl_symbol_resolver_request_all (resolver);
+  rows = etl_symbol_resolver_dup_statuses (resolver);
+  json_builder_set_member_name (b, "symbols");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const EtlSymbolModuleStatus *row = &g_array_index (rows, EtlSymbolModuleStatus, i);
+
+      json_builder_begin_object (b);
+      add_nullable_string (b, "module", row->module);
+      add_nullable_string (b, "pdb", row->pdb);
+      add_nullable_string (b, "guid", row->guid);
+      add_uint (b, "age", row->age);
+      add_nullable_string (b, "status", etl_symbol_status_to_string (row->status));
+      add_nullable_string (b, "reason", row->reason);
+      add_nullable_string (b, "file", row->file);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/**
+ * etl_cli_symbols_resolver_new:
+ * @stacks: the trace's stacks
+ * @option: (nullable): the --symbols argument; %NULL: $_NT_SYMBOL_PATH
+ *   when set
+ * @command: the command's name, for messages
+ * @usage_error: (out): set when @option cannot be parsed (the message is
+ *   printed)
+ *
+ * Makes an on-demand resolver for @stacks from the symbol path and
+ * attaches it (etl_symbol_resolver_attach()).
+ *
+ * Returns: (transfer full) (nullable): the resolver, or %NULL when no symbol
+ *   path is given (or on a usage error)
+ */
+EtlSymbolResolver *
+etl_cli_symbols_resolver_new (EtlStacks *stacks, const char *option, const char *command, gboolean *usage_error)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlSymbolPath) path = NULL;
+  const char *text = option != NULL ? option : g_getenv ("_NT_SYMBOL_PATH");
+  EtlSymbolResolver *resolver;
+
+  *usage_error = FALSE;
+  if (text == NULL || stacks == NULL)
+    return NULL;
+  path = etl_symbol_path_parse (text, &error);
+  if (path == NULL)
+    {
+      g_printerr ("etlscope-cli %s: %s %s\n", command, option != NULL ? "--symbols" : "$_NT_SYMBOL_PATH",
+                  error->message);
+      *usage_error = TRUE;
+      return NULL;
+    }
+  resolver = etl_symbol_resolver_new (stacks, path, TRUE);
+  etl_symbol_resolver_attach (resolver);
+  return resolver;
+}
+
+static void
+print_summary (EtlStacks *stacks, const EtlStackSummary *sum, double from_ms, double to_ms, guint top_n,
+               EtlSymbolResolver *resolver)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (JsonGenerator) gen = json_generator_new ();
@@ -80,6 +168,7 @@ print_summary (EtlStacks *stacks, const EtlStackSummary *sum, double from_ms, do
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  add_symbols (b, resolver);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -114,7 +203,7 @@ ticks_ms (guint64 ticks)
 
 static void
 print_thread_time (EtlStacks *stacks, EtlStackTree *tree, const guint32 *tids, guint n_tids, double from_ms,
-                   double to_ms, guint top_n)
+                   double to_ms, guint top_n, EtlSymbolResolver *resolver)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (JsonGenerator) gen = json_generator_new ();
@@ -178,6 +267,7 @@ print_thread_time (EtlStacks *stacks, EtlStackTree *tree, const guint32 *tids, g
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  add_symbols (b, resolver);
   json_builder_end_object (b);
   for (guint r = 0; r < rows->len; r++)
     g_free (g_array_index (rows, PathRow, r).key);
@@ -234,6 +324,9 @@ etl_cli_stacks_main (int argc, char **argv)
   g_autoptr (EtlStacks) stacks = NULL;
   g_autoptr (EtlStackSummary) sum = NULL;
   g_auto (GStrv) tid_args = NULL;
+  g_autofree char *symbols = NULL;
+  g_autoptr (EtlSymbolResolver) resolver = NULL;
+  gboolean usage_error = FALSE;
   g_autoptr (GArray) tids = g_array_new (FALSE, FALSE, sizeof (guint32));
   gboolean thread_time = FALSE;
   const char *bad = NULL;
@@ -251,6 +344,9 @@ etl_cli_stacks_main (int argc, char **argv)
       "N" },
     { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
       "Describe events with this instrumentation manifest (repeatable)", "FILE.man" },
+    { "symbols", 0, 0, G_OPTION_ARG_STRING, &symbols,
+      "Name native frames through PDBs found in this symbol path (_NT_SYMBOL_PATH syntax; default "
+      "$_NT_SYMBOL_PATH)", "PATH" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
     { NULL }
   };
@@ -296,6 +392,9 @@ etl_cli_stacks_main (int argc, char **argv)
       return EXIT_INPUT;
     }
   stacks = etl_stacks_compute (trace, NULL, NULL, NULL, &error);
+  resolver = etl_cli_symbols_resolver_new (stacks, symbols, "stacks", &usage_error);
+  if (usage_error)
+    return EXIT_USAGE;
   origin = etl_trace_get_origin (trace);
   from_ft = origin + (gint64)(from_ms * 10000.0);
   to_ft = to_ms >= 0.0 ? origin + (gint64)(to_ms * 10000.0) : G_MAXINT64;
@@ -318,7 +417,7 @@ etl_cli_stacks_main (int argc, char **argv)
         }
       print_thread_time (stacks, tree, (const guint32 *)tids->data, tids->len, from_ms,
                          to_ms >= 0.0 ? to_ms : etl_trace_filetime_to_ms (trace, etl_trace_get_last_filetime (trace)),
-                         (guint)top_n);
+                         (guint)top_n, resolver);
     }
   else
     {
@@ -331,7 +430,7 @@ etl_cli_stacks_main (int argc, char **argv)
         }
       print_summary (stacks, sum, from_ms,
                      to_ms >= 0.0 ? to_ms : etl_trace_filetime_to_ms (trace, etl_trace_get_last_filetime (trace)),
-                     (guint)top_n);
+                     (guint)top_n, resolver);
     }
   fflush (stdout);
 

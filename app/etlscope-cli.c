@@ -567,6 +567,8 @@ run_trace_command (const char *command, int argc, char **argv)
   gboolean no_fields = FALSE;
   gboolean with_stacks = FALSE;
   g_autoptr (EtlStacks) stacks = NULL;
+  g_autofree char *symbols = NULL;
+  g_autoptr (EtlSymbolResolver) resolver = NULL;
   g_autofree char *format = NULL;
   g_autofree char *param = NULL;
   gint64 limit = -1;
@@ -582,6 +584,9 @@ run_trace_command (const char *command, int argc, char **argv)
     { "no-fields", 0, 0, G_OPTION_ARG_NONE, &no_fields, "Leave out each record's decoded fields", NULL },
     { "stacks", 0, 0, G_OPTION_ARG_NONE, &with_stacks,
       "Add \"stack\" (module+0xOFFSET frames, innermost first) to records that have one (JSON lines)", NULL },
+    { "symbols", 0, 0, G_OPTION_ARG_STRING, &symbols,
+      "With --stacks, name native frames module!function+0xOFFSET through PDBs found in this symbol path "
+      "(_NT_SYMBOL_PATH syntax; default $_NT_SYMBOL_PATH)", "PATH" },
     { NULL }
   };
   GOptionEntry file_entries[] = {
@@ -657,8 +662,13 @@ run_trace_command (const char *command, int argc, char **argv)
     command_status = cmd_info (trace);
   else if (strcmp (command, "dump") == 0)
     {
+      gboolean usage_error = FALSE;
+
       if (with_stacks)
         stacks = etl_stacks_compute (trace, NULL, NULL, NULL, NULL);
+      resolver = etl_cli_symbols_resolver_new (stacks, symbols, "dump", &usage_error);
+      if (usage_error)
+        return EXIT_USAGE;
       command_status = cmd_dump (trace, dump_format, limit, !no_fields, stacks);
     }
   else if (strcmp (command, "stats") == 0)

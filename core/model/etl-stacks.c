@@ -49,6 +49,7 @@
 
 #include <string.h>
 
+#include "etl-module-id.h"
 #include "etl-stacks.h"
 #include "etl-stacks-private.h"
 
@@ -73,6 +74,7 @@
 #define MATCH_SCAN 256    /* records looked at around the event's time */
 #define BACK_SCAN 64      /* overlapping ranges looked at below an address */
 #define PROGRESS_STEP 65536
+#define ID_WINDOW 16 /* records between an ImageID record and its Image record */
 
 enum
 {
@@ -106,7 +108,14 @@ typedef struct
   gint64 start; /* FILETIME it was loaded, 0 when before the trace */
   gint64 end;   /* FILETIME it was unloaded, G_MAXINT64 when never */
   const char *name;
+  gint32 id;    /* modules: index in ids, -1 when none */
 } Range;
+
+typedef struct
+{
+  guint64 record; /* the ImageID record */
+  guint id;       /* index in ids */
+} PendingId;
 
 struct _EtlStacks
 {
@@ -118,6 +127,9 @@ struct _EtlStacks
   GArray *methods; /* Range, by pid then base */
   GStringChunk *names;
   guint64 kernel_boundary;
+  GArray *ids;              /* EtlModuleId: the ImageID records' identities */
+  EtlStacksNamer namer;     /* etl_stacks_set_namer() */
+  gpointer namer_data;
 };
 
 static guint32
@@ -277,6 +289,7 @@ add_module (EtlStacks *s, const EtlRecord *rec, Range r, const char *file_name)
   r.start = rec->opcode == IMAGE_LOAD ? rec->filetime : 0;
   r.end = rec->opcode == IMAGE_UNLOAD ? rec->filetime : G_MAXINT64;
   r.name = g_string_chunk_insert_const (s->names, file_part (file_name));
+  r.id = -1;
   g_array_append_val (s->modules, r);
 }
 
@@ -542,6 +555,68 @@ is_clr_method_record (const EtlRecord *rec)
   return g_ascii_strcasecmp (guid, CLR_RUNTIME) == 0 || g_ascii_strcasecmp (guid, CLR_RUNDOWN) == 0;
 }
 
+/* Gives ImageID identity @id to module @m unless it has one of that kind, or
+ * an RSDS one (the resolvable kind wins). */
+static gboolean
+offer_id (EtlStacks *s, guint m, guint id)
+{
+  Range *r = &g_array_index (s->modules, Range, m);
+  const EtlModuleId *x = &g_array_index (s->ids, EtlModuleId, id);
+
+  if (x->image_base != r->base)
+    return FALSE;
+  if (r->id >= 0)
+    {
+      const EtlModuleId *have = &g_array_index (s->ids, EtlModuleId, r->id);
+
+      if (have->kind == x->kind || have->kind == ETL_MODULE_ID_RSDS)
+        return FALSE;
+    }
+  r->id = (gint32)id;
+  return TRUE;
+}
+
+/* A new module (at record @record) takes the ImageID identities of its
+ * base logged just before it (PerfView's and xperf's merge put them
+ * first); older ones are dropped. */
+static void
+take_pending_ids (EtlStacks *s, GArray *pending, guint m, guint64 record)
+{
+  for (guint k = pending->len; k > 0; k--)
+    {
+      const PendingId *p = &g_array_index (pending, PendingId, k - 1);
+
+      if (record - p->record > ID_WINDOW || offer_id (s, m, p->id))
+        g_array_remove_index (pending, k - 1);
+    }
+}
+
+/* A KernelTraceControl DbgID_RSDS / DbgID_ILRSDS / DbgPPDB / DbgDeterm
+ * record (etl-module-id.c): kept, and attached to the Image record of the
+ * same ImageBase next to it: the one just before it when that has no
+ * identity of its kind yet, else the next one (take_pending_ids()).  The
+ * same ImageBase recurs (ntdll.dll in every process), so a module that
+ * already has its identity passes the record on to the next. */
+static void
+add_module_id (EtlStacks *s, const EtlRecord *rec, guint64 record, GArray *pending, guint last_module,
+               guint64 last_module_record)
+{
+  EtlModuleId id;
+  g_autofree char *pdb_name = NULL;
+  PendingId p = { record, s->ids->len };
+
+  if (!etl_module_id_read (rec, &id, &pdb_name))
+    return;
+  if (pdb_name != NULL)
+    id.pdb_name = g_string_chunk_insert_const (s->names, pdb_name);
+  g_array_append_val (s->ids, id);
+  if (last_module != G_MAXUINT && record - last_module_record <= ID_WINDOW && offer_id (s, last_module, p.id))
+    return;
+  if (pending->len > 0 && pending->len >= ID_WINDOW)
+    g_array_remove_index (pending, 0);
+  g_array_append_val (pending, p);
+}
+
 /**
  * etl_stacks_compute:
  * @trace: an open trace
@@ -571,6 +646,9 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
   g_autoptr (GArray) defs = g_array_new (FALSE, FALSE, sizeof (KeyDef));
   g_autoptr (GArray) attach = g_array_new (FALSE, FALSE, sizeof (Attach));
   g_autoptr (GArray) image_plans = g_array_new (FALSE, FALSE, sizeof (ImagePlan));
+  g_autoptr (GArray) pending = g_array_new (FALSE, FALSE, sizeof (PendingId));
+  guint last_module = G_MAXUINT;
+  guint64 last_module_record = 0;
   guint64 n = etl_trace_get_n_records (trace);
   const EtlFileInfo *info0 = etl_trace_get_file_info (trace, 0);
   g_autofree guint8 *wanted = NULL;
@@ -583,6 +661,7 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
   s->modules = g_array_new (FALSE, FALSE, sizeof (Range));
   s->methods = g_array_new (FALSE, FALSE, sizeof (Range));
   s->names = g_string_chunk_new (4096);
+  s->ids = g_array_new (FALSE, FALSE, sizeof (EtlModuleId));
   s->kernel_boundary = info0 != NULL && info0->pointer_size == 4 ? KERNEL_BOUNDARY_32 : KERNEL_BOUNDARY_64;
 
   /* Only StackWalk, Image and CLR records matter: the provider index says
@@ -596,7 +675,8 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
 
       etl_guid_to_string (etl_trace_get_provider (trace, p), guid);
       wanted[p] = g_ascii_strcasecmp (guid, STACK_WALK_PROVIDER) == 0 || g_ascii_strcasecmp (guid, IMAGE_PROVIDER) == 0
-                  || g_ascii_strcasecmp (guid, CLR_RUNTIME) == 0 || g_ascii_strcasecmp (guid, CLR_RUNDOWN) == 0;
+                  || g_ascii_strcasecmp (guid, CLR_RUNTIME) == 0 || g_ascii_strcasecmp (guid, CLR_RUNDOWN) == 0
+                  || g_ascii_strcasecmp (guid, ETL_MODULE_ID_PROVIDER) == 0;
     }
 
   for (guint64 i = 0; i < n; i++)
@@ -628,6 +708,8 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
               continue;
             if (is_clr_method_record (&rec))
               add_method (s, &rec);
+            else if (rec.kind == ETL_RECORD_KIND_CLASSIC)
+              add_module_id (s, &rec, i, pending, last_module, last_module_record);
             else if (is_clr_stack_record (&rec))
               {
                 s->n_stack_records++;
@@ -692,7 +774,17 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
             break;
           default:
             if (is_image_record (&rec))
-              add_image (s, &rec, image_plans);
+              {
+                guint before = s->modules->len;
+
+                add_image (s, &rec, image_plans);
+                if (s->modules->len > before)
+                  {
+                    last_module = s->modules->len - 1;
+                    last_module_record = i;
+                    take_pending_ids (s, pending, last_module, i);
+                  }
+              }
             break;
           }
       }
@@ -766,6 +858,7 @@ etl_stacks_unref (EtlStacks *stacks)
   g_clear_pointer (&stacks->modules, g_array_unref);
   g_clear_pointer (&stacks->methods, g_array_unref);
   g_clear_pointer (&stacks->names, g_string_chunk_free);
+  g_clear_pointer (&stacks->ids, g_array_unref);
   g_free (stacks);
 }
 
@@ -955,26 +1048,10 @@ find_range (GArray *ranges, guint32 pid, gint64 filetime, guint64 address)
   return fallback;
 }
 
-/**
- * etl_stacks_symbolize:
- * @stacks: stacks
- * @pid: the stack's process (StackProcess)
- * @filetime: the event's time, FILETIME
- * @address: a return address
- * @resolved: (out) (optional): whether @address was found in a module or a
- *   JIT method
- *
- * Names @address without symbol files: `module.dll+0xOFFSET` from the Image
- * records (kernel addresses from the images of processes 0 and 4), a JIT
- * method as `Namespace.Method`, else the address as `0x…`.  An image or
- * method valid at @filetime is preferred; one of another time is used when
- * no other matches.
- *
- * Returns: (transfer full): the frame's name
- */
-char *
-etl_stacks_symbolize (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 address,
-                      gboolean *resolved)
+/* The image that holds @address: kernel addresses in the images of
+ * processes 0 and 4, others in @pid's. */
+static const Range *
+find_module_range (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 address)
 {
   const Range *r = NULL;
 
@@ -986,10 +1063,154 @@ etl_stacks_symbolize (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 a
     }
   if (r == NULL)
     r = find_range (stacks->modules, pid, filetime, address);
+  return r;
+}
+
+/**
+ * etl_stacks_find_module:
+ * @stacks: stacks
+ * @pid: the stack's process (StackProcess)
+ * @filetime: the event's time, FILETIME
+ * @address: a return address
+ *
+ * The module etl_stacks_symbolize() names @address after (kernel addresses
+ * in the images of processes 0 and 4, others in @pid's; an image valid at
+ * @filetime preferred).
+ *
+ * Returns: the module's index for etl_stacks_get_module(), or -1
+ */
+gint
+etl_stacks_find_module (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 address)
+{
+  const Range *r;
+
+  g_return_val_if_fail (stacks != NULL, -1);
+  r = find_module_range (stacks, pid, filetime, address);
+  return r != NULL ? (gint)(r - (const Range *)stacks->modules->data) : -1;
+}
+
+/**
+ * etl_stacks_get_module:
+ * @stacks: stacks
+ * @index: a module, below etl_stacks_get_n_modules()
+ * @module: (out caller-allocates): its image: process, ImageBase,
+ *   ImageSize, lifetime, file name and the KernelTraceControl identity
+ *   attached to it (see etl-module-id.c); the pointers live as long as
+ *   @stacks
+ *
+ * Returns: %FALSE when @index is out of range
+ */
+gboolean
+etl_stacks_get_module (EtlStacks *stacks, guint index, EtlStackModule *module)
+{
+  const Range *r;
+
+  g_return_val_if_fail (stacks != NULL && module != NULL, FALSE);
+  if (index >= stacks->modules->len)
+    return FALSE;
+  r = &g_array_index (stacks->modules, Range, index);
+  module->pid = r->pid;
+  module->base = r->base;
+  module->size = r->size;
+  module->start = r->start;
+  module->end = r->end;
+  module->name = r->name;
+  module->id = r->id >= 0 ? &g_array_index (stacks->ids, EtlModuleId, r->id) : NULL;
+  return TRUE;
+}
+
+/**
+ * etl_stacks_get_n_module_ids:
+ * @stacks: stacks
+ *
+ * Returns: the KernelTraceControl DbgID_RSDS, DbgID_ILRSDS, DbgPPDB and
+ *   DbgDeterm records read (attached to an image or not)
+ */
+guint
+etl_stacks_get_n_module_ids (EtlStacks *stacks)
+{
+  g_return_val_if_fail (stacks != NULL, 0);
+  return stacks->ids->len;
+}
+
+/**
+ * etl_stacks_get_module_id:
+ * @stacks: stacks
+ * @index: below etl_stacks_get_n_module_ids()
+ *
+ * Returns: (transfer none) (nullable): the @index-th ImageID identity in
+ *   record order, %NULL when out of range
+ */
+const EtlModuleId *
+etl_stacks_get_module_id (EtlStacks *stacks, guint index)
+{
+  g_return_val_if_fail (stacks != NULL, NULL);
+  return index < stacks->ids->len ? &g_array_index (stacks->ids, EtlModuleId, index) : NULL;
+}
+
+/**
+ * etl_stacks_set_namer:
+ * @stacks: stacks
+ * @namer: (nullable) (scope notified): names a frame in a module, or %NULL
+ *   to go back to `module+0xOFFSET`
+ * @data: closure for @namer; not owned: clear the namer before @data goes
+ *
+ * Lets a symbol resolver (etl-symbol-resolver.c) name the frames that fall
+ * in modules: etl_stacks_symbolize() then gives `module!function+0xOFFSET`
+ * (`module!function` at offset 0) and etl_stacks_summarize() groups by
+ * `module!function` where @namer answers, `module+0xOFFSET` and the module
+ * elsewhere.  Set it before @stacks is shared with other threads; @namer
+ * itself is called from any thread that symbolizes.
+ */
+void
+etl_stacks_set_namer (EtlStacks *stacks, EtlStacksNamer namer, gpointer data)
+{
+  g_return_if_fail (stacks != NULL);
+  stacks->namer = namer;
+  stacks->namer_data = data;
+}
+
+/**
+ * etl_stacks_symbolize:
+ * @stacks: stacks
+ * @pid: the stack's process (StackProcess)
+ * @filetime: the event's time, FILETIME
+ * @address: a return address
+ * @resolved: (out) (optional): whether @address was found in a module or a
+ *   JIT method
+ *
+ * Names @address: `module.dll!function+0xOFFSET` when a namer
+ * (etl_stacks_set_namer()) knows it, else `module.dll+0xOFFSET` from the
+ * Image records (kernel addresses from the images of processes 0 and 4), a JIT
+ * method as `Namespace.Method`, else the address as `0x…`.  An image or
+ * method valid at @filetime is preferred; one of another time is used when
+ * no other matches.
+ *
+ * Returns: (transfer full): the frame's name
+ */
+char *
+etl_stacks_symbolize (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 address,
+                      gboolean *resolved)
+{
+  const Range *r = find_module_range (stacks, pid, filetime, address);
+
   if (resolved != NULL)
     *resolved = TRUE;
   if (r != NULL)
-    return g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", r->name, address - r->base);
+    {
+      if (stacks->namer != NULL)
+        {
+          guint32 offset = 0;
+          const char *name = stacks->namer (stacks->namer_data, (guint)(r - (const Range *)stacks->modules->data),
+                                            address - r->base, &offset);
+
+          if (name != NULL && offset == 0)
+            return g_strdup (name);
+          if (name != NULL)
+            return g_strdup_printf ("%s+0x%" G_GINT32_MODIFIER "x", name, offset);
+        }
+      return g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", r->name, address - r->base);
+    }
   r = find_range (stacks->methods, pid, filetime, address);
   if (r != NULL)
     return g_strdup (r->name);
@@ -998,20 +1219,21 @@ etl_stacks_symbolize (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 a
   return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", address);
 }
 
-/* The group of a frame for the summary: module, method or "?". */
+/* The group of a frame for the summary: function (`module!function`, with
+ * a namer), module, method or "?". */
 static const char *
 frame_group (EtlStacks *s, guint32 pid, gint64 filetime, guint64 address)
 {
-  const Range *r = NULL;
+  const Range *r = find_module_range (s, pid, filetime, address);
 
-  if (address >= s->kernel_boundary)
+  if (r != NULL && s->namer != NULL)
     {
-      r = find_range (s->modules, 0, filetime, address);
-      if (r == NULL)
-        r = find_range (s->modules, 4, filetime, address);
+      const char *name = s->namer (s->namer_data, (guint)(r - (const Range *)s->modules->data), address - r->base,
+                                   NULL);
+
+      if (name != NULL)
+        return name;
     }
-  if (r == NULL)
-    r = find_range (s->modules, pid, filetime, address);
   if (r == NULL)
     r = find_range (s->methods, pid, filetime, address);
   return r != NULL ? r->name : NULL;

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "etl-module-id.h"
 #include "etl-trace.h"
 
 G_BEGIN_DECLS
@@ -56,6 +57,41 @@ typedef struct
   GArray *rows;
 } EtlStackSummary;
 
+/**
+ * EtlStackModule:
+ * @pid: ProcessId of the Image record (0 for kernel images)
+ * @base: ImageBase
+ * @size: ImageSize, bytes
+ * @start: FILETIME it was loaded, 0 when before the trace
+ * @end: FILETIME it was unloaded, G_MAXINT64 when never
+ * @name: the file name ("ntdll.dll")
+ * @id: (nullable): its KernelTraceControl identity (DbgID_RSDS preferred)
+ *
+ * One image of the module map (etl_stacks_get_module()).
+ */
+typedef struct
+{
+  guint32 pid;
+  guint64 base;
+  guint64 size;
+  gint64 start;
+  gint64 end;
+  const char *name;
+  const EtlModuleId *id;
+} EtlStackModule;
+
+/**
+ * EtlStacksNamer:
+ * @data: the closure given to etl_stacks_set_namer()
+ * @module: the module's index (etl_stacks_get_module())
+ * @offset: the address minus the module's ImageBase
+ * @function_offset: (out) (optional): the address minus the function's start
+ *
+ * Returns: (transfer none) (nullable): `module!function`, valid while the
+ *   namer is set, or %NULL to name the frame `module+0xOFFSET`
+ */
+typedef const char *(*EtlStacksNamer) (gpointer data, guint module, guint64 offset, guint32 *function_offset);
+
 #define ETL_STACKS_MAX_FRAMES 1024
 
 EtlStacks *etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress_data,
@@ -73,6 +109,11 @@ GArray *etl_stacks_get_frames (EtlStacks *stacks, guint64 index, guint32 *pid);
 char *etl_stacks_symbolize (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 address,
                             gboolean *resolved);
 char **etl_stacks_dup_symbolized (EtlStacks *stacks, guint64 index);
+gint etl_stacks_find_module (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 address);
+gboolean etl_stacks_get_module (EtlStacks *stacks, guint index, EtlStackModule *module);
+guint etl_stacks_get_n_module_ids (EtlStacks *stacks);
+const EtlModuleId *etl_stacks_get_module_id (EtlStacks *stacks, guint index);
+void etl_stacks_set_namer (EtlStacks *stacks, EtlStacksNamer namer, gpointer data);
 
 EtlStackSummary *etl_stacks_summarize (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
                                        GCancellable *cancellable, GError **error);

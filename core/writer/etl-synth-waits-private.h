@@ -8,5 +8,7 @@ G_BEGIN_DECLS
 
 gboolean etl_synth_waits_write (const EtlSynthParams *params, EtlWriter *w, gint64 header_ts_raw,
                                 gint64 ticks_per_second, GError **error);
+gboolean etl_synth_symbols_write (const EtlSynthParams *params, EtlWriter *w, gint64 header_ts_raw,
+                                  gint64 ticks_per_second, GError **error);
 
 G_END_DECLS

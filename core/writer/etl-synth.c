@@ -965,6 +965,10 @@ etl_synth_params_init (EtlSynthParams *params)
   params->waits = FALSE;
   params->no_ready_thread = FALSE;
   params->waits_stacks = FALSE;
+  params->symbol_modules = NULL;
+  params->n_symbol_modules = 0;
+  params->symbol_stacks = NULL;
+  params->n_symbol_stacks = 0;
 }
 
 typedef struct
@@ -1134,14 +1138,16 @@ etl_synth_write (const EtlSynthParams *params, const char *path, GError **error)
   w = etl_writer_new (path, &h, error);
   if (w == NULL)
     return FALSE;
-  if (params->schedule || params->waits)
+  if (params->schedule || params->waits || params->symbol_modules != NULL)
     {
       gint64 ticks_per_second = params->clock == ETL_CLOCK_SYSTEM_TIME  ? 10000000
                                 : params->clock == ETL_CLOCK_CPU_CYCLE ? (gint64) h.cpu_speed_mhz * 1000000
                                                                        : h.perf_freq;
 
-      if (params->waits ? !etl_synth_waits_write (params, w, h.header_ts_raw, ticks_per_second, error)
-                        : !sched_write (params, w, h.header_ts_raw, ticks_per_second, error))
+      if (params->symbol_modules != NULL
+              ? !etl_synth_symbols_write (params, w, h.header_ts_raw, ticks_per_second, error)
+          : params->waits ? !etl_synth_waits_write (params, w, h.header_ts_raw, ticks_per_second, error)
+                          : !sched_write (params, w, h.header_ts_raw, ticks_per_second, error))
         return FALSE;
       return etl_writer_close (w, NULL, error);
     }

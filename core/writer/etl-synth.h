@@ -8,6 +8,29 @@
 G_BEGIN_DECLS
 
 /**
+ * EtlSynthModule:
+ * @file_name: the Image record's FileName (`\Device\…\app.exe`)
+ * @base: ImageBase
+ * @size: ImageSize, bytes
+ * @has_dbgid: write a KernelTraceControl DbgID_RSDS record for it
+ * @guid: with @has_dbgid, the record's GuidSig
+ * @age: with @has_dbgid, its Age
+ * @pdb_name: with @has_dbgid, its PdbFileName (ANSI)
+ *
+ * One image of the symbols trace (#EtlSynthParams.symbol_modules).
+ */
+typedef struct
+{
+  const char *file_name;
+  guint64 base;
+  guint64 size;
+  gboolean has_dbgid;
+  EtlGuid guid;
+  guint32 age;
+  const char *pdb_name;
+} EtlSynthModule;
+
+/**
  * EtlSynthParams:
  * @n_cpus: processors, 1 to 2048
  * @n_records: event records to write, the EventTrace header record excluded
@@ -36,6 +59,16 @@ G_BEGIN_DECLS
  * @waits_stacks: with @waits, add Image Load records and a StackWalk record
  *   after each CSwitch (the new thread's stack) and ReadyThread (the
  *   readying thread's stack); see etl-synth-waits.c
+ * @symbol_modules: (array length=n_symbol_modules) (nullable): write the
+ *   symbols trace instead (see etl-synth-symbols.c): process 1000 with
+ *   thread 1004, these images loaded in it (each after its DbgID_RSDS record
+ *   when it has one), then one SampledProfile with its StackWalk record per
+ *   stack of @symbol_stacks; @n_records, @loss_rate, @schedule and @waits
+ *   are then ignored
+ * @n_symbol_modules: images in @symbol_modules, up to 64
+ * @symbol_stacks: (array length=n_symbol_stacks): the samples' return
+ *   addresses, innermost first, each stack ended by a 0
+ * @n_symbol_stacks: words in @symbol_stacks
  *
  * What etl_synth_write() generates.  Initialise with etl_synth_params_init().
  */
@@ -53,6 +86,10 @@ typedef struct
   gboolean waits;
   gboolean no_ready_thread;
   gboolean waits_stacks;
+  const EtlSynthModule *symbol_modules;
+  guint n_symbol_modules;
+  const guint64 *symbol_stacks;
+  guint n_symbol_stacks;
 } EtlSynthParams;
 
 void etl_synth_params_init (EtlSynthParams *params);

@@ -36,6 +36,13 @@ G_BEGIN_DECLS
  * @waits_stacks: with @waits, add Image Load records and a StackWalk record
  *   after each CSwitch (the new thread's stack) and ReadyThread (the
  *   readying thread's stack); see etl-synth-waits.c
+ * @activities: write the activities trace instead (TraceLogging Start/Stop
+ *   events with ActivityIds and RelatedActivityIds; see
+ *   etl-synth-activities.c); @loss_rate and the schedule fields are then
+ *   ignored
+ * @activity_pairs: with @activities: 0 writes the exact scenario (22
+ *   records, @n_records ignored); N > 0 writes @n_records records of which
+ *   N Start/Stop pairs, on @n_cpus threads
  *
  * What etl_synth_write() generates.  Initialise with etl_synth_params_init().
  */
@@ -53,6 +60,8 @@ typedef struct
   gboolean waits;
   gboolean no_ready_thread;
   gboolean waits_stacks;
+  gboolean activities;
+  guint64 activity_pairs;
 } EtlSynthParams;
 
 void etl_synth_params_init (EtlSynthParams *params);

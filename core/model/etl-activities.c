@@ -662,6 +662,7 @@ typedef struct
 typedef struct
 {
   EtlTrace *trace;
+  gboolean decode;    /* the trace has the decoder's hook: names from schemas */
   GCancellable *cancellable;
   guint64 n_records;
   guint64 n_blocks;
@@ -733,7 +734,7 @@ schema_task_name (const EtlSchema *schema, guint8 opcode, char out[TASK_NAME_MAX
 
 /* Fills @it from record @i when it is a Start or Stop; FALSE when not. */
 static gboolean
-read_item (EtlTrace *trace, guint64 i, Item *it)
+read_item (EtlTrace *trace, gboolean decode, guint64 i, Item *it)
 {
   EtlRecordBrief brief;
   g_auto (EtlRecord) r = { 0 };
@@ -777,7 +778,7 @@ read_item (EtlTrace *trace, guint64 i, Item *it)
     }
   it->task_name[0] = '\0';
   it->first_string[0] = '\0';
-  if (r.opcode == OPCODE_START)
+  if (r.opcode == OPCODE_START && decode)
     {
       g_autoptr (EtlDecoded) decoded = etl_trace_decode_record_prefix (trace, &r, 1);
 
@@ -829,7 +830,7 @@ reader_run (gpointer data)
         }
       end = MIN ((j + 1) * BLOCK_RECORDS, pass->n_records);
       for (guint64 i = j * BLOCK_RECORDS; i < end; i++)
-        if (read_item (pass->trace, i, &block->items[block->n]))
+        if (read_item (pass->trace, pass->decode, i, &block->items[block->n]))
           block->n++;
       g_mutex_lock (&pass->lock);
       block->filled = TRUE;
@@ -862,6 +863,7 @@ feed_item (EtlActivitiesBuilder *b, const Item *it)
 static void
 name_stops (EtlActivities *acts, EtlTrace *trace)
 {
+  gboolean decode = etl_trace_get_schema_registry (trace) != NULL;
   g_autoptr (GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (guint k = 0; k < acts->strings->len; k++)
@@ -874,7 +876,7 @@ name_stops (EtlActivities *acts, EtlTrace *trace)
 
       if (s->name != NONE)
         continue;
-      if (etl_trace_get_record (trace, s->record, &r, NULL))
+      if (decode && etl_trace_get_record (trace, s->record, &r, NULL))
         {
           g_autoptr (EtlDecoded) decoded = etl_trace_decode_record_prefix (trace, &r, 1);
 
@@ -917,10 +919,9 @@ etl_activities_new (EtlTrace *trace, GCancellable *cancellable, GError **error)
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
-  /* The decoding state (schemas) is built once, before the readers share it. */
-  (void) etl_trace_get_schema_registry (trace);
   b = etl_activities_builder_new ();
   pass.trace = trace;
+  pass.decode = etl_trace_get_schema_registry (trace) != NULL;
   pass.cancellable = cancellable;
   pass.n_records = etl_trace_get_n_records (trace);
   pass.n_blocks = (pass.n_records + BLOCK_RECORDS - 1) / BLOCK_RECORDS;

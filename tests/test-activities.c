@@ -233,6 +233,8 @@ test_synth (void)
     g_assert_no_error (error);
     g_assert_true (json_parser_load_from_data (parser, line->str, -1, &error));
     o = json_node_get_object (json_parser_get_root (parser));
+    g_assert_true (json_object_has_member (o, "activity_id"));
+    g_assert_true (json_object_has_member (o, "related_activity_id"));
     g_assert_cmpstr (json_object_get_string_member (o, "activity_id"), ==, "00012c1d-0000-0000-0000-0000cac59e59");
     g_assert_cmpstr (json_object_get_string_member (o, "related_activity_id"), ==,
                      "00000010-0000-0000-0000-0000bd999d59");
@@ -745,6 +747,17 @@ test_stats (void)
   g_assert_cmpint (s.p99, ==, 50);
   g_assert_cmpint (s.max, ==, 50);
   g_assert_cmpint (odd[0], ==, 10);
+
+  /* Nearest rank where p × n is a whole number: the 9th of 10, not the 10th. */
+  {
+    gint64 ten[] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 };
+
+    etl_interval_stats_compute (ten, G_N_ELEMENTS (ten), &s);
+    g_assert_cmpint (s.p90, ==, 9);
+    g_assert_cmpint (s.p99, ==, 10);
+    g_assert_cmpfloat (s.median, ==, 5.5);
+    g_assert_cmpint (etl_interval_stats_percentile (ten, 10, 500), ==, 5);
+  }
 
   etl_interval_stats_compute (even, G_N_ELEMENTS (even), &s);
   g_assert_cmpfloat (s.median, ==, 2.5);

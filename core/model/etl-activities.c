@@ -38,18 +38,18 @@
  *   "Task N") followed by "(first field)" when the Start's first payload
  *   field is a string (PerfView: TaskName(ActivityPath,first field); the
  *   path is kept apart here, see etl_activity_id_to_path()).  The first
- *   field is decoded by the bounds-checked decoder (an unterminated string
- *   ends with the payload) and cut at %FIRST_STRING_MAX bytes.
+ *   field is read by the decoder's rules, bounds-checked (an unterminated
+ *   string ends with the payload), and cut at 127 bytes
+ *   (etl-activity-names.c).
  *
  * Memory and time: one #EtlActivity per Start (80 bytes) and, while it is
- * open, a slot in an open-addressing table (ActivityId keys) or a link in a
- * per-key stack (thread keys): every event costs O(1), whatever the number
- * of unpaired Starts.  The records are read by reader threads (one a
- * processor, at most %MAX_READERS) in blocks of %BLOCK_RECORDS, handed to
- * the calling thread in record order through a few block slots, so the
- * memory in flight is bounded.  The pass runs in the calling thread (meant
- * for a worker) and may be cancelled; the result is read-only and may be
- * shared between threads.
+ * open, a slot in an open-addressing table of ActivityIds (the open Starts
+ * of one ActivityId chained from it) or a link in a per-key stack (thread
+ * keys): every event costs O(1), whatever the number of unpaired Starts.
+ * etl_activities_new() (etl-activities-read.c) reads the trace with reader
+ * threads and feeds the events in record order to the pairing in the
+ * calling thread (meant for a worker); it may be cancelled.  The result is
+ * read-only and may be shared between threads.
  */
 #include "config.h"
 
@@ -59,14 +59,13 @@
 
 #include <string.h>
 
+#include "etl-activity-names-private.h"
 #include "etl-record.h"
 
 #define OPCODE_START 1
 #define OPCODE_STOP  2
 #define NONE         ETL_ACTIVITY_NONE
 
-#define TASK_NAME_MAX    64  /* bytes kept of a task name, NUL included */
-#define FIRST_STRING_MAX 128 /* bytes kept of a Start's first string field, NUL included */
 #define MAX_PROVIDERS    65535
 
 /* The ActivityPath check of EventSource IDs (TraceEvent's IsActivityPath):
@@ -206,13 +205,8 @@ guid_fold (const EtlGuid *g)
   return lo * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ hi;
 }
 
-/* Key by ActivityId: provider, task, process, ActivityId. */
-static guint32
-hash_by_id (const EtlActivity *a)
-{
-  return mix64 (guid_fold (&a->activity_id) ^ ((guint64) a->provider << 48 | (guint64) a->task << 32 | a->pid));
-}
-
+/* Key by ActivityId: provider, task, process, ActivityId (the ActivityId
+ * table finds the GUID; its chain, the rest). */
 static gboolean
 equal_by_id (const EtlActivity *a, const EtlActivity *b)
 {
@@ -252,6 +246,7 @@ equal_guid (const EtlActivity *a, const EtlActivity *b)
 typedef struct
 {
   guint32 key_prev; /* by-thread key: the Start of the same key open before it */
+  guint32 id_prev;  /* ActivityId: the open Start of the same ActivityId before it */
   guint32 thr_prev; /* the activity open on the same thread before it (its enclosing one there) */
   guint32 thr_next; /* the one opened after it on that thread */
 } Link;
@@ -262,14 +257,15 @@ struct _EtlActivitiesBuilder
   GArray *acts;   /* EtlActivity */
   GArray *links;  /* Link, one an activity */
   GArray *stops;  /* EtlActivityStop */
-  Table by_id;     /* open activities with an ActivityId, by (provider, task, pid, id) */
+  Table by_id;     /* latest open Start of each ActivityId; the others of that ID chain by id_prev */
   Table by_thread; /* top of each by-thread key's stack of open Starts */
-  Table by_guid;   /* latest open Start of each ActivityId (parents) */
   GHashTable *threads;   /* tid → innermost open activity + 1 */
   GHashTable *string_ids; /* string → index + 1 (keys owned by strings) */
   GPtrArray *strings;
   GHashTable *provider_ids; /* EtlGuid* (in providers) → index + 1 */
-  GArray *providers;        /* EtlGuid; preallocated: pointers into it stay valid */
+  GArray *providers;        /* EtlGuid */
+  GString *scratch;         /* a name being composed */
+  guint32 last_provider;    /* the last provider_id() answer, G_MAXUINT32 none */
 };
 
 EtlActivitiesBuilder *
@@ -282,12 +278,13 @@ etl_activities_builder_new (void)
   b->stops = g_array_new (FALSE, FALSE, sizeof (EtlActivityStop));
   table_init (&b->by_id);
   table_init (&b->by_thread);
-  table_init (&b->by_guid);
   b->threads = g_hash_table_new (NULL, NULL);
   b->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
   b->strings = g_ptr_array_new_with_free_func (g_free);
   b->provider_ids = g_hash_table_new_full (etl_guid_hash, etl_guid_equal_func, g_free, NULL);
   b->providers = g_array_new (FALSE, FALSE, sizeof (EtlGuid));
+  b->scratch = g_string_new (NULL);
+  b->last_provider = G_MAXUINT32;
   return b;
 }
 
@@ -309,15 +306,20 @@ intern (GHashTable *ids, GPtrArray *strings, const char *s)
 static guint32
 provider_id (EtlActivitiesBuilder *b, const EtlGuid *provider)
 {
-  gpointer v = g_hash_table_lookup (b->provider_ids, provider);
+  gpointer v;
 
+  /* Events of one provider come in runs: the last one answers most. */
+  if (b->last_provider != G_MAXUINT32
+      && etl_guid_equal (&g_array_index (b->providers, EtlGuid, b->last_provider), provider))
+    return b->last_provider;
+  v = g_hash_table_lookup (b->provider_ids, provider);
   if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
+    return b->last_provider = GPOINTER_TO_UINT (v) - 1;
   if (b->providers->len >= MAX_PROVIDERS)
     return G_MAXUINT32;
   g_array_append_val (b->providers, *provider);
   g_hash_table_insert (b->provider_ids, g_memdup2 (provider, sizeof *provider), GUINT_TO_POINTER (b->providers->len));
-  return b->providers->len - 1;
+  return b->last_provider = b->providers->len - 1;
 }
 
 static inline EtlActivity *
@@ -380,25 +382,85 @@ thread_unlink (EtlActivitiesBuilder *b, guint32 idx)
   l->thr_prev = l->thr_next = NONE;
 }
 
-/* Drops @idx from the parent table if it is the entry of its ActivityId. */
-static void
-guid_forget (EtlActivitiesBuilder *b, guint32 idx)
+/* The by_id slot of ActivityId @id, G_MAXUINT32 when no Start of it is open. */
+static guint32
+id_slot (EtlActivitiesBuilder *b, const EtlGuid *id)
 {
-  const EtlActivity *a = act_at (b, idx);
-  guint32 p = table_find (&b->by_guid, (const EtlActivity *) (gpointer) b->acts->data, hash_guid (a), a, equal_guid);
+  EtlActivity probe;
 
-  if (p != G_MAXUINT32 && b->by_guid.slots[p].idx1 == idx + 1)
-    table_remove_at (&b->by_guid, p);
+  probe.activity_id = *id;
+  return table_find (&b->by_id, (const EtlActivity *) (gpointer) b->acts->data, hash_guid (&probe), &probe,
+                     equal_guid);
+}
+
+/* The open Start of @probe's provider, task, process and ActivityId in the
+ * chain from @head, NONE when none. */
+static guint32
+id_match (EtlActivitiesBuilder *b, guint32 head, const EtlActivity *probe)
+{
+  for (guint32 k = head; k != NONE; k = link_at (b, k)->id_prev)
+    if (equal_by_id (act_at (b, k), probe))
+      return k;
+  return NONE;
+}
+
+/* Takes @idx out of its ActivityId's chain (slot @p). */
+static void
+id_unlink (EtlActivitiesBuilder *b, guint32 p, guint32 idx)
+{
+  guint32 head = b->by_id.slots[p].idx1 - 1;
+
+  if (head == idx)
+    {
+      guint32 below = link_at (b, idx)->id_prev;
+
+      if (below != NONE)
+        b->by_id.slots[p].idx1 = below + 1; /* same ActivityId, same hash */
+      else
+        table_remove_at (&b->by_id, p);
+    }
+  else
+    for (guint32 k = head; k != NONE; k = link_at (b, k)->id_prev)
+      if (link_at (b, k)->id_prev == idx)
+        {
+          link_at (b, k)->id_prev = link_at (b, idx)->id_prev;
+          break;
+        }
+  link_at (b, idx)->id_prev = NONE;
+}
+
+/*
+ * etl_activities_builder_prefetch: (private)
+ * @b: a builder
+ * @id: the ActivityId of an event to come
+ *
+ * Starts loading the table slot the event will look at: the pass calls it a
+ * few events ahead, so that the random access to a table of millions of
+ * open activities overlaps the work on the events before.
+ */
+void
+etl_activities_builder_prefetch (EtlActivitiesBuilder *b, const EtlGuid *id)
+{
+#if defined(__GNUC__)
+  EtlActivity probe;
+
+  probe.activity_id = *id;
+  __builtin_prefetch (&b->by_id.slots[hash_guid (&probe) & b->by_id.mask]);
+#else
+  (void) b;
+  (void) id;
+#endif
 }
 
 static void
 add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
 {
   EtlActivity a = { 0 };
-  Link l = { NONE, NONE, NONE };
+  Link l = { NONE, NONE, NONE, NONE };
   guint32 idx = b->acts->len, parent = NONE, p;
   gboolean has_id = !etl_guid_is_zero (&e->activity_id);
-  g_autofree char *task_name = NULL;
+  const char *task_name = e->task_name;
+  char fallback[32];
 
   if (idx >= G_MAXUINT32 - 1 || provider == G_MAXUINT32)
     {
@@ -414,14 +476,19 @@ add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
   a.task = e->task;
   a.flags = ETL_ACTIVITY_OPEN | (has_id ? 0 : ETL_ACTIVITY_BY_THREAD);
   a.activity_id = e->activity_id;
-  task_name = e->task_name != NULL && e->task_name[0] != '\0' ? g_strdup (e->task_name)
-                                                               : g_strdup_printf ("Task %u", e->task);
+  if (task_name == NULL || task_name[0] == '\0')
+    {
+      g_snprintf (fallback, sizeof fallback, "Task %u", e->task);
+      task_name = fallback;
+    }
   a.task_name = intern (b->string_ids, b->strings, task_name);
   if (e->first_string != NULL && e->first_string[0] != '\0')
     {
-      g_autofree char *name = g_strdup_printf ("%s(%s)", task_name, e->first_string);
-
-      a.name = intern (b->string_ids, b->strings, name);
+      g_string_assign (b->scratch, task_name);
+      g_string_append_c (b->scratch, '(');
+      g_string_append (b->scratch, e->first_string);
+      g_string_append_c (b->scratch, ')');
+      a.name = intern (b->string_ids, b->strings, b->scratch->str);
     }
   else
     a.name = a.task_name;
@@ -429,22 +496,18 @@ add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
   b->counts.starts++;
   if (has_id)
     {
-      guint32 h = hash_by_id (&a);
+      guint32 old;
 
-      p = table_find (&b->by_id, (const EtlActivity *) (gpointer) b->acts->data, h, &a, equal_by_id);
-      if (p != G_MAXUINT32)
+      p = id_slot (b, &a.activity_id);
+      old = p != G_MAXUINT32 ? id_match (b, b->by_id.slots[p].idx1 - 1, &a) : NONE;
+      if (old != NONE)
         {
-          /* Reuse: the open one is abandoned, this one takes its slot. */
-          guint32 old = b->by_id.slots[p].idx1 - 1;
-
+          /* Reuse: the open one is abandoned; this one takes its place below. */
           act_at (b, old)->flags |= ETL_ACTIVITY_ABANDONED;
           b->counts.abandoned++;
           thread_unlink (b, old);
-          guid_forget (b, old);
-          b->by_id.slots[p].idx1 = idx + 1;
+          id_unlink (b, p, old);
         }
-      else
-        table_insert (&b->by_id, h, idx);
     }
   else
     {
@@ -464,14 +527,10 @@ add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
     b->counts.bad_related_id++;
   if (e->related_state == 1 && !etl_guid_is_zero (&e->related))
     {
-      EtlActivity probe = { 0 };
-
-      probe.activity_id = e->related;
-      p = table_find (&b->by_guid, (const EtlActivity *) (gpointer) b->acts->data, hash_guid (&probe), &probe,
-                      equal_guid);
+      p = id_slot (b, &e->related);
       if (p != G_MAXUINT32)
         {
-          parent = b->by_guid.slots[p].idx1 - 1;
+          parent = b->by_id.slots[p].idx1 - 1;
           a.flags |= ETL_ACTIVITY_BY_RELATED_ID;
         }
       else
@@ -486,13 +545,14 @@ add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
   g_array_append_val (b->links, l);
   if (has_id)
     {
-      guint32 h = hash_guid (&a);
-
-      p = table_find (&b->by_guid, (const EtlActivity *) (gpointer) b->acts->data, h, &a, equal_guid);
+      p = id_slot (b, &a.activity_id);
       if (p != G_MAXUINT32)
-        b->by_guid.slots[p].idx1 = idx + 1;
+        {
+          link_at (b, idx)->id_prev = b->by_id.slots[p].idx1 - 1;
+          b->by_id.slots[p].idx1 = idx + 1;
+        }
       else
-        table_insert (&b->by_guid, h, idx);
+        table_insert (&b->by_id, hash_guid (&a), idx);
     }
   thread_push (b, idx);
 }
@@ -514,14 +574,10 @@ add_stop (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
     ;
   else if (!etl_guid_is_zero (&e->activity_id))
     {
-      p = table_find (&b->by_id, (const EtlActivity *) (gpointer) b->acts->data, hash_by_id (&probe), &probe,
-                      equal_by_id);
-      if (p != G_MAXUINT32)
-        {
-          idx = b->by_id.slots[p].idx1 - 1;
-          table_remove_at (&b->by_id, p);
-          guid_forget (b, idx);
-        }
+      p = id_slot (b, &e->activity_id);
+      idx = p != G_MAXUINT32 ? id_match (b, b->by_id.slots[p].idx1 - 1, &probe) : NONE;
+      if (idx != NONE)
+        id_unlink (b, p, idx);
     }
   else
     {
@@ -622,249 +678,27 @@ etl_activities_builder_finish (EtlActivitiesBuilder *b, gint64 last_filetime)
   g_array_unref (b->links);
   table_clear (&b->by_id);
   table_clear (&b->by_thread);
-  table_clear (&b->by_guid);
   g_hash_table_unref (b->threads);
   g_hash_table_unref (b->string_ids);
   g_hash_table_unref (b->provider_ids);
+  g_string_free (b->scratch, TRUE);
   g_free (b);
   return acts;
 }
 
-/* ------------------------------------------------------------------------ */
-/* The pass over a trace                                                    */
-
-#define BLOCK_RECORDS 8192 /* records a reader reads at a time (and the most items a block holds) */
-#define MAX_READERS   4
-#define CANCEL_BLOCKS 8
-
-typedef struct
+/*
+ * etl_activities_name_stops: (private, etl-activities-private.h)
+ * @acts: activities just built, not yet shared
+ * @trace: their trace
+ *
+ * Names the unmatched Stops the builder got without a task name (their
+ * records are decoded only now: they are few).
+ */
+void
+etl_activities_name_stops (EtlActivities *acts, EtlTrace *trace)
 {
-  guint64 record;
-  gint64 filetime;
-  guint32 pid, tid;
-  EtlGuid provider;
-  guint16 task;
-  guint8 opcode;
-  guint8 related_state;
-  EtlGuid activity_id;
-  EtlGuid related;
-  char task_name[TASK_NAME_MAX];
-  char first_string[FIRST_STRING_MAX];
-} Item;
-
-typedef struct
-{
-  guint n;
-  gboolean filled;
-  Item items[BLOCK_RECORDS];
-} Block;
-
-typedef struct
-{
-  EtlTrace *trace;
-  gboolean decode;    /* the trace has the decoder's hook: names from schemas */
-  GCancellable *cancellable;
-  guint64 n_records;
-  guint64 n_blocks;
-  Block *slots;
-  guint n_slots;
-  GMutex lock;
-  GCond cond;
-  guint64 next_block; /* the next block a reader takes */
-  guint64 consumed;   /* blocks the builder has taken */
-  gboolean stop;
-} Pass;
-
-/* Copies at most @size − 1 bytes of UTF-8 @src, cut at a character's start. */
-static void
-copy_utf8 (char *dst, gsize size, const char *src)
-{
-  gsize n = src != NULL ? strlen (src) : 0;
-
-  if (n >= size)
-    {
-      n = size - 1;
-      while (n > 0 && ((guchar) src[n] & 0xC0) == 0x80)
-        n--;
-    }
-  if (n > 0)
-    memcpy (dst, src, n);
-  dst[n] = '\0';
-}
-
-static gboolean
-is_string_type (guint in_type)
-{
-  switch (in_type)
-    {
-    case ETL_IN_UNICODESTRING:
-    case ETL_IN_ANSISTRING:
-    case ETL_IN_COUNTEDSTRING:
-    case ETL_IN_COUNTEDANSISTRING:
-    case ETL_IN_REVERSEDCOUNTEDSTRING:
-    case ETL_IN_REVERSEDCOUNTEDANSISTRING:
-    case ETL_IN_NONNULLTERMINATEDSTRING:
-    case ETL_IN_NONNULLTERMINATEDANSISTRING:
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
-/* The task name of a schema (see the section overview), "" when unknown. */
-static void
-schema_task_name (const EtlSchema *schema, guint8 opcode, char out[TASK_NAME_MAX])
-{
-  out[0] = '\0';
-  if (schema == NULL)
-    return;
-  if (schema->task_name != NULL && schema->task_name[0] != '\0')
-    copy_utf8 (out, TASK_NAME_MAX, schema->task_name);
-  else if (schema->event_name != NULL && schema->event_name[0] != '\0')
-    {
-      const char *suffix = opcode == OPCODE_START ? "Start" : "Stop";
-      gsize n = strlen (schema->event_name), k = strlen (suffix);
-      g_autofree char *name = g_strdup (schema->event_name);
-
-      if (n > k && strcmp (name + n - k, suffix) == 0)
-        name[n - k] = '\0';
-      copy_utf8 (out, TASK_NAME_MAX, name);
-    }
-}
-
-/* Fills @it from record @i when it is a Start or Stop; FALSE when not. */
-static gboolean
-read_item (EtlTrace *trace, gboolean decode, guint64 i, Item *it)
-{
-  EtlRecordBrief brief;
-  g_auto (EtlRecord) r = { 0 };
-  guint8 header_type = etl_trace_get_header_type (trace, i);
-  const guint8 *related;
-  gsize related_len;
-
-  if (header_type != ETL_HEADER_TYPE_EVENT_HEADER32 && header_type != ETL_HEADER_TYPE_EVENT_HEADER64)
-    return FALSE;
-  if (!etl_trace_peek_record (trace, i, &brief))
-    return FALSE;
-  if (brief.opcode != OPCODE_START && brief.opcode != OPCODE_STOP)
-    {
-      etl_record_brief_clear (&brief);
-      return FALSE;
-    }
-  etl_record_brief_clear (&brief);
-  if (!etl_trace_get_record (trace, i, &r, NULL) || !r.has_pid)
-    return FALSE;
-  it->record = i;
-  it->filetime = r.filetime;
-  it->pid = r.pid;
-  it->tid = r.tid;
-  it->provider = r.provider;
-  it->task = r.task;
-  it->opcode = r.opcode;
-  it->activity_id = r.activity_id;
-  it->related_state = 0;
-  memset (&it->related, 0, sizeof it->related);
-  /* EVENT_EXTENDED_ITEM_RELATED_ACTIVITYID: a GUID (evntcons.h); the item
-   * walk bounds-checked its size against the record. */
-  if (etl_record_find_ext_item (&r, ETL_EXT_TYPE_RELATED_ACTIVITYID, &related, &related_len))
-    {
-      if (related_len == 16)
-        {
-          etl_guid_read (&it->related, related);
-          it->related_state = 1;
-        }
-      else
-        it->related_state = 2;
-    }
-  it->task_name[0] = '\0';
-  it->first_string[0] = '\0';
-  if (r.opcode == OPCODE_START && decode)
-    {
-      g_autoptr (EtlDecoded) decoded = etl_trace_decode_record_prefix (trace, &r, 1);
-
-      if (decoded != NULL)
-        {
-          schema_task_name (decoded->schema, r.opcode, it->task_name);
-          if (decoded->schema != NULL && decoded->fields != NULL && decoded->fields->len > 0)
-            {
-              const EtlField *f = &g_array_index (decoded->fields, EtlField, 0);
-
-              if (is_string_type (f->in_type) && f->value != NULL)
-                copy_utf8 (it->first_string, FIRST_STRING_MAX, f->value);
-            }
-        }
-    }
-  return TRUE;
-}
-
-static gpointer
-reader_run (gpointer data)
-{
-  Pass *pass = data;
-
-  for (;;)
-    {
-      guint64 j, end;
-      Block *block;
-
-      g_mutex_lock (&pass->lock);
-      while (!pass->stop && pass->next_block < pass->n_blocks && pass->next_block >= pass->consumed + pass->n_slots)
-        g_cond_wait (&pass->cond, &pass->lock);
-      if (pass->stop || pass->next_block >= pass->n_blocks)
-        {
-          g_mutex_unlock (&pass->lock);
-          return NULL;
-        }
-      j = pass->next_block++;
-      g_mutex_unlock (&pass->lock);
-
-      block = &pass->slots[j % pass->n_slots];
-      block->n = 0;
-      if (j % CANCEL_BLOCKS == 0 && g_cancellable_is_cancelled (pass->cancellable))
-        {
-          g_mutex_lock (&pass->lock);
-          pass->stop = TRUE;
-          g_cond_broadcast (&pass->cond);
-          g_mutex_unlock (&pass->lock);
-          return NULL;
-        }
-      end = MIN ((j + 1) * BLOCK_RECORDS, pass->n_records);
-      for (guint64 i = j * BLOCK_RECORDS; i < end; i++)
-        if (read_item (pass->trace, pass->decode, i, &block->items[block->n]))
-          block->n++;
-      g_mutex_lock (&pass->lock);
-      block->filled = TRUE;
-      g_cond_broadcast (&pass->cond);
-      g_mutex_unlock (&pass->lock);
-    }
-}
-
-static void
-feed_item (EtlActivitiesBuilder *b, const Item *it)
-{
-  EtlActivityEvent e;
-
-  e.record = it->record;
-  e.filetime = it->filetime;
-  e.pid = it->pid;
-  e.tid = it->tid;
-  e.provider = it->provider;
-  e.task = it->task;
-  e.opcode = it->opcode;
-  e.related_state = it->related_state;
-  e.activity_id = it->activity_id;
-  e.related = it->related;
-  e.task_name = it->task_name;
-  e.first_string = it->first_string;
-  etl_activities_builder_add (b, &e);
-}
-
-/* Names the unmatched Stops (their records are decoded only now: few). */
-static void
-name_stops (EtlActivities *acts, EtlTrace *trace)
-{
-  gboolean decode = etl_trace_get_schema_registry (trace) != NULL;
   g_autoptr (GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+  EtlActivityNames *names = etl_activity_names_new (trace);
 
   for (guint k = 0; k < acts->strings->len; k++)
     g_hash_table_insert (ids, g_ptr_array_index (acts->strings, k), GUINT_TO_POINTER (k + 1));
@@ -872,111 +706,17 @@ name_stops (EtlActivities *acts, EtlTrace *trace)
     {
       EtlActivityStop *s = &g_array_index (acts->stops, EtlActivityStop, k);
       g_auto (EtlRecord) r = { 0 };
-      char name[TASK_NAME_MAX] = "";
+      char name[ETL_ACTIVITY_TASK_NAME_MAX] = "";
 
       if (s->name != NONE)
         continue;
-      if (decode && etl_trace_get_record (trace, s->record, &r, NULL))
-        {
-          g_autoptr (EtlDecoded) decoded = etl_trace_decode_record_prefix (trace, &r, 1);
-
-          if (decoded != NULL)
-            schema_task_name (decoded->schema, OPCODE_STOP, name);
-        }
+      if (etl_trace_get_record (trace, s->record, &r, NULL))
+        etl_activity_names_read (names, &r, name, NULL);
       if (name[0] == '\0')
         g_snprintf (name, sizeof name, "Task %u", s->task);
       s->name = intern (ids, acts->strings, name);
     }
-}
-
-/**
- * etl_activities_new:
- * @trace: a trace
- * @cancellable: (nullable): checked every few blocks of 8,192 records
- * @error: return location for a #GError
- *
- * Pairs the Start and Stop events of @trace into activities (see the
- * section overview for the rules: TraceEvent's StartStopActivityComputer,
- * evntcons.h's EVENT_HEADER.ActivityId and RELATEDACTIVITYID item).  Runs in
- * the calling thread (meant for a worker) plus reader threads of its own,
- * joined before it returns.
- *
- * Returns: (transfer full) (nullable): the activities (none when the trace
- *   has no Start or Stop), or %NULL with %G_IO_ERROR_CANCELLED
- */
-EtlActivities *
-etl_activities_new (EtlTrace *trace, GCancellable *cancellable, GError **error)
-{
-  EtlActivitiesBuilder *b;
-  EtlActivities *acts;
-  Pass pass = { 0 };
-  GThread *readers[MAX_READERS];
-  guint n_readers;
-  gboolean cancelled = FALSE;
-
-  g_return_val_if_fail (trace != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return NULL;
-  b = etl_activities_builder_new ();
-  pass.trace = trace;
-  pass.decode = etl_trace_get_schema_registry (trace) != NULL;
-  pass.cancellable = cancellable;
-  pass.n_records = etl_trace_get_n_records (trace);
-  pass.n_blocks = (pass.n_records + BLOCK_RECORDS - 1) / BLOCK_RECORDS;
-  n_readers = CLAMP (g_get_num_processors (), 1, MAX_READERS);
-  n_readers = (guint) MIN ((guint64) n_readers, MAX (pass.n_blocks, 1));
-  pass.n_slots = 2 * n_readers + 1;
-  pass.slots = g_new (Block, pass.n_slots);
-  for (guint k = 0; k < pass.n_slots; k++)
-    pass.slots[k].filled = FALSE;
-  g_mutex_init (&pass.lock);
-  g_cond_init (&pass.cond);
-  for (guint k = 0; k < n_readers; k++)
-    readers[k] = g_thread_new ("etl-activities-reader", reader_run, &pass);
-
-  for (guint64 j = 0; j < pass.n_blocks && !cancelled; j++)
-    {
-      Block *block = &pass.slots[j % pass.n_slots];
-
-      g_mutex_lock (&pass.lock);
-      while (!block->filled && !pass.stop)
-        g_cond_wait (&pass.cond, &pass.lock);
-      cancelled = pass.stop;
-      g_mutex_unlock (&pass.lock);
-      if (cancelled)
-        break;
-      for (guint k = 0; k < block->n; k++)
-        feed_item (b, &block->items[k]);
-      g_mutex_lock (&pass.lock);
-      block->filled = FALSE;
-      pass.consumed = j + 1;
-      g_cond_broadcast (&pass.cond);
-      g_mutex_unlock (&pass.lock);
-      if (j % CANCEL_BLOCKS == 0 && g_cancellable_is_cancelled (cancellable))
-        {
-          g_mutex_lock (&pass.lock);
-          pass.stop = cancelled = TRUE;
-          g_cond_broadcast (&pass.cond);
-          g_mutex_unlock (&pass.lock);
-        }
-    }
-  for (guint k = 0; k < n_readers; k++)
-    g_thread_join (readers[k]);
-  g_mutex_clear (&pass.lock);
-  g_cond_clear (&pass.cond);
-  g_free (pass.slots);
-
-  acts = etl_activities_builder_finish (b, etl_trace_get_last_filetime (trace));
-  if (cancelled)
-    {
-      etl_activities_unref (acts);
-      g_cancellable_set_error_if_cancelled (cancellable, error);
-      return NULL;
-    }
-  name_stops (acts, trace);
-  return acts;
+  etl_activity_names_free (names);
 }
 
 /**

@@ -855,6 +855,89 @@ test_hostile (void)
   remove_scenario (g_steal_pointer (&dir), path);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Names and opcodes against the decoder and the full record               */
+
+/* Every activity of @name's corpus file is called as the decoder has it:
+ * the Start's task name (else its event name without "Start"), then
+ * "(first field)" when that field is a string (cut at 127 bytes); and
+ * etl_trace_get_opcode() gives every record's opcode. */
+static void
+check_names_and_opcodes (const char *name)
+{
+  g_autoptr (EtlTrace) trace = etl_test_open_corpus (name);
+  g_autoptr (EtlActivities) acts = NULL;
+  g_autoptr (GError) error = NULL;
+  const EtlActivity *a;
+  guint n, n_with_string = 0;
+  guint64 n_records;
+
+  if (trace == NULL)
+    return;
+  acts = etl_activities_new (trace, NULL, &error);
+  g_assert_no_error (error);
+  a = etl_activities_get (acts, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto (EtlRecord) r = { 0 };
+      g_autoptr (EtlDecoded) d = NULL;
+      g_autoptr (GString) want = g_string_new (NULL);
+
+      g_assert_true (etl_trace_get_record (trace, a[i].start_record, &r, NULL));
+      d = etl_trace_decode_record (trace, &r);
+      if (d->schema != NULL && d->schema->task_name != NULL && d->schema->task_name[0] != '\0')
+        g_string_append (want, d->schema->task_name);
+      else if (d->schema != NULL && d->schema->event_name != NULL && d->schema->event_name[0] != '\0')
+        {
+          g_string_append (want, d->schema->event_name);
+          if (g_str_has_suffix (want->str, "Start") && want->len > 5)
+            g_string_truncate (want, want->len - 5);
+        }
+      else
+        g_string_append_printf (want, "Task %u", r.task);
+      g_assert_cmpstr (etl_activities_get_string (acts, a[i].task_name), ==, want->str);
+      if (d->fields->len > 0)
+        {
+          const EtlField *f = &g_array_index (d->fields, EtlField, 0);
+
+          if ((f->in_type == ETL_IN_UNICODESTRING || f->in_type == ETL_IN_ANSISTRING) && f->value[0] != '\0')
+            {
+              gsize cut = MIN (strlen (f->value), 127);
+
+              while (cut > 0 && ((guchar) f->value[cut] & 0xC0) == 0x80 && cut < strlen (f->value))
+                cut--;
+              g_string_append_c (want, '(');
+              g_string_append_len (want, f->value, (gssize) cut);
+              g_string_append_c (want, ')');
+              n_with_string++;
+            }
+        }
+      g_assert_cmpstr (etl_activities_get_string (acts, a[i].name), ==, want->str);
+    }
+  g_test_message ("%s: %u activities, %u named with a string", name, n, n_with_string);
+
+  n_records = etl_trace_get_n_records (trace);
+  for (guint64 i = 0; i < n_records; i++)
+    {
+      g_auto (EtlRecord) r = { 0 };
+      guint8 opcode;
+
+      if (!etl_trace_get_record (trace, i, &r, NULL) || r.kind == ETL_RECORD_KIND_WPP)
+        continue;
+      g_assert_true (etl_trace_get_opcode (trace, i, &opcode));
+      g_assert_cmpuint (opcode, ==, r.opcode);
+    }
+}
+
+static void
+test_names_and_opcodes (void)
+{
+  check_names_and_opcodes ("real/msbuild_PerfViewData.etl");
+  check_names_and_opcodes ("net.4.5.2.x64.etl");
+  check_names_and_opcodes ("real/hw3d_trace.etl");
+  check_names_and_opcodes ("real/sonde_test.etl");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -867,5 +950,6 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/activities/stats", test_stats);
   g_test_add_func ("/etl/activities/dump-ids", test_dump_ids);
   g_test_add_func ("/etl/activities/hostile", test_hostile);
+  g_test_add_func ("/etl/activities/names-and-opcodes", test_names_and_opcodes);
   return g_test_run ();
 }

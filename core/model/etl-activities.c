@@ -67,6 +67,7 @@
 #define NONE         ETL_ACTIVITY_NONE
 
 #define MAX_PROVIDERS    65535
+#define NAME_CACHE       64 /* a power of two */
 
 /* The ActivityPath check of EventSource IDs (TraceEvent's IsActivityPath):
  * the GUID's four little-endian 32-bit words satisfy w0 + w1 + w2 + this = w3. */
@@ -240,6 +241,72 @@ equal_guid (const EtlActivity *a, const EtlActivity *b)
   return etl_guid_equal (&a->activity_id, &b->activity_id);
 }
 
+/* tid → the innermost activity open on it + 1 (0: none): open addressing
+ * on the thread id; a thread's entry stays once made (threads are few). */
+typedef struct
+{
+  guint32 *tids;
+  guint32 *heads;
+  guint32 mask;
+  guint32 len;
+} ThreadMap;
+
+static void
+thread_map_init (ThreadMap *m)
+{
+  m->mask = 63;
+  m->len = 0;
+  m->tids = g_new0 (guint32, m->mask + 1);
+  m->heads = g_new0 (guint32, m->mask + 1); /* 0: empty slot, else head + 1 (G_MAXUINT32: made, none open) */
+}
+
+static void
+thread_map_clear (ThreadMap *m)
+{
+  g_clear_pointer (&m->tids, g_free);
+  g_clear_pointer (&m->heads, g_free);
+}
+
+/* The value slot of @tid: head + 1, or G_MAXUINT32 when nothing is open on
+ * it; made when @make (else NULL when the thread was never seen). */
+static guint32 *
+thread_map_at (ThreadMap *m, guint32 tid, gboolean make)
+{
+  guint32 p;
+
+  for (p = mix64 (tid) & m->mask; m->heads[p] != 0; p = (p + 1) & m->mask)
+    if (m->tids[p] == tid)
+      return &m->heads[p];
+  if (!make)
+    return NULL;
+  if (2 * (m->len + 1) > m->mask + 1)
+    {
+      guint32 *tids = m->tids, *heads = m->heads, cap = m->mask + 1;
+
+      m->mask = 2 * cap - 1;
+      m->tids = g_new0 (guint32, (gsize) m->mask + 1);
+      m->heads = g_new0 (guint32, (gsize) m->mask + 1);
+      for (guint32 k = 0; k < cap; k++)
+        if (heads[k] != 0)
+          {
+            guint32 q;
+
+            for (q = mix64 (tids[k]) & m->mask; m->heads[q] != 0; q = (q + 1) & m->mask)
+              ;
+            m->tids[q] = tids[k];
+            m->heads[q] = heads[k];
+          }
+      g_free (tids);
+      g_free (heads);
+      for (p = mix64 (tid) & m->mask; m->heads[p] != 0; p = (p + 1) & m->mask)
+        ;
+    }
+  m->tids[p] = tid;
+  m->heads[p] = G_MAXUINT32;
+  m->len++;
+  return &m->heads[p];
+}
+
 /* ------------------------------------------------------------------------ */
 /* The builder                                                              */
 
@@ -259,12 +326,26 @@ struct _EtlActivitiesBuilder
   GArray *stops;  /* EtlActivityStop */
   Table by_id;     /* latest open Start of each ActivityId; the others of that ID chain by id_prev */
   Table by_thread; /* top of each by-thread key's stack of open Starts */
-  GHashTable *threads;   /* tid → innermost open activity + 1 */
+  ThreadMap threads;     /* tid → innermost open activity */
   GHashTable *string_ids; /* string → index + 1 (keys owned by strings) */
   GPtrArray *strings;
   GHashTable *provider_ids; /* EtlGuid* (in providers) → index + 1 */
   GArray *providers;        /* EtlGuid */
   GString *scratch;         /* a name being composed */
+  /* The names met last, by a cheap hash, so that a run of Starts of one
+   * name interns without hashing it (pointers into strings). */
+  struct
+  {
+    const char *s;
+    gsize len;
+    guint32 id;
+  } task_cache[NAME_CACHE];
+  struct
+  {
+    const char *first; /* in the interned "Task(first)" */
+    gsize len;
+    guint32 task, id;
+  } name_cache[NAME_CACHE];
   guint32 last_provider;    /* the last provider_id() answer, G_MAXUINT32 none */
 };
 
@@ -278,7 +359,7 @@ etl_activities_builder_new (void)
   b->stops = g_array_new (FALSE, FALSE, sizeof (EtlActivityStop));
   table_init (&b->by_id);
   table_init (&b->by_thread);
-  b->threads = g_hash_table_new (NULL, NULL);
+  thread_map_init (&b->threads);
   b->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
   b->strings = g_ptr_array_new_with_free_func (g_free);
   b->provider_ids = g_hash_table_new_full (etl_guid_hash, etl_guid_equal_func, g_free, NULL);
@@ -322,6 +403,55 @@ provider_id (EtlActivitiesBuilder *b, const EtlGuid *provider)
   return b->last_provider = b->providers->len - 1;
 }
 
+static inline guint
+cheap_hash (const char *s, gsize len)
+{
+  return (guint) len * 131u + (guchar) s[0] + (len > 0 ? (guchar) s[len - 1] * 7u : 0);
+}
+
+/* intern() of a task name, through the cache. */
+static guint32
+intern_task (EtlActivitiesBuilder *b, const char *s)
+{
+  gsize len = strlen (s);
+  guint k = cheap_hash (s, len) & (NAME_CACHE - 1);
+
+  if (b->task_cache[k].s == NULL || b->task_cache[k].len != len || memcmp (b->task_cache[k].s, s, len) != 0)
+    {
+      guint32 id = intern (b->string_ids, b->strings, s);
+
+      b->task_cache[k].s = g_ptr_array_index (b->strings, id);
+      b->task_cache[k].len = len;
+      b->task_cache[k].id = id;
+    }
+  return b->task_cache[k].id;
+}
+
+/* intern() of "task_name(first)", through the cache. */
+static guint32
+intern_name (EtlActivitiesBuilder *b, guint32 task, const char *task_name, const char *first)
+{
+  gsize len = strlen (first);
+  guint k = (task * 2654435761u + cheap_hash (first, len)) & (NAME_CACHE - 1);
+
+  if (b->name_cache[k].first == NULL || b->name_cache[k].task != task || b->name_cache[k].len != len
+      || memcmp (b->name_cache[k].first, first, len) != 0)
+    {
+      guint32 id;
+
+      g_string_assign (b->scratch, task_name);
+      g_string_append_c (b->scratch, '(');
+      g_string_append_len (b->scratch, first, (gssize) len);
+      g_string_append_c (b->scratch, ')');
+      id = intern (b->string_ids, b->strings, b->scratch->str);
+      b->name_cache[k].first = (const char *) g_ptr_array_index (b->strings, id) + strlen (task_name) + 1;
+      b->name_cache[k].len = len;
+      b->name_cache[k].task = task;
+      b->name_cache[k].id = id;
+    }
+  return b->name_cache[k].id;
+}
+
 static inline EtlActivity *
 act_at (EtlActivitiesBuilder *b, guint32 i)
 {
@@ -338,25 +468,25 @@ link_at (EtlActivitiesBuilder *b, guint32 i)
 static guint32
 thread_top (EtlActivitiesBuilder *b, guint32 pid, guint32 tid)
 {
-  guint32 top = GPOINTER_TO_UINT (g_hash_table_lookup (b->threads, GUINT_TO_POINTER (tid)));
+  const guint32 *head = thread_map_at (&b->threads, tid, FALSE);
 
-  if (top == 0)
+  if (head == NULL || *head == G_MAXUINT32)
     return NONE;
   /* A thread id reused by another process: not its enclosing activity. */
-  return act_at (b, top - 1)->pid == pid ? top - 1 : NONE;
+  return act_at (b, *head - 1)->pid == pid ? *head - 1 : NONE;
 }
 
 static void
 thread_push (EtlActivitiesBuilder *b, guint32 idx)
 {
-  guint32 tid = act_at (b, idx)->tid;
-  guint32 top = GPOINTER_TO_UINT (g_hash_table_lookup (b->threads, GUINT_TO_POINTER (tid)));
+  guint32 *head = thread_map_at (&b->threads, act_at (b, idx)->tid, TRUE);
+  guint32 top = *head == G_MAXUINT32 ? NONE : *head - 1;
 
-  link_at (b, idx)->thr_prev = top == 0 ? NONE : top - 1;
+  link_at (b, idx)->thr_prev = top;
   link_at (b, idx)->thr_next = NONE;
-  if (top != 0)
-    link_at (b, top - 1)->thr_next = idx;
-  g_hash_table_insert (b->threads, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (idx + 1));
+  if (top != NONE)
+    link_at (b, top)->thr_next = idx;
+  *head = idx + 1;
 }
 
 /* Takes @idx out of its thread's list of open activities (any place). */
@@ -369,14 +499,7 @@ thread_unlink (EtlActivitiesBuilder *b, guint32 idx)
   if (next != NONE)
     link_at (b, next)->thr_prev = prev;
   else
-    {
-      guint32 tid = act_at (b, idx)->tid;
-
-      if (prev != NONE)
-        g_hash_table_insert (b->threads, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (prev + 1));
-      else
-        g_hash_table_remove (b->threads, GUINT_TO_POINTER (tid));
-    }
+    *thread_map_at (&b->threads, act_at (b, idx)->tid, TRUE) = prev != NONE ? prev + 1 : G_MAXUINT32;
   if (prev != NONE)
     link_at (b, prev)->thr_next = next;
   l->thr_prev = l->thr_next = NONE;
@@ -481,15 +604,9 @@ add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
       g_snprintf (fallback, sizeof fallback, "Task %u", e->task);
       task_name = fallback;
     }
-  a.task_name = intern (b->string_ids, b->strings, task_name);
+  a.task_name = intern_task (b, task_name);
   if (e->first_string != NULL && e->first_string[0] != '\0')
-    {
-      g_string_assign (b->scratch, task_name);
-      g_string_append_c (b->scratch, '(');
-      g_string_append (b->scratch, e->first_string);
-      g_string_append_c (b->scratch, ')');
-      a.name = intern (b->string_ids, b->strings, b->scratch->str);
-    }
+    a.name = intern_name (b, a.task_name, task_name, e->first_string);
   else
     a.name = a.task_name;
 
@@ -678,7 +795,7 @@ etl_activities_builder_finish (EtlActivitiesBuilder *b, gint64 last_filetime)
   g_array_unref (b->links);
   table_clear (&b->by_id);
   table_clear (&b->by_thread);
-  g_hash_table_unref (b->threads);
+  thread_map_clear (&b->threads);
   g_hash_table_unref (b->string_ids);
   g_hash_table_unref (b->provider_ids);
   g_string_free (b->scratch, TRUE);

@@ -85,20 +85,15 @@ add_text (GString *text, const char *s)
   return at;
 }
 
-/* Fills @it from record @i when it is a Start or Stop; FALSE when not. */
+/* Fills @it from record @i, a Start or Stop by its opcode byte; FALSE when
+ * the record cannot be read after all. */
 static gboolean
-read_item (EtlTrace *trace, EtlActivityNames *names, GString *text, guint64 i, Item *it)
+read_start_stop (EtlTrace *trace, EtlActivityNames *names, GString *text, guint64 i, Item *it)
 {
   g_auto (EtlRecord) r = { 0 };
-  guint8 header_type = etl_trace_get_header_type (trace, i), opcode;
   const guint8 *related;
   gsize related_len;
 
-  /* The index says the header type, one byte the opcode; only the Starts
-   * and Stops of EVENT_HEADER records are read whole. */
-  if ((header_type != ETL_HEADER_TYPE_EVENT_HEADER32 && header_type != ETL_HEADER_TYPE_EVENT_HEADER64)
-      || !etl_trace_get_opcode (trace, i, &opcode) || (opcode != OPCODE_START && opcode != OPCODE_STOP))
-    return FALSE;
   if (!etl_trace_get_record (trace, i, &r, NULL) || (r.opcode != OPCODE_START && r.opcode != OPCODE_STOP)
       || !r.has_pid)
     return FALSE;
@@ -135,6 +130,20 @@ read_item (EtlTrace *trace, EtlActivityNames *names, GString *text, guint64 i, I
       it->first_string = add_text (text, first);
     }
   return TRUE;
+}
+
+/* Fills @it from record @i when it is a Start or Stop; FALSE when not. */
+static inline gboolean
+read_item (EtlTrace *trace, EtlActivityNames *names, GString *text, guint64 i, Item *it)
+{
+  guint8 header_type = etl_trace_get_header_type (trace, i), opcode;
+
+  /* The index says the header type, one byte the opcode; only the Starts
+   * and Stops of EVENT_HEADER records are read whole. */
+  if ((header_type != ETL_HEADER_TYPE_EVENT_HEADER32 && header_type != ETL_HEADER_TYPE_EVENT_HEADER64)
+      || !etl_trace_get_opcode (trace, i, &opcode) || (opcode != OPCODE_START && opcode != OPCODE_STOP))
+    return FALSE;
+  return read_start_stop (trace, names, text, i, it);
 }
 
 static gpointer

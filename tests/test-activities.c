@@ -641,6 +641,34 @@ test_many_unpaired (void)
   /* Each ActivityId Start nests in the thread 8 Start before it. */
   g_assert_cmpuint (a[3].parent, ==, 1);
   g_assert_cmpuint (etl_activities_get_string (acts, a[0].name)[0], ==, 'T');
+  g_clear_pointer (&acts, etl_activities_unref);
+
+  /* MANY Starts open at once with one ActivityId (distinct tasks and
+   * processes), then their Stops oldest first: each Stop takes its Start out
+   * of the middle of the ActivityId's chain.  Linear: a walk along the chain
+   * would take MANY² / 2 steps. */
+  t0 = g_get_monotonic_time ();
+  b = etl_activities_builder_new ();
+  for (guint i = 0; i < 2 * MANY; i++)
+    {
+      guint k = i < MANY ? i : i - MANY;
+
+      ev_init (&e, i, i, 1 + k / 65536, 7, i < MANY ? 1 : 2, (guint16) (k % 65536));
+      etl_guid_parse ("cccccccc-0000-0000-0000-000000000001", &e.activity_id);
+      etl_activities_builder_add (b, &e);
+    }
+  acts = etl_activities_builder_finish (b, 4 * MANY);
+  g_test_message ("%u Starts of one ActivityId, then their Stops: %.0f ms", MANY,
+                  (double) (g_get_monotonic_time () - t0) / 1000.0);
+  a = etl_activities_get (acts, &n);
+  g_assert_cmpuint (n, ==, MANY);
+  g_assert_cmpuint (etl_activities_get_counts (acts)->paired, ==, MANY);
+  g_assert_cmpuint (etl_activities_get_counts (acts)->abandoned, ==, 0);
+  g_assert_cmpuint (a[MANY / 3].stop_record, ==, MANY + MANY / 3);
+  /* Each nests in the one before on the thread (no RelatedActivityId), but
+   * for the first of each process (the thread id met in another process). */
+  g_assert_cmpuint (a[MANY - 1].depth, ==, (MANY - 1) % 65536);
+  g_assert_cmpuint (a[65536].parent, ==, ETL_ACTIVITY_NONE);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -29,7 +29,7 @@ typedef struct _EtlActivitiesBuilder EtlActivitiesBuilder;
 EtlActivitiesBuilder *etl_activities_builder_new (void);
 void etl_activities_builder_add (EtlActivitiesBuilder *b, const EtlActivityEvent *e);
 EtlActivities *etl_activities_builder_finish (EtlActivitiesBuilder *b, gint64 last_filetime);
-void etl_activities_builder_prefetch (EtlActivitiesBuilder *b, const EtlGuid *id);
+void etl_activities_builder_prefetch (EtlActivitiesBuilder *b, const EtlActivityEvent *e);
 void etl_activities_name_stops (EtlActivities *acts, EtlTrace *trace);
 
 G_END_DECLS

@@ -193,38 +193,36 @@ reader_run (gpointer data)
 }
 
 static void
-feed_item (EtlActivitiesBuilder *b, const Block *block, const Item *it)
+item_event (const Block *block, const Item *it, EtlActivityEvent *e)
 {
-  EtlActivityEvent e;
-
-  e.record = it->record;
-  e.filetime = it->filetime;
-  e.pid = it->pid;
-  e.tid = it->tid;
-  e.provider = it->provider;
-  e.task = it->task;
-  e.opcode = it->opcode;
-  e.related_state = it->related_state;
-  e.activity_id = it->activity_id;
-  e.related = it->related;
-  e.task_name = it->task_name != NO_TEXT ? block->text->str + it->task_name : NULL;
-  e.first_string = it->first_string != NO_TEXT ? block->text->str + it->first_string : NULL;
-  etl_activities_builder_add (b, &e);
+  e->record = it->record;
+  e->filetime = it->filetime;
+  e->pid = it->pid;
+  e->tid = it->tid;
+  e->provider = it->provider;
+  e->task = it->task;
+  e->opcode = it->opcode;
+  e->related_state = it->related_state;
+  e->activity_id = it->activity_id;
+  e->related = it->related;
+  e->task_name = it->task_name != NO_TEXT ? block->text->str + it->task_name : NULL;
+  e->first_string = it->first_string != NO_TEXT ? block->text->str + it->first_string : NULL;
 }
 
 static void
 feed_block (EtlActivitiesBuilder *b, const Block *block)
 {
+  EtlActivityEvent e;
+
   for (guint k = 0; k < block->n; k++)
     {
-      if (k + PREFETCH_AHEAD < block->n)
+      if (k + PREFETCH_AHEAD < block->n && !etl_guid_is_zero (&block->items[k + PREFETCH_AHEAD].activity_id))
         {
-          const Item *ahead = &block->items[k + PREFETCH_AHEAD];
-
-          if (!etl_guid_is_zero (&ahead->activity_id))
-            etl_activities_builder_prefetch (b, &ahead->activity_id);
+          item_event (block, &block->items[k + PREFETCH_AHEAD], &e);
+          etl_activities_builder_prefetch (b, &e);
         }
-      feed_item (b, block, &block->items[k]);
+      item_event (block, &block->items[k], &e);
+      etl_activities_builder_add (b, &e);
     }
 }
 

@@ -42,10 +42,12 @@
  *   string ends with the payload), and cut at 127 bytes
  *   (etl-activity-names.c).
  *
- * Memory and time: one #EtlActivity per Start (80 bytes) and, while it is
- * open, a slot in an open-addressing table of ActivityIds (the open Starts
- * of one ActivityId chained from it) or a link in a per-key stack (thread
- * keys): every event costs O(1), whatever the number of unpaired Starts.
+ * Memory and time: one #EtlActivity per Start (80 bytes, and 20 bytes of
+ * links while building) and, while it is open, slots in two open-addressing
+ * tables (its provider, task, process and ActivityId; its ActivityId alone,
+ * the open Starts of one ActivityId doubly linked from there) or a link in a
+ * per-key stack (thread keys): every event costs O(1) expected time,
+ * whatever the number of unpaired Starts or of Starts sharing an ActivityId.
  * etl_activities_new() (etl-activities-read.c) reads the trace with reader
  * threads and feeds the events in record order to the pairing in the
  * calling thread (meant for a worker); it may be cancelled.  The result is
@@ -206,8 +208,13 @@ guid_fold (const EtlGuid *g)
   return lo * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ hi;
 }
 
-/* Key by ActivityId: provider, task, process, ActivityId (the ActivityId
- * table finds the GUID; its chain, the rest). */
+/* Key by ActivityId: provider, task, process, ActivityId. */
+static guint32
+hash_by_key (const EtlActivity *a)
+{
+  return mix64 (guid_fold (&a->activity_id) ^ ((guint64) a->provider << 48 | (guint64) a->task << 32 | a->pid));
+}
+
 static gboolean
 equal_by_id (const EtlActivity *a, const EtlActivity *b)
 {
@@ -313,7 +320,8 @@ thread_map_at (ThreadMap *m, guint32 tid, gboolean make)
 typedef struct
 {
   guint32 key_prev; /* by-thread key: the Start of the same key open before it */
-  guint32 id_prev;  /* ActivityId: the open Start of the same ActivityId before it */
+  guint32 id_prev;  /* ActivityId: the open Start of the same ActivityId before it (older) */
+  guint32 id_next;  /* and after it (newer): the chain from by_id's head, newest first */
   guint32 thr_prev; /* the activity open on the same thread before it (its enclosing one there) */
   guint32 thr_next; /* the one opened after it on that thread */
 } Link;
@@ -324,7 +332,8 @@ struct _EtlActivitiesBuilder
   GArray *acts;   /* EtlActivity */
   GArray *links;  /* Link, one an activity */
   GArray *stops;  /* EtlActivityStop */
-  Table by_id;     /* latest open Start of each ActivityId; the others of that ID chain by id_prev */
+  Table by_key;    /* the open Start of each (provider, task, process, ActivityId) */
+  Table by_id;     /* the latest open Start of each ActivityId (parents); the others of that ID chain from it */
   Table by_thread; /* top of each by-thread key's stack of open Starts */
   ThreadMap threads;     /* tid → innermost open activity */
   GHashTable *string_ids; /* string → index + 1 (keys owned by strings) */
@@ -357,6 +366,7 @@ etl_activities_builder_new (void)
   b->acts = g_array_new (FALSE, FALSE, sizeof (EtlActivity));
   b->links = g_array_new (FALSE, FALSE, sizeof (Link));
   b->stops = g_array_new (FALSE, FALSE, sizeof (EtlActivityStop));
+  table_init (&b->by_key);
   table_init (&b->by_id);
   table_init (&b->by_thread);
   thread_map_init (&b->threads);
@@ -516,62 +526,89 @@ id_slot (EtlActivitiesBuilder *b, const EtlGuid *id)
                      equal_guid);
 }
 
-/* The open Start of @probe's provider, task, process and ActivityId in the
- * chain from @head, NONE when none. */
+/* The by_key slot of @probe's provider, task, process and ActivityId. */
 static guint32
-id_match (EtlActivitiesBuilder *b, guint32 head, const EtlActivity *probe)
+key_slot (EtlActivitiesBuilder *b, const EtlActivity *probe)
 {
-  for (guint32 k = head; k != NONE; k = link_at (b, k)->id_prev)
-    if (equal_by_id (act_at (b, k), probe))
-      return k;
-  return NONE;
+  return table_find (&b->by_key, (const EtlActivity *) (gpointer) b->acts->data, hash_by_key (probe), probe,
+                     equal_by_id);
 }
 
-/* Takes @idx out of its ActivityId's chain (slot @p). */
+/* Puts @idx, just started, at the head of its ActivityId's chain. */
 static void
-id_unlink (EtlActivitiesBuilder *b, guint32 p, guint32 idx)
+id_push (EtlActivitiesBuilder *b, guint32 idx)
 {
-  guint32 head = b->by_id.slots[p].idx1 - 1;
+  guint32 p = id_slot (b, &act_at (b, idx)->activity_id);
 
-  if (head == idx)
+  link_at (b, idx)->id_next = NONE;
+  if (p != G_MAXUINT32)
     {
-      guint32 below = link_at (b, idx)->id_prev;
+      guint32 head = b->by_id.slots[p].idx1 - 1;
 
-      if (below != NONE)
-        b->by_id.slots[p].idx1 = below + 1; /* same ActivityId, same hash */
+      link_at (b, idx)->id_prev = head;
+      link_at (b, head)->id_next = idx;
+      b->by_id.slots[p].idx1 = idx + 1; /* same ActivityId, same hash */
+    }
+  else
+    {
+      link_at (b, idx)->id_prev = NONE;
+      table_insert (&b->by_id, hash_guid (act_at (b, idx)), idx);
+    }
+}
+
+/* Takes @idx out of its ActivityId's chain (doubly linked: O(1)). */
+static void
+id_unlink (EtlActivitiesBuilder *b, guint32 idx)
+{
+  Link *l = link_at (b, idx);
+  guint32 prev = l->id_prev, next = l->id_next;
+
+  if (next != NONE)
+    link_at (b, next)->id_prev = prev;
+  else
+    {
+      /* The head: its slot goes to the one below, or away. */
+      guint32 p = id_slot (b, &act_at (b, idx)->activity_id);
+
+      g_assert (p != G_MAXUINT32 && b->by_id.slots[p].idx1 == idx + 1);
+      if (prev != NONE)
+        b->by_id.slots[p].idx1 = prev + 1;
       else
         table_remove_at (&b->by_id, p);
     }
-  else
-    for (guint32 k = head; k != NONE; k = link_at (b, k)->id_prev)
-      if (link_at (b, k)->id_prev == idx)
-        {
-          link_at (b, k)->id_prev = link_at (b, idx)->id_prev;
-          break;
-        }
-  link_at (b, idx)->id_prev = NONE;
+  if (prev != NONE)
+    link_at (b, prev)->id_next = next;
+  l->id_prev = l->id_next = NONE;
 }
 
 /*
  * etl_activities_builder_prefetch: (private)
  * @b: a builder
- * @id: the ActivityId of an event to come
+ * @e: an event to come
  *
- * Starts loading the table slot the event will look at: the pass calls it a
- * few events ahead, so that the random access to a table of millions of
- * open activities overlaps the work on the events before.
+ * Starts loading the table slots the event will look at (when it has an
+ * ActivityId): the pass calls it a few events ahead, so that the random
+ * access to tables of millions of open activities overlaps the work on the
+ * events before.
  */
 void
-etl_activities_builder_prefetch (EtlActivitiesBuilder *b, const EtlGuid *id)
+etl_activities_builder_prefetch (EtlActivitiesBuilder *b, const EtlActivityEvent *e)
 {
 #if defined(__GNUC__)
   EtlActivity probe;
+  guint32 provider;
 
-  probe.activity_id = *id;
+  if (etl_guid_is_zero (&e->activity_id) || (provider = provider_id (b, &e->provider)) == G_MAXUINT32)
+    return;
+  probe.activity_id = e->activity_id;
+  probe.provider = (guint16) provider;
+  probe.task = e->task;
+  probe.pid = e->pid;
+  __builtin_prefetch (&b->by_key.slots[hash_by_key (&probe) & b->by_key.mask]);
   __builtin_prefetch (&b->by_id.slots[hash_guid (&probe) & b->by_id.mask]);
 #else
   (void) b;
-  (void) id;
+  (void) e;
 #endif
 }
 
@@ -579,7 +616,7 @@ static void
 add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
 {
   EtlActivity a = { 0 };
-  Link l = { NONE, NONE, NONE, NONE };
+  Link l = { NONE, NONE, NONE, NONE, NONE };
   guint32 idx = b->acts->len, parent = NONE, p;
   gboolean has_id = !etl_guid_is_zero (&e->activity_id);
   const char *task_name = e->task_name;
@@ -613,18 +650,20 @@ add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
   b->counts.starts++;
   if (has_id)
     {
-      guint32 old;
-
-      p = id_slot (b, &a.activity_id);
-      old = p != G_MAXUINT32 ? id_match (b, b->by_id.slots[p].idx1 - 1, &a) : NONE;
-      if (old != NONE)
+      p = key_slot (b, &a);
+      if (p != G_MAXUINT32)
         {
-          /* Reuse: the open one is abandoned; this one takes its place below. */
+          /* Reuse: the open one is abandoned, this one takes its slot. */
+          guint32 old = b->by_key.slots[p].idx1 - 1;
+
           act_at (b, old)->flags |= ETL_ACTIVITY_ABANDONED;
           b->counts.abandoned++;
           thread_unlink (b, old);
-          id_unlink (b, p, old);
+          id_unlink (b, old);
+          b->by_key.slots[p].idx1 = idx + 1; /* same key, same hash */
         }
+      else
+        table_insert (&b->by_key, hash_by_key (&a), idx);
     }
   else
     {
@@ -661,16 +700,7 @@ add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
   g_array_append_val (b->acts, a);
   g_array_append_val (b->links, l);
   if (has_id)
-    {
-      p = id_slot (b, &a.activity_id);
-      if (p != G_MAXUINT32)
-        {
-          link_at (b, idx)->id_prev = b->by_id.slots[p].idx1 - 1;
-          b->by_id.slots[p].idx1 = idx + 1;
-        }
-      else
-        table_insert (&b->by_id, hash_guid (&a), idx);
-    }
+    id_push (b, idx);
   thread_push (b, idx);
 }
 
@@ -691,10 +721,13 @@ add_stop (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
     ;
   else if (!etl_guid_is_zero (&e->activity_id))
     {
-      p = id_slot (b, &e->activity_id);
-      idx = p != G_MAXUINT32 ? id_match (b, b->by_id.slots[p].idx1 - 1, &probe) : NONE;
-      if (idx != NONE)
-        id_unlink (b, p, idx);
+      p = key_slot (b, &probe);
+      if (p != G_MAXUINT32)
+        {
+          idx = b->by_key.slots[p].idx1 - 1;
+          table_remove_at (&b->by_key, p);
+          id_unlink (b, idx);
+        }
     }
   else
     {
@@ -793,6 +826,7 @@ etl_activities_builder_finish (EtlActivitiesBuilder *b, gint64 last_filetime)
   acts->strings = b->strings;
   acts->providers = b->providers;
   g_array_unref (b->links);
+  table_clear (&b->by_key);
   table_clear (&b->by_id);
   table_clear (&b->by_thread);
   thread_map_clear (&b->threads);

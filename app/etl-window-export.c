@@ -65,14 +65,29 @@ on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
  * @end: (out): end (exclusive), FILETIME
  *
  * The range File ▸ Export Selection writes: the timeline's selected range,
- * else the visible range.
+ * else the visible range, clipped to the trace's records (the visible range
+ * has margins before the first and after the last record; a title or
+ * export name must not start at a negative time).
  */
 void
 etl_window_get_export_range (EtlWindow *self, gint64 *begin, gint64 *end)
 {
+  EtlTrace *trace;
+
   g_return_if_fail (ETL_IS_WINDOW (self));
   if (!etl_timeline_view_get_selection (self->timeline, begin, end))
     etl_zoom_manager_get_visible (self->zoom_manager, begin, end);
+  trace = etl_document_get_trace (self->document);
+  if (trace != NULL && etl_trace_get_n_records (trace) > 0)
+    {
+      gint64 first = etl_trace_get_first_filetime (trace), last = etl_trace_get_last_filetime (trace) + 1;
+
+      if (*end > first && *begin < last)
+        {
+          *begin = MAX (*begin, first);
+          *end = MIN (*end, last);
+        }
+    }
 }
 
 /**

@@ -104,7 +104,7 @@ on_document_loaded (EtlDocument *document, EtlWindow *self)
   etl_group_view_set_rows (self->group_view, trace, NULL);
   /* CPU Usage (Precise): the thread states, built in the view's worker. */
   etl_precise_view_set_trace (ETL_PRECISE_VIEW (etl_view_panel_get_view_widget (self->view_panel, "precise")),
-                              trace);
+                              trace, etl_document_get_stacks (document));
   etl_zoom_manager_set_focus (self->zoom_manager, G_MININT64);
   show_markers (self);
   show_legend (self);
@@ -253,7 +253,7 @@ etl_window_close_trace (EtlWindow *self)
   etl_event_list_set_rows (self->event_list, NULL, NULL);
   etl_group_view_set_rows (self->group_view, NULL, NULL);
   etl_precise_view_set_trace (ETL_PRECISE_VIEW (etl_view_panel_get_view_widget (self->view_panel, "precise")),
-                              NULL);
+                              NULL, NULL);
   show_markers (self);
   show_legend (self);
   etl_timeline_view_set_trace (self->timeline, NULL, NULL);

@@ -318,7 +318,7 @@ etl_window_init (EtlWindow *self)
   etl_view_panel_set_page_id (self->view_panel, GTK_WIDGET (self->events_paned), "events");
   self->group_view = ETL_GROUP_VIEW (etl_group_view_new ());
   etl_window_add_view_tab (self, "summary", "Summary", GTK_WIDGET (self->group_view));
-  etl_window_add_view_tab (self, "precise", "CPU Usage (Precise)", etl_precise_view_new ());
+  etl_window_add_view_tab (self, "precise", "CPU Usage (Precise)", etl_precise_view_new (self->zoom_manager));
   g_signal_connect_object (self->group_view, "group-activated", G_CALLBACK (on_group_activated), self, 0);
   g_signal_connect_object (self->timeline, "range-selected", G_CALLBACK (on_timeline_range_selected), self, 0);
   g_signal_connect (self->trace_paned, "size-allocate", G_CALLBACK (on_trace_paned_allocated), self);

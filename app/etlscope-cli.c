@@ -10,6 +10,7 @@
  *   etlscope-cli session ...
  *   etlscope-cli slice [--from MS] [--to MS] [--pid N] [--provider GUID] IN... -o OUT.etl
  *   etlscope-cli synth --cpus N --records N [...] -o OUT.etl
+ *   etlscope-cli symbols [--rva HEX]... FILE.pdb
  *
  * Exit status 0 on success; 1 with one line per problem on stderr (file,
  * byte offset, reason) when input could not be read completely; 2 on a usage
@@ -34,6 +35,7 @@
 #include "etl-cli-waits.h"
 #include "etl-cli-critical-path.h"
 #include "etl-cli-stacks.h"
+#include "etl-cli-symbols.h"
 #include "etl-stacks.h"
 #include "etl-cli-groups.h"
 #include "etl-cli-session.h"
@@ -549,6 +551,7 @@ static const char *usage_summary =
   "  session ...         build and check EVENT_TRACE_PROPERTIES (see session --help)\n"
   "  slice IN... -o OUT  write the records in a time range / of a process / provider to a new .etl\n"
   "  synth -o OUT        write a realistic synthetic .etl (--cpus N --records N ...)\n"
+  "  symbols FILE.pdb    a PDB's GUID, age and functions; --rva HEX names the function+0xOFFSET, JSON\n"
   "\n"
   "\n"
   "info, dump, stats, losses and processes take --manifest FILE.man (repeatable) to\n"
@@ -733,6 +736,8 @@ main (int argc, char **argv)
     return etl_cli_stacks_main (argc - 1, argv + 1);
   if (strcmp (command, "groups") == 0)
     return etl_cli_groups_main (argc - 1, argv + 1);
+  if (strcmp (command, "symbols") == 0)
+    return etl_cli_symbols_main (argc - 1, argv + 1);
   if (strcmp (command, "info") == 0 || strcmp (command, "dump") == 0 || strcmp (command, "stats") == 0
       || strcmp (command, "losses") == 0 || strcmp (command, "processes") == 0)
     return run_trace_command (command, argc - 1, argv + 1);

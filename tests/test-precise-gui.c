@@ -3,12 +3,18 @@
 /* The CPU Usage (Precise) tab (issue 20): on the synthetic waits schedule
  * (etl-synth-waits.c) its groups New Process ▸ New Thread ▸ Readying
  * Process ▸ Wait Reason hold the schedule's switch-ins with their known
- * Ready, Waits and CPU Usage sums, to the tick; the sums sort; "Selected
- * range" keeps the switch-ins of the timeline's range; a trace without
- * CSwitch records shows the message instead.  Run under Xvfb; skipped
- * without a display.  With ETLSCOPE_SCREENSHOT_DIR set, the screenshot test
- * saves precise-WxH.png there (ETLSCOPE_SCREENSHOT_SIZE, default 1600x1000;
- * the Xvfb screen must be at least that large). */
+ * Ready, Waits and CPU Usage sums, to the tick; the sums sort; "Visible
+ * range" (the default) keeps the switch-ins of the timeline's zoomed range
+ * and follows it, one regrouping for a burst of changes; "Selected range"
+ * keeps those of the timeline's selection; "Whole trace" ignores both; the
+ * details below the table show a switch-in's fields and its New Thread and
+ * Ready Thread stacks (the schedule written with its StackWalk records),
+ * a DPC's readying, a row no ReadyThread readied, a group's sums; a trace
+ * without CSwitch records shows the message instead.  Run under Xvfb;
+ * skipped without a display.  With ETLSCOPE_SCREENSHOT_DIR set, the
+ * screenshot test saves precise-stacks-WxH.png there
+ * (ETLSCOPE_SCREENSHOT_SIZE, default 1600x1000; the Xvfb screen must be at
+ * least that large). */
 
 #include "config.h"
 
@@ -20,6 +26,7 @@
 #include "etl-precise-view.h"
 #include "etl-synth.h"
 #include "etl-test-gui-util.h"
+#include "etl-time-ruler.h"
 #include "etl-view-panel.h"
 #include "etl-window.h"
 
@@ -115,9 +122,10 @@ open_path (EtlWindow *window, const char *path)
   wait_idle (window);
 }
 
-/* Writes the waits schedule (2 CPUs, with ReadyThread) and opens it. */
+/* Writes the waits schedule (2 CPUs, with ReadyThread; with its CSwitch
+ * and ReadyThread stacks when @stacks) and opens it. */
 static gboolean
-open_waits (Fixture *fixture)
+open_waits (Fixture *fixture, gboolean stacks)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *path = NULL;
@@ -134,6 +142,7 @@ open_waits (Fixture *fixture)
   etl_synth_params_init (&params);
   params.n_cpus = 2;
   params.waits = TRUE;
+  params.waits_stacks = stacks;
   g_assert_true (etl_synth_write (&params, path, &error));
   g_assert_no_error (error);
   open_path (fixture->window, path);
@@ -190,7 +199,7 @@ test_groups (Fixture *fixture, gconstpointer data)
   gint64 switch_in;
   g_autofree char *waits_text = NULL;
 
-  if (!open_waits (fixture))
+  if (!open_waits (fixture, FALSE))
     return;
   view = precise_view (fixture->window);
   g_assert_nonnull (etl_precise_view_get_states (view));
@@ -266,14 +275,14 @@ test_range (Fixture *fixture, gconstpointer data)
   GtkTreeModel *model;
   gint64 origin;
 
-  if (!open_waits (fixture))
+  if (!open_waits (fixture, FALSE))
     return;
   view = precise_view (fixture->window);
   origin = etl_trace_get_origin (etl_window_get_trace (fixture->window));
   /* 2.0 to 4.0 ms of the schedule: the switch-ins of D at 2.2, B at 2.8,
    * C at 3.5, and idle at 3.0 and 3.4. */
   etl_timeline_view_set_selection (etl_window_get_timeline (fixture->window), origin + S + T (20), origin + S + T (40));
-  etl_precise_view_set_use_range (view, TRUE);
+  etl_precise_view_set_range_mode (view, ETL_PRECISE_VIEW_RANGE_SELECTED);
   wait_idle (fixture->window);
   model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view));
   g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 4);
@@ -281,10 +290,304 @@ test_range (Fixture *fixture, gconstpointer data)
   check_path (model, "2", &(WantRow){ "beta.exe (2000)", 1, T (3), T (20), T (6), 1 });
   check_path (model, "3", &(WantRow){ "gamma.exe (3000)", 1, T (3), T (22), T (10), 1 });
 
-  /* Off: the whole trace again. */
-  etl_precise_view_set_use_range (view, FALSE);
+  /* Whole trace: all of it again. */
+  etl_precise_view_set_range_mode (view, ETL_PRECISE_VIEW_RANGE_WHOLE);
   wait_idle (fixture->window);
   check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 4, T (3), T (35), T (34), 2 });
+}
+
+/* Selects the row at @path ("1:0:0:0:0"), its parents expanded. */
+static void
+select_path (EtlPreciseView *view, const char *path_text)
+{
+  GtkTreeView *tv = etl_precise_view_get_tree_view (view);
+  g_autoptr (GtkTreePath) path = gtk_tree_path_new_from_string (path_text);
+
+  gtk_tree_view_expand_to_path (tv, path);
+  gtk_tree_selection_select_path (gtk_tree_view_get_selection (tv), path);
+  g_assert_true (gtk_tree_selection_path_is_selected (gtk_tree_view_get_selection (tv), path));
+}
+
+/* The frames the details list for @which, against @want (NULL-ended). */
+static void
+check_frames (EtlPreciseDetails *details, EtlPreciseStack which, const char *const *want)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (etl_precise_details_get_stack_view (details, which));
+  GtkTreeIter iter;
+  guint n = 0;
+
+  g_assert_null (etl_precise_details_get_stack_message (details, which));
+  g_assert_nonnull (model);
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, (gint)g_strv_length ((char **)want));
+  if (gtk_tree_model_get_iter_first (model, &iter))
+    do
+      {
+        g_autofree char *index = NULL;
+        g_autofree char *frame = NULL;
+        g_autofree char *want_index = g_strdup_printf ("#%u", n);
+
+        gtk_tree_model_get (model, &iter, ETL_PRECISE_DETAILS_FRAME_INDEX, &index, ETL_PRECISE_DETAILS_FRAME_NAME,
+                            &frame, -1);
+        g_test_message ("frame %u: %s", n, frame);
+        g_assert_cmpstr (index, ==, want_index);
+        g_assert_cmpstr (frame, ==, want[n]);
+        n++;
+      }
+    while (gtk_tree_model_iter_next (model, &iter));
+}
+
+static void
+check_field (EtlPreciseDetails *details, const char *name, const char *want)
+{
+  g_test_message ("field %s", name);
+  g_assert_cmpstr (etl_precise_details_get_field (details, name), ==, want);
+}
+
+/* The details of three switch-ins of the schedule written with its stacks
+ * (etl-synth-waits.c gives the frames), of a group, and of nothing. */
+static void
+test_details (Fixture *fixture, gconstpointer data)
+{
+  EtlPreciseView *view;
+  EtlPreciseDetails *details;
+  g_autofree char *waits = g_strdup_printf ("%'d.0", 3000);
+  g_autofree char *alpha_waits = g_strdup_printf ("%'d.0", 3500);
+  g_autofree char *usage = g_strdup_printf ("%'d.0", 1100);
+  g_autofree char *time = NULL;
+  /* A (1004) switched in at 4.1 ms after WrAlertByThreadId (37, 0x25):
+   * where it blocked; and the ReadyThread by gamma's C at 4.0 ms, A being
+   * the first of A, D, B, C. */
+  const char *const a_new[] = { "ntoskrnl.exe+0x22500", "ntdll.dll+0xa0250", "alpha.exe+0x3500", "alpha.exe+0x800",
+                                "ntdll.dll+0x5e3c0", NULL };
+  const char *const a_ready[] = { "ntoskrnl.exe+0x40000", "ntdll.dll+0xb0000", "gamma.exe+0x8000", "gamma.exe+0x800",
+                                  "ntdll.dll+0x5e3c0", NULL };
+  /* D (1008) at 2.2 ms after DelayExecution (4), readied by a DPC (D is
+   * second: +0x10). */
+  const char *const d_new[] = { "ntoskrnl.exe+0x20400", "ntdll.dll+0xa0040", "alpha.exe+0x1400", "alpha.exe+0x800",
+                                "ntdll.dll+0x5e3c0", NULL };
+  const char *const d_ready[] = { "ntoskrnl.exe+0x30010", "ntoskrnl.exe+0x31000", NULL };
+  /* C (3004) at 4.8 ms after its preemption (WrPreempted, 32 = 0x20). */
+  const char *const c_new[] = { "ntoskrnl.exe+0x22000", "ntdll.dll+0xa0200", "gamma.exe+0x3000", "gamma.exe+0x800",
+                                "ntdll.dll+0x5e3c0", NULL };
+
+  if (!open_waits (fixture, TRUE))
+    return;
+  g_assert_true (etl_window_show_view_tab (fixture->window, "precise"));
+  view = precise_view (fixture->window);
+  details = etl_precise_view_get_details (view);
+  g_assert_true (etl_precise_details_is_empty (details));
+
+  /* alpha ▸ Thread 1004 ▸ gamma.exe ▸ WrAlertByThreadId ▸ its switch-in. */
+  select_path (view, "1:0:0:0:0");
+  g_assert_false (etl_precise_details_is_empty (details));
+  check_field (details, "CPU", "1");
+  check_field (details, "New Process", "alpha.exe (1000)");
+  check_field (details, "New Thread Id", "1004");
+  check_field (details, "Readying Process", "gamma.exe (3000)");
+  check_field (details, "Readying Thread Id", "3004");
+  check_field (details, "Old Process", "Idle (0)");
+  check_field (details, "Old Thread Id", "0");
+  time = etl_time_format_span (S + T (41));
+  check_field (details, "Switch-In Time", time);
+  g_clear_pointer (&time, g_free);
+  time = etl_time_format_span (S + T (10));
+  check_field (details, "Last Switch-Out Time", time);
+  check_field (details, "Ready (µs)", "100.0");
+  check_field (details, "Waits (µs)", waits);
+  check_field (details, "CPU Usage (µs)", usage);
+  check_field (details, "New Prev Wait Reason", "WrAlertByThreadId (37), UserMode");
+  check_field (details, "New Prev State", "Waiting (5)");
+  check_field (details, "New Priority", "13"); /* 10 + 1004 mod 7 */
+  check_field (details, "Old Priority", "0");
+  check_frames (details, ETL_PRECISE_STACK_NEW, a_new);
+  check_frames (details, ETL_PRECISE_STACK_READY, a_ready);
+  g_assert_cmpstr (etl_precise_details_get_stack_caption (details, ETL_PRECISE_STACK_READY), ==,
+                   "Ready Thread Stack · readied by thread 3004 of gamma.exe (3000)");
+
+  /* alpha ▸ Thread 1008 ▸ DPC / Idle (0) ▸ DelayExecution ▸ its switch-in. */
+  select_path (view, "1:1:0:0:0");
+  check_field (details, "New Thread Id", "1008");
+  check_field (details, "Readying Thread Id", "0 (a DPC or idle)");
+  check_field (details, "New Prev Wait Reason", "DelayExecution (4), UserMode");
+  check_frames (details, ETL_PRECISE_STACK_NEW, d_new);
+  check_frames (details, ETL_PRECISE_STACK_READY, d_ready);
+  g_assert_cmpstr (etl_precise_details_get_stack_caption (details, ETL_PRECISE_STACK_READY), ==,
+                   "Ready Thread Stack · readied from a DPC or idle (thread 0)");
+
+  /* gamma ▸ Thread 3004 ▸ Not readied ▸ WrPreempted ▸ its switch-in: no
+   * ReadyThread, so no Ready Thread Stack; its own stack is there. */
+  select_path (view, "3:0:1:0:0");
+  check_field (details, "New Thread Id", "3004");
+  check_field (details, "Readying Thread Id", "— (no ReadyThread)");
+  check_field (details, "New Prev State", "Ready (1)");
+  check_frames (details, ETL_PRECISE_STACK_NEW, c_new);
+  g_assert_true (g_str_has_prefix (etl_precise_details_get_stack_message (details, ETL_PRECISE_STACK_READY),
+                                   "Not readied by a ReadyThread record"));
+  g_assert_cmpint (gtk_tree_model_iter_n_children (
+                       gtk_tree_view_get_model (etl_precise_details_get_stack_view (details, ETL_PRECISE_STACK_READY)),
+                       NULL),
+                   ==, 0);
+
+  /* A group: its sums, no switch-in field. */
+  select_path (view, "1");
+  g_assert_false (etl_precise_details_is_empty (details));
+  g_assert_cmpstr (etl_precise_details_get_title (details), ==, "alpha.exe (1000)");
+  check_field (details, "Count", "4");
+  check_field (details, "Waits (µs)", alpha_waits);
+  check_field (details, "Ready (µs)", "300.0");
+  g_assert_null (etl_precise_details_get_field (details, "New Thread Id"));
+  select_path (view, "1:0:0");
+  g_assert_cmpstr (etl_precise_details_get_title (details), ==, "alpha.exe (1000) ▸ Thread 1004 ▸ gamma.exe (3000)");
+
+  /* Nothing selected: the hint. */
+  gtk_tree_selection_unselect_all (gtk_tree_view_get_selection (etl_precise_view_get_tree_view (view)));
+  g_assert_true (etl_precise_details_is_empty (details));
+}
+
+/* The schedule written without its StackWalk records: both stacks say so. */
+static void
+test_details_no_stacks (Fixture *fixture, gconstpointer data)
+{
+  EtlPreciseView *view;
+  EtlPreciseDetails *details;
+
+  if (!open_waits (fixture, FALSE))
+    return;
+  view = precise_view (fixture->window);
+  details = etl_precise_view_get_details (view);
+  select_path (view, "1:0:0:0:0");
+  check_field (details, "New Thread Id", "1004");
+  g_assert_cmpstr (etl_precise_details_get_stack_message (details, ETL_PRECISE_STACK_NEW), ==, "No stack recorded");
+  g_assert_cmpstr (etl_precise_details_get_stack_message (details, ETL_PRECISE_STACK_READY), ==, "No stack recorded");
+}
+
+/* Counts the zoomed range, follows it, keeps the selected switch-in
+ * selected through a regrouping; Whole trace ignores the zoom. */
+static void
+test_visible (Fixture *fixture, gconstpointer data)
+{
+  EtlPreciseView *view;
+  EtlPreciseDetails *details;
+  EtlZoomManager *zoom;
+  GtkTreeModel *model;
+  gint64 origin, begin, end;
+
+  if (!open_waits (fixture, FALSE))
+    return;
+  view = precise_view (fixture->window);
+  details = etl_precise_view_get_details (view);
+  zoom = etl_window_get_zoom_manager (fixture->window);
+  origin = etl_trace_get_origin (etl_window_get_trace (fixture->window));
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view));
+  g_assert_cmpint (etl_precise_view_get_range_mode (view), ==, ETL_PRECISE_VIEW_RANGE_VISIBLE);
+
+  /* Zoomed to 2.0–4.0 ms of the schedule: as the selected range above. */
+  etl_zoom_manager_set_visible (zoom, origin + S + T (20), origin + S + T (40));
+  wait_idle (fixture->window);
+  etl_precise_view_get_counted_range (view, &begin, &end);
+  g_assert_cmpint (begin, ==, origin + S + T (20));
+  g_assert_cmpint (end, ==, origin + S + T (40));
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 4);
+  check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 1, T (2), T (5), T (8), 1 });
+  check_path (model, "2", &(WantRow){ "beta.exe (2000)", 1, T (3), T (20), T (6), 1 });
+  check_path (model, "3", &(WantRow){ "gamma.exe (3000)", 1, T (3), T (22), T (10), 1 });
+
+  /* Scrolled to 4.0–6.0 ms: A at 4.1 (readied by C), C at 4.8
+   * (preempted), idle at 4.5, 5.2 and 5.5; no beta. */
+  etl_zoom_manager_set_visible (zoom, origin + S + T (40), origin + S + T (60));
+  wait_idle (fixture->window);
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 3);
+  check_path (model, "0", &(WantRow){ "Idle (0)", 3, 0, 0, T (3) + T (8) + T (5), 1 });
+  check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 1, T (1), T (30), T (11), 1 });
+  check_path (model, "2", &(WantRow){ "gamma.exe (3000)", 1, T (3), 0, T (7), 1 });
+
+  /* A's switch-in selected stays selected when the range still holds it,
+   * and the details go when it does not. */
+  select_path (view, "1:0:0:0:0");
+  check_field (details, "New Thread Id", "1004");
+  etl_zoom_manager_set_visible (zoom, origin + S + T (35), origin + S + T (60));
+  wait_idle (fixture->window);
+  check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 1, T (1), T (30), T (11), 1 });
+  check_path (model, "2", &(WantRow){ "gamma.exe (3000)", 2, T (6), T (22), T (17), 1 });
+  check_field (details, "New Thread Id", "1004");
+  {
+    g_autoptr (GtkTreePath) path = gtk_tree_path_new_from_string ("1:0:0:0:0");
+    GtkTreeSelection *selection = gtk_tree_view_get_selection (etl_precise_view_get_tree_view (view));
+
+    g_assert_true (gtk_tree_selection_path_is_selected (selection, path));
+  }
+  /* Open groups stay open through a regrouping: gamma, opened here. */
+  {
+    GtkTreeView *tv = etl_precise_view_get_tree_view (view);
+    g_autoptr (GtkTreePath) gamma_before = gtk_tree_path_new_from_string ("2");
+    g_autoptr (GtkTreePath) beta_after = gtk_tree_path_new_from_string ("2");
+    g_autoptr (GtkTreePath) gamma_after = gtk_tree_path_new_from_string ("3");
+
+    gtk_tree_view_expand_row (tv, gamma_before, FALSE);
+    etl_zoom_manager_set_visible (zoom, origin + S + T (20), origin + S + T (60));
+    wait_idle (fixture->window);
+    /* Idle, alpha, beta (new here, closed), gamma (open). */
+    check_path (model, "2", &(WantRow){ "beta.exe (2000)", 1, T (3), T (20), T (6), 1 });
+    g_assert_false (gtk_tree_view_row_expanded (tv, beta_after));
+    g_assert_true (gtk_tree_view_row_expanded (tv, gamma_after));
+    check_field (details, "New Thread Id", "1004");
+  }
+  etl_zoom_manager_set_visible (zoom, origin + S + T (45), origin + S + T (60));
+  wait_idle (fixture->window);
+  g_assert_true (etl_precise_details_is_empty (details));
+
+  /* Whole trace: the zoom does not count, nor does a change of it. */
+  etl_precise_view_set_range_mode (view, ETL_PRECISE_VIEW_RANGE_WHOLE);
+  wait_idle (fixture->window);
+  check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 4, T (3), T (35), T (34), 2 });
+  etl_zoom_manager_set_visible (zoom, origin + S + T (20), origin + S + T (40));
+  wait_idle (fixture->window);
+  check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 4, T (3), T (35), T (34), 2 });
+  etl_precise_view_get_counted_range (view, &begin, &end);
+  g_assert_cmpint (begin, ==, 0);
+  g_assert_cmpint (end, ==, 0);
+
+  /* Back to Visible range: the zoom set meanwhile. */
+  etl_precise_view_set_range_mode (view, ETL_PRECISE_VIEW_RANGE_VISIBLE);
+  wait_idle (fixture->window);
+  check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 1, T (2), T (5), T (8), 1 });
+}
+
+/* A drag-zoom: 40 changes of the visible range, the main loop running
+ * between them, make one regrouping or two (not 40), for the last range. */
+static void
+test_visible_coalesced (Fixture *fixture, gconstpointer data)
+{
+  EtlPreciseView *view;
+  EtlZoomManager *zoom;
+  GtkTreeModel *model;
+  gint64 origin, begin, end;
+  guint before;
+
+  if (!open_waits (fixture, FALSE))
+    return;
+  view = precise_view (fixture->window);
+  zoom = etl_window_get_zoom_manager (fixture->window);
+  origin = etl_trace_get_origin (etl_window_get_trace (fixture->window));
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view));
+  before = etl_precise_view_get_n_groupings (view);
+  for (guint i = 0; i < 40; i++)
+    {
+      /* From 0.0–6.0 ms down to 2.0–4.0 ms of the schedule. */
+      gint64 shrink = T (20) * (gint64)i / 39;
+
+      etl_zoom_manager_set_visible (zoom, origin + S + shrink, origin + S + T (60) - shrink);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+    }
+  wait_idle (fixture->window);
+  g_test_message ("%u groupings", etl_precise_view_get_n_groupings (view) - before);
+  g_assert_cmpuint (etl_precise_view_get_n_groupings (view) - before, >=, 1);
+  g_assert_cmpuint (etl_precise_view_get_n_groupings (view) - before, <=, 2);
+  etl_precise_view_get_counted_range (view, &begin, &end);
+  g_assert_cmpint (begin, ==, origin + S + T (20));
+  g_assert_cmpint (end, ==, origin + S + T (40));
+  check_path (model, "2", &(WantRow){ "beta.exe (2000)", 1, T (3), T (20), T (6), 1 });
 }
 
 static void
@@ -327,7 +630,7 @@ test_screenshot (Fixture *fixture, gconstpointer data)
 
   if (dir == NULL)
     {
-      g_test_skip ("set ETLSCOPE_SCREENSHOT_DIR to save precise-WxH.png");
+      g_test_skip ("set ETLSCOPE_SCREENSHOT_DIR to save precise-stacks-WxH.png");
       return;
     }
   if (size != NULL && sscanf (size, "%dx%d", &want_w, &want_h) != 2)
@@ -335,7 +638,7 @@ test_screenshot (Fixture *fixture, gconstpointer data)
   g_action_group_change_action_state (G_ACTION_GROUP (fixture->window), "show-session", g_variant_new_boolean (FALSE));
   gtk_window_move (GTK_WINDOW (fixture->window), 0, 0);
   gtk_window_resize (GTK_WINDOW (fixture->window), want_w, want_h);
-  if (!open_waits (fixture))
+  if (!open_waits (fixture, TRUE))
     return;
   for (int pass = 0, ask_w = want_w, ask_h = want_h; pass < 3; pass++)
     {
@@ -358,6 +661,13 @@ test_screenshot (Fixture *fixture, gconstpointer data)
 
       gtk_tree_view_expand_row (tv, path, TRUE);
     }
+  /* A's switch-in readied by gamma's C: its two stacks below the table. */
+  select_path (precise_view (fixture->window), "1:0:0:0:0");
+  {
+    g_autoptr (GtkTreePath) path = gtk_tree_path_new_from_string ("1:0:0:0:0");
+
+    gtk_tree_view_scroll_to_cell (tv, path, NULL, TRUE, 0.9, 0.0);
+  }
   etl_test_wait_transitions (GTK_WIDGET (fixture->window));
   w = gdk_window_get_width (gtk_widget_get_window (GTK_WIDGET (fixture->window)));
   h = gdk_window_get_height (gtk_widget_get_window (GTK_WIDGET (fixture->window)));
@@ -365,7 +675,7 @@ test_screenshot (Fixture *fixture, gconstpointer data)
   g_assert_cmpint (w, ==, want_w); /* the view does not widen the window */
   pixbuf = gdk_pixbuf_get_from_window (gtk_widget_get_window (GTK_WIDGET (fixture->window)), 0, 0, w, h);
   g_assert_nonnull (pixbuf);
-  out = g_strdup_printf ("%s/precise-%dx%d.png", dir, want_w, want_h);
+  out = g_strdup_printf ("%s/precise-stacks-%dx%d.png", dir, want_w, want_h);
   gdk_pixbuf_save (pixbuf, out, "png", &error, NULL);
   g_assert_no_error (error);
 }
@@ -378,6 +688,12 @@ main (int argc, char *argv[])
 
   g_test_add ("/etl/gui/precise/groups", Fixture, NULL, fixture_setup, test_groups, fixture_teardown);
   g_test_add ("/etl/gui/precise/range", Fixture, NULL, fixture_setup, test_range, fixture_teardown);
+  g_test_add ("/etl/gui/precise/details", Fixture, NULL, fixture_setup, test_details, fixture_teardown);
+  g_test_add ("/etl/gui/precise/details-no-stacks", Fixture, NULL, fixture_setup, test_details_no_stacks,
+              fixture_teardown);
+  g_test_add ("/etl/gui/precise/visible", Fixture, NULL, fixture_setup, test_visible, fixture_teardown);
+  g_test_add ("/etl/gui/precise/visible-coalesced", Fixture, NULL, fixture_setup, test_visible_coalesced,
+              fixture_teardown);
   g_test_add ("/etl/gui/precise/no-cswitch", Fixture, NULL, fixture_setup, test_no_cswitch, fixture_teardown);
   g_test_add ("/etl/gui/precise/screenshot", Fixture, NULL, fixture_setup, test_screenshot, fixture_teardown);
   return g_test_run ();

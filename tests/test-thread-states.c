@@ -154,9 +154,33 @@ static const WantRow want_rows[] = {
   { 14, 3004, 3000, 45, 3, 0, 7, 3, 0, NO, NO, 32, 1 },
 };
 
+/* @row's ready_record: the ReadyThread record (HookId 0x0532) timed at its
+ * Ready Time whose header thread is the readying thread and whose TThreadId
+ * is the new thread; G_MAXUINT64 when no ReadyThread readied it. */
 static void
-check_rows (EtlThreadStates *states, gint64 origin, gboolean merged)
+check_ready_record (EtlTrace *trace, const EtlSwitchIn *row)
 {
+  EtlRecordBrief rec;
+
+  if (row->readying_tid == NO)
+    {
+      g_assert_cmpuint (row->ready_record, ==, G_MAXUINT64);
+      return;
+    }
+  g_assert_cmpuint (row->ready_record, <, row->record);
+  g_assert_true (etl_trace_peek_record (trace, row->ready_record, &rec));
+  g_assert_cmphex (rec.hook_id, ==, 0x0532);
+  g_assert_cmpint (rec.filetime, ==, row->ready_time);
+  g_assert_cmpuint (rec.tid, ==, row->readying_tid);
+  g_assert_cmpuint (rec.user_data_len, >=, 4);
+  g_assert_cmpuint (etl_test_raw_u32 (rec.user_data), ==, row->new_tid);
+  etl_record_brief_clear (&rec);
+}
+
+static void
+check_rows (EtlThreadStates *states, EtlTrace *trace, gboolean merged)
+{
+  gint64 origin = etl_trace_get_origin (trace);
   guint n;
   const EtlSwitchIn *rows = etl_thread_states_get_switch_ins (states, &n);
   gint64 sum_ready = 0, sum_waits = 0, sum_usage = 0;
@@ -170,6 +194,8 @@ check_rows (EtlThreadStates *states, gint64 origin, gboolean merged)
         sum_usage += rows[i].cpu_usage;
       if (i > 0)
         g_assert_cmpint (rows[i].switch_in, >=, rows[i - 1].switch_in);
+      g_test_message ("row %u: ready_record", i);
+      check_ready_record (trace, &rows[i]);
     }
   for (guint i = 0; i < G_N_ELEMENTS (want_rows); i++)
     {
@@ -190,7 +216,30 @@ check_rows (EtlThreadStates *states, gint64 origin, gboolean merged)
       g_assert_cmpint (r->new_prev_wait_reason, ==, w->reason);
       g_assert_cmpint (r->new_prev_state, ==, w->state);
       g_assert_cmpint (r->new_priority, ==, 10 + w->tid % 7);
+      if (merged || w->readying_tid == NO)
+        g_assert_cmpuint (r->ready_record, ==, G_MAXUINT64);
+      else
+        g_assert_cmpuint (r->ready_record, !=, G_MAXUINT64);
     }
+  /* Rows 7 (D readied by a DPC at 2.0 ms, the first ReadyThread) and 12
+   * (A readied by C at 4.0 ms) name their ReadyThread records; row 14 (C
+   * preempted at 4.5 ms, switched in again at 4.8 without a ReadyThread)
+   * and every first sight name none.  Without ReadyThread, none does. */
+  if (!merged)
+    {
+      EtlRecordBrief rec;
+
+      g_assert_true (etl_trace_peek_record (trace, rows[7].ready_record, &rec));
+      g_assert_cmpint (rec.filetime - origin, ==, S + T (20));
+      g_assert_cmpuint (rec.tid, ==, 0);
+      etl_record_brief_clear (&rec);
+      g_assert_true (etl_trace_peek_record (trace, rows[12].ready_record, &rec));
+      g_assert_cmpint (rec.filetime - origin, ==, S + T (40));
+      g_assert_cmpuint (rec.tid, ==, 3004);
+      etl_record_brief_clear (&rec);
+    }
+  g_assert_cmpuint (rows[14].ready_record, ==, G_MAXUINT64);
+  g_assert_cmpuint (rows[0].ready_record, ==, G_MAXUINT64);
   /* Row 4: D switched in, A switched out, on processor 0 at 1.0 ms. */
   g_assert_cmpuint (rows[4].new_tid, ==, 1008);
   g_assert_cmpuint (rows[4].old_tid, ==, 1004);
@@ -223,7 +272,7 @@ test_waits (void)
                         + c->out_of_order,
                     ==, 0);
   check_states (states, etl_trace_get_origin (trace), FALSE);
-  check_rows (states, etl_trace_get_origin (trace), FALSE);
+  check_rows (states, trace, FALSE);
   g_clear_pointer (&trace, etl_trace_unref);
   g_unlink (path);
   g_rmdir (dir);
@@ -241,7 +290,7 @@ test_waits_no_ready_thread (void)
   g_assert_false (etl_thread_states_has_ready_thread (states));
   g_assert_cmpuint (etl_thread_states_get_counts (states)->ready_thread, ==, 0);
   check_states (states, etl_trace_get_origin (trace), TRUE);
-  check_rows (states, etl_trace_get_origin (trace), TRUE);
+  check_rows (states, trace, TRUE);
   g_clear_pointer (&trace, etl_trace_unref);
   g_unlink (path);
   g_rmdir (dir);
@@ -389,6 +438,41 @@ test_bad_input (void)
   g_assert_cmpint (rows[3].cpu_usage, ==, 75000); /* idle on cpu 0 to the end */
 }
 
+/* ready_record fed by hand: the first ReadyThread after a switch-out
+ * counts (a second one is ignored), a switch-out forgets it, and a
+ * preempted thread's next switch-in has none. */
+static void
+test_ready_record (void)
+{
+  EtlThreadStatesBuilder *b = etl_thread_states_builder_new (NULL);
+  g_autoptr (EtlThreadStates) s = NULL;
+  const EtlSwitchIn *rows;
+  guint8 buf[24];
+  guint n;
+
+  etl_thread_states_builder_add_cswitch (b, 0, 100000, 0, etl_test_cswitch (buf, 7, 0, 0, 0), 24);
+  etl_thread_states_builder_add_cswitch (b, 1, 110000, 0, etl_test_cswitch (buf, 0, 7, 6, 5), 24);
+  etl_thread_states_builder_add_ready_thread (b, 2, 120000, 1, 9, 90, etl_test_ready_thread (buf, 7), 8);
+  etl_thread_states_builder_add_ready_thread (b, 3, 125000, 1, 8, 80, etl_test_ready_thread (buf, 7), 8);
+  etl_thread_states_builder_add_cswitch (b, 4, 130000, 0, etl_test_cswitch (buf, 7, 0, 0, 0), 24);
+  /* Preempted (OldThreadState Ready), back without a ReadyThread. */
+  etl_thread_states_builder_add_cswitch (b, 5, 140000, 0, etl_test_cswitch (buf, 0, 7, 32, 1), 24);
+  etl_thread_states_builder_add_cswitch (b, 6, 150000, 0, etl_test_cswitch (buf, 7, 0, 0, 0), 24);
+  s = etl_thread_states_builder_finish (b, 200000);
+
+  rows = etl_thread_states_get_switch_ins (s, &n);
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpuint (rows[0].ready_record, ==, G_MAXUINT64); /* first sight */
+  g_assert_cmpuint (rows[1].ready_record, ==, G_MAXUINT64); /* the idle thread */
+  g_assert_cmpuint (rows[2].record, ==, 4);
+  g_assert_cmpuint (rows[2].ready_record, ==, 2);
+  g_assert_cmpuint (rows[2].readying_tid, ==, 9);
+  g_assert_cmpint (rows[2].ready_time, ==, 120000);
+  g_assert_cmpuint (rows[4].record, ==, 6);
+  g_assert_cmpuint (rows[4].ready_record, ==, G_MAXUINT64);
+  g_assert_cmpint (rows[4].ready, ==, 10000);
+}
+
 /* net.4.5.2.x64.etl: the rows equal the CSwitch records counted from the
  * raw bytes (SYSTEM header, HookId 0x0524), the ReadyThread count likewise,
  * and every thread's states are contiguous.  No corpus trace holds a
@@ -485,6 +569,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/thread-states/waits", test_waits);
   g_test_add_func ("/etl/thread-states/waits-no-ready-thread", test_waits_no_ready_thread);
   g_test_add_func ("/etl/thread-states/bad-input", test_bad_input);
+  g_test_add_func ("/etl/thread-states/ready-record", test_ready_record);
   g_test_add_func ("/etl/thread-states/overview", test_overview);
   g_test_add_func ("/etl/thread-states/corpus", test_corpus);
   g_test_add_func ("/etl/thread-states/cancelled", test_cancelled);

@@ -12,13 +12,26 @@
  * (µs), Waits (µs) and CPU Usage (µs), sortable by a click on a header.
  * The innermost groups hold their switch-ins, the
  * #ETL_PRECISE_VIEW_MAX_LEAVES longest Waits first; the rest are one
- * "… N more" row.  With "Selected range" on, only the switch-ins whose
- * Switch-In Time lies in the range selected in the timeline count.
+ * "… N more" row.
+ *
+ * A choice above the table says which switch-ins count, by Switch-In Time
+ * (#EtlPreciseViewRange): the whole trace, the timeline's visible range (the
+ * default, as WPA's table follows the zoom; the view follows its
+ * #EtlZoomManager, gathering the changes of a zoom or a scroll for
+ * %ETL_PRECISE_VIEW_RANGE_DELAY_MS into one regrouping) or the range
+ * selected in the timeline.
+ *
+ * Below the table, in a #GtkPaned, an #EtlPreciseDetails shows the selected
+ * switch-in's fields and its two stacks (New Thread Stack, Ready Thread
+ * Stack), or a group's sums.  A regrouping keeps the open groups open and
+ * the selected switch-in selected when they are still counted.
  *
  * The thread states are built once per trace and the groups once per range,
  * both in a worker (#GTask, etl_worker_run()): requests made in one
- * main-loop turn collapse into one, a new one cancels the previous, and the
- * result replaces the store in one go.  A trace without CSwitch records
+ * main-loop turn collapse into one, a new one cancels the previous
+ * grouping (but not the states' build: it is waited for, then the latest
+ * request runs), and the result replaces the store in one go while the
+ * previous table stays shown.  A trace without CSwitch records
  * shows a message saying how to record them instead of the table.
  *
  * Wait reasons are shown by their KWAIT_REASON names
@@ -37,6 +50,12 @@
 #include "etl-worker.h"
 
 #define N_LEVELS 4
+#define NO_INDEX G_MAXUINT
+/* A range no request has: the next one always runs. */
+#define NO_RANGE G_MININT64
+
+/* The choice's ids, in #EtlPreciseViewRange order. */
+static const char *const range_ids[] = { "whole", "visible", "selected" };
 
 static const char no_cswitch_message[]
     = "No CSwitch records: record with the kernel's CSWITCH flag (and DISPATCHER for ReadyThread)";
@@ -45,20 +64,37 @@ struct _EtlPreciseView
 {
   GtkBox parent_instance;
 
-  GtkToggleButton *range_toggle;
+  GtkComboBoxText *range_combo;
   GtkLabel *status;
   GtkStack *stack;
   GtkLabel *message;
+  GtkPaned *paned;
   GtkTreeView *tree_view;
   GtkTreeStore *store;
+  EtlPreciseDetails *details;
 
   EtlTrace *trace;
+  EtlStacks *stacks;
   EtlThreadStates *states;
-  gint64 begin;
+  EtlZoomManager *zoom_manager;
+  gulong zoom_handler;
+  EtlPreciseViewRange mode;
+  gint64 begin;           /* the selected range, 0 and 0 for none */
   gint64 end;
+  gint64 asked_begin;     /* the range of the latest grouping started */
+  gint64 asked_end;
+  gint64 counted_begin;   /* the range the shown table counts (0, 0: all) */
+  gint64 counted_end;
+  guint selected_index;   /* the switch-in in the details, NO_INDEX none */
+  gboolean rebuilding;    /* the store is being replaced: selection changes are not the user's */
+  gboolean pending;       /* a request came while the states were being built */
+  gboolean paned_by_user; /* the user took the handle: its position stays */
+  int paned_height;       /* the paned's height the handle was placed for */
+  guint n_groupings;
 
   GCancellable *cancellable;
   guint idle_id;
+  guint range_timeout_id;
 };
 
 G_DEFINE_FINAL_TYPE (EtlPreciseView, etl_precise_view, GTK_TYPE_BOX)
@@ -116,6 +152,7 @@ typedef struct
   Node *root;
   guint64 n_rows;
   guint n_processes;
+  gint64 begin, end; /* the range counted, 0 and 0 for all */
 } Result;
 
 static void
@@ -175,22 +212,12 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
 }
 
 static char *
-process_label (EtlProcessTable *table, guint32 pid, guint32 tid, gint64 filetime)
-{
-  if (pid == ETL_THREAD_STATES_NO_ID)
-    return g_strdup ("Unknown");
-  if (pid == 0)
-    return g_strdup (tid == 0 ? "Idle (0)" : "System (0)");
-  return etl_process_format_name (table != NULL ? etl_process_table_lookup (table, pid, filetime) : NULL, pid);
-}
-
-static char *
 level_label (EtlProcessTable *table, const EtlSwitchIn *row, guint level)
 {
   switch (level)
     {
     case 0:
-      return process_label (table, row->new_pid, row->new_tid, row->switch_in);
+      return etl_precise_format_process (table, row->new_pid, row->new_tid, row->switch_in);
     case 1:
       return g_strdup_printf ("Thread %u", row->new_tid);
     case 2:
@@ -199,7 +226,7 @@ level_label (EtlProcessTable *table, const EtlSwitchIn *row, guint level)
       if (row->readying_tid == 0)
         /* The ReadyThread's header thread 0: a DPC or the idle thread. */
         return g_strdup ("DPC / Idle (0)");
-      return process_label (table, row->readying_pid, row->readying_tid, row->ready_time);
+      return etl_precise_format_process (table, row->readying_pid, row->readying_tid, row->ready_time);
     default:
       if (row->new_prev_wait_reason < 0)
         return g_strdup ("Wait Reason unknown");
@@ -287,6 +314,8 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
       g_task_return_error (task, error);
       return;
     }
+  result->begin = job->begin;
+  result->end = job->end;
   result->root = build_groups (job->trace, result->states, job->begin, job->end, &result->n_rows,
                                &result->n_processes, cancellable);
   if (g_task_return_error_if_cancelled (task))
@@ -295,21 +324,14 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
     g_task_return_pointer (task, result, result_free);
 }
 
-/* Ticks (100 ns) as µs with one decimal and thousands separators. */
-static char *
-format_us (gint64 ticks)
-{
-  return g_strdup_printf ("%'" G_GINT64_FORMAT ".%d", ticks / 10, (int)(ABS (ticks) % 10));
-}
-
 static void
 set_row (EtlPreciseView *self, GtkTreeIter *iter, const char *label, guint64 count, gint64 ready, gint64 waits,
-         gint64 cpu_usage, gint64 switch_in)
+         gint64 cpu_usage, gint64 switch_in, guint index)
 {
   g_autofree char *count_text = g_strdup_printf ("%'" G_GUINT64_FORMAT, count);
-  g_autofree char *ready_text = format_us (ready);
-  g_autofree char *waits_text = format_us (waits);
-  g_autofree char *usage_text = format_us (cpu_usage);
+  g_autofree char *ready_text = etl_precise_format_us (ready);
+  g_autofree char *waits_text = etl_precise_format_us (waits);
+  g_autofree char *usage_text = etl_precise_format_us (cpu_usage);
   g_autofree char *time_text = switch_in >= 0 ? etl_time_format_span (switch_in) : g_strdup ("");
 
   gtk_tree_store_set (self->store, iter, ETL_PRECISE_VIEW_COLUMN_LABEL, label, ETL_PRECISE_VIEW_COLUMN_COUNT, count,
@@ -317,7 +339,8 @@ set_row (EtlPreciseView *self, GtkTreeIter *iter, const char *label, guint64 cou
                       ETL_PRECISE_VIEW_COLUMN_READY_TEXT, ready_text, ETL_PRECISE_VIEW_COLUMN_WAITS, waits,
                       ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT, waits_text, ETL_PRECISE_VIEW_COLUMN_CPU_USAGE, cpu_usage,
                       ETL_PRECISE_VIEW_COLUMN_CPU_USAGE_TEXT, usage_text, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN,
-                      switch_in, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT, time_text, -1);
+                      switch_in, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT, time_text, ETL_PRECISE_VIEW_COLUMN_INDEX,
+                      index, -1);
 }
 
 static void
@@ -326,7 +349,7 @@ add_node (EtlPreciseView *self, GtkTreeIter *parent, const Node *node)
   GtkTreeIter iter;
 
   gtk_tree_store_insert_with_values (self->store, &iter, parent, -1, -1);
-  set_row (self, &iter, node->label, node->count, node->ready, node->waits, node->cpu_usage, -1);
+  set_row (self, &iter, node->label, node->count, node->ready, node->waits, node->cpu_usage, -1, NO_INDEX);
   if (node->children != NULL)
     {
       for (guint i = 0; i < node->children->len; i++)
@@ -340,7 +363,8 @@ add_node (EtlPreciseView *self, GtkTreeIter *parent, const Node *node)
 
     for (guint i = 0; i < node->leaves->len; i++)
       {
-        const EtlSwitchIn *row = &rows[g_array_index (node->leaves, guint, i)];
+        guint index = g_array_index (node->leaves, guint, i);
+        const EtlSwitchIn *row = &rows[index];
         GtkTreeIter leaf;
         g_autofree char *label = NULL;
 
@@ -349,7 +373,7 @@ add_node (EtlPreciseView *self, GtkTreeIter *parent, const Node *node)
         else
           label = g_strdup_printf ("CPU %u · Readying Thread Id %u", row->cpu, row->readying_tid);
         gtk_tree_store_insert_with_values (self->store, &leaf, &iter, -1, -1);
-        set_row (self, &leaf, label, 1, row->ready, row->waits, row->cpu_usage, row->switch_in - origin);
+        set_row (self, &leaf, label, 1, row->ready, row->waits, row->cpu_usage, row->switch_in - origin, index);
       }
     if (node->rest_count > 0)
       {
@@ -359,16 +383,159 @@ add_node (EtlPreciseView *self, GtkTreeIter *parent, const Node *node)
 
         gtk_tree_store_insert_with_values (self->store, &leaf, &iter, -1, -1);
         set_row (self, &leaf, label, node->rest_count, node->rest_ready, node->rest_waits, node->rest_cpu_usage,
-                 -1);
+                 -1, NO_INDEX);
       }
   }
+}
+
+/* "1.0000 ms – 3.0000 ms" from the trace's origin. */
+static char *
+format_range (EtlPreciseView *self, gint64 begin, gint64 end)
+{
+  gint64 origin = etl_trace_get_origin (self->trace);
+  g_autofree char *from = etl_time_format_span (begin - origin);
+  g_autofree char *to = etl_time_format_span (end - origin);
+
+  return g_strdup_printf ("%s – %s", from, to);
+}
+
+/* What the status line says of the range counted. */
+static char *
+range_text (EtlPreciseView *self, gint64 begin, gint64 end)
+{
+  g_autofree char *span = end > begin ? format_range (self, begin, end) : NULL;
+
+  switch (self->mode)
+    {
+    case ETL_PRECISE_VIEW_RANGE_VISIBLE:
+      if (span == NULL)
+        return g_strdup (" · whole trace");
+      if (begin <= etl_trace_get_first_filetime (self->trace) && end > etl_trace_get_last_filetime (self->trace))
+        return g_strdup (" · visible range: the whole trace");
+      return g_strdup_printf (" · visible range %s", span);
+    case ETL_PRECISE_VIEW_RANGE_SELECTED:
+      if (span == NULL)
+        return g_strdup (" · no range selected: whole trace");
+      return g_strdup_printf (" · selected range %s", span);
+    case ETL_PRECISE_VIEW_RANGE_WHOLE:
+    default:
+      return g_strdup (" · whole trace");
+    }
+}
+
+/* The leaf of switch-in @index under @parent (NULL: the top), depth first. */
+static gboolean
+find_index (GtkTreeModel *model, GtkTreeIter *parent, guint index, GtkTreeIter *found)
+{
+  GtkTreeIter iter;
+
+  if (!gtk_tree_model_iter_children (model, &iter, parent))
+    return FALSE;
+  do
+    {
+      guint i;
+
+      gtk_tree_model_get (model, &iter, ETL_PRECISE_VIEW_COLUMN_INDEX, &i, -1);
+      if (i == index)
+        {
+          *found = iter;
+          return TRUE;
+        }
+      if (find_index (model, &iter, index, found))
+        return TRUE;
+    }
+  while (gtk_tree_model_iter_next (model, &iter));
+  return FALSE;
+}
+
+/* @iter's labels from the top, joined by U+001F: what finds the same
+ * group again after a regrouping (its path changes with the range). */
+static char *
+label_key (GtkTreeModel *model, GtkTreeIter *iter)
+{
+  GtkTreeIter cur = *iter, parent;
+  GString *key = g_string_new (NULL);
+
+  for (;;)
+    {
+      g_autofree char *label = NULL;
+
+      gtk_tree_model_get (model, &cur, ETL_PRECISE_VIEW_COLUMN_LABEL, &label, -1);
+      g_string_prepend (key, label != NULL ? label : "");
+      if (!gtk_tree_model_iter_parent (model, &parent, &cur))
+        break;
+      g_string_prepend_c (key, '\x1f');
+      cur = parent;
+    }
+  return g_string_free (key, FALSE);
+}
+
+static void
+add_expanded (GtkTreeView *tree_view, GtkTreePath *path, gpointer user_data)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (tree_view);
+  GtkTreeIter iter;
+
+  if (gtk_tree_model_get_iter (model, &iter, path))
+    g_hash_table_add (user_data, label_key (model, &iter));
+}
+
+/* Expands again, under @parent, the groups whose keys @expanded holds. */
+static void
+expand_again (EtlPreciseView *self, GtkTreeIter *parent, GHashTable *expanded)
+{
+  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  GtkTreeIter iter;
+
+  if (!gtk_tree_model_iter_children (model, &iter, parent))
+    return;
+  do
+    {
+      g_autofree char *key = NULL;
+      g_autoptr (GtkTreePath) path = NULL;
+
+      if (!gtk_tree_model_iter_has_child (model, &iter))
+        continue;
+      key = label_key (model, &iter);
+      if (!g_hash_table_contains (expanded, key))
+        continue;
+      path = gtk_tree_model_get_path (model, &iter);
+      gtk_tree_view_expand_row (self->tree_view, path, FALSE);
+      expand_again (self, &iter, expanded);
+    }
+  while (gtk_tree_model_iter_next (model, &iter));
+}
+
+/* After a regrouping: the switch-in shown in the details, selected again
+ * when it is still counted; else the details empty. */
+static void
+reselect (EtlPreciseView *self)
+{
+  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  GtkTreeIter iter;
+  g_autoptr (GtkTreePath) path = NULL;
+
+  if (self->selected_index == NO_INDEX || !find_index (model, NULL, self->selected_index, &iter))
+    {
+      self->selected_index = NO_INDEX;
+      etl_precise_details_clear (self->details);
+      return;
+    }
+  path = gtk_tree_model_get_path (model, &iter);
+  gtk_tree_view_expand_to_path (self->tree_view, path);
+  gtk_tree_selection_select_iter (gtk_tree_view_get_selection (self->tree_view), &iter);
 }
 
 static void
 show_result (EtlPreciseView *self, const Result *result)
 {
   g_autofree char *text = NULL;
+  g_autofree char *range = NULL;
+  g_autoptr (GHashTable) expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
+  /* The groups open now stay open: a zoom regroups, it does not fold. */
+  gtk_tree_view_map_expanded_rows (self->tree_view, add_expanded, expanded);
+  self->rebuilding = TRUE;
   g_object_ref (self->store);
   gtk_tree_view_set_model (self->tree_view, NULL);
   gtk_tree_store_clear (self->store);
@@ -377,12 +544,18 @@ show_result (EtlPreciseView *self, const Result *result)
       add_node (self, NULL, g_ptr_array_index (result->root->children, i));
   gtk_tree_view_set_model (self->tree_view, GTK_TREE_MODEL (self->store));
   g_object_unref (self->store);
+  if (g_hash_table_size (expanded) > 0)
+    expand_again (self, NULL, expanded);
+  reselect (self);
+  self->rebuilding = FALSE;
   if (result == NULL)
     {
       gtk_label_set_text (self->status, self->trace != NULL ? "Computing…" : "");
       gtk_stack_set_visible_child_name (self->stack, "table");
       return;
     }
+  self->counted_begin = result->begin;
+  self->counted_end = result->end;
   if (etl_thread_states_get_counts (result->states)->cswitch == 0)
     {
       gtk_label_set_text (self->status, "");
@@ -390,16 +563,16 @@ show_result (EtlPreciseView *self, const Result *result)
       return;
     }
   gtk_stack_set_visible_child_name (self->stack, "table");
+  range = range_text (self, result->begin, result->end);
   text = g_strdup_printf ("%'" G_GUINT64_FORMAT " switch-ins · %u processes%s%s", result->n_rows,
-                          result->n_processes,
+                          result->n_processes, range,
                           etl_thread_states_has_ready_thread (result->states)
                               ? ""
-                              : " · no ReadyThread records: Ready and Waits from the switch-out state",
-                          gtk_toggle_button_get_active (self->range_toggle) && self->end > self->begin
-                              ? " · selected range"
-                              : "");
+                              : " · no ReadyThread records: Ready and Waits from the switch-out state");
   gtk_label_set_text (self->status, text);
 }
+
+static gboolean start_compute (gpointer user_data);
 
 static void
 on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
@@ -417,6 +590,8 @@ on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
   g_clear_object (&self->cancellable);
   if (result == NULL)
     {
+      self->pending = FALSE;
+      self->asked_begin = self->asked_end = NO_RANGE;
       gtk_label_set_text (self->status, error->message);
       return;
     }
@@ -424,6 +599,36 @@ on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
     self->states = etl_thread_states_ref (result->states);
   show_result (self, result);
   result_free (result);
+  /* A request that waited for the states: now, for the latest range. */
+  if (self->pending)
+    {
+      self->pending = FALSE;
+      if (self->idle_id == 0)
+        self->idle_id = g_idle_add (start_compute, self);
+    }
+}
+
+/* The range the table should count now: 0 and 0 for all. */
+static void
+wanted_range (EtlPreciseView *self, gint64 *begin, gint64 *end)
+{
+  *begin = *end = 0;
+  switch (self->mode)
+    {
+    case ETL_PRECISE_VIEW_RANGE_VISIBLE:
+      if (self->zoom_manager != NULL)
+        etl_zoom_manager_get_visible (self->zoom_manager, begin, end);
+      break;
+    case ETL_PRECISE_VIEW_RANGE_SELECTED:
+      *begin = self->begin;
+      *end = self->end;
+      break;
+    case ETL_PRECISE_VIEW_RANGE_WHOLE:
+    default:
+      break;
+    }
+  if (*end <= *begin)
+    *begin = *end = 0;
 }
 
 static gboolean
@@ -434,20 +639,30 @@ start_compute (gpointer user_data)
   Job *job;
 
   self->idle_id = 0;
+  if (self->trace == NULL)
+    {
+      show_result (self, NULL);
+      return G_SOURCE_REMOVE;
+    }
+  /* The states are being built: let them finish (they are built once per
+   * trace), then group for the latest range. */
+  if (self->cancellable != NULL && self->states == NULL)
+    {
+      self->pending = TRUE;
+      return G_SOURCE_REMOVE;
+    }
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  show_result (self, NULL);
-  if (self->trace == NULL)
-    return G_SOURCE_REMOVE;
+  if (self->states == NULL)
+    show_result (self, NULL);
   job = g_new0 (Job, 1);
   job->trace = etl_trace_ref (self->trace);
   job->states = self->states != NULL ? etl_thread_states_ref (self->states) : NULL;
-  if (gtk_toggle_button_get_active (self->range_toggle) && self->end > self->begin)
-    {
-      job->begin = self->begin;
-      job->end = self->end;
-    }
+  wanted_range (self, &job->begin, &job->end);
+  self->asked_begin = job->begin;
+  self->asked_end = job->end;
+  self->n_groupings++;
   self->cancellable = g_cancellable_new ();
   task = g_task_new (NULL, self->cancellable, on_computed, g_object_ref (self));
   g_task_set_source_tag (task, start_compute);
@@ -463,24 +678,93 @@ schedule (EtlPreciseView *self)
     self->idle_id = g_idle_add (start_compute, self);
 }
 
+/* Regroups when the range to count is not the one last asked for. */
+static void
+schedule_if_changed (EtlPreciseView *self)
+{
+  gint64 begin, end;
+
+  if (self->trace == NULL)
+    return;
+  wanted_range (self, &begin, &end);
+  if (begin != self->asked_begin || end != self->asked_end)
+    schedule (self);
+}
+
+static gboolean
+on_range_timeout (gpointer user_data)
+{
+  EtlPreciseView *self = user_data;
+
+  self->range_timeout_id = 0;
+  schedule_if_changed (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The visible range moved: regroup once it has been still for a moment
+ * (a timeout from the first change, read at its end: the latest range). */
+static void
+on_zoom_changed (EtlPreciseView *self, EtlZoomManager *zoom_manager)
+{
+  if (self->mode != ETL_PRECISE_VIEW_RANGE_VISIBLE || self->trace == NULL)
+    return;
+  if (self->range_timeout_id == 0)
+    self->range_timeout_id = g_timeout_add (ETL_PRECISE_VIEW_RANGE_DELAY_MS, on_range_timeout, self);
+}
+
+/**
+ * etl_precise_view_set_zoom_manager:
+ * @self: a view
+ * @zoom_manager: (nullable): the timeline's shared visible range, which
+ *   "Visible range" counts and follows
+ */
+void
+etl_precise_view_set_zoom_manager (EtlPreciseView *self, EtlZoomManager *zoom_manager)
+{
+  g_return_if_fail (ETL_IS_PRECISE_VIEW (self));
+  if (etl_zoom_manager_follow (GTK_WIDGET (self), &self->zoom_manager, &self->zoom_handler, zoom_manager,
+                               G_CALLBACK (on_zoom_changed))
+      && self->mode == ETL_PRECISE_VIEW_RANGE_VISIBLE)
+    schedule_if_changed (self);
+}
+
 /**
  * etl_precise_view_set_trace:
  * @self: a view
  * @trace: (nullable): the trace; %NULL empties the view
+ * @stacks: (nullable): @trace's call stacks (etl_stacks_compute()), for
+ *   the details' New Thread and Ready Thread stacks; %NULL when it has none
  *
  * Builds the thread states of @trace (etl_thread_states_new()) and the
  * groups, in a worker, soon.  The selected range is forgotten.
  */
 void
-etl_precise_view_set_trace (EtlPreciseView *self, EtlTrace *trace)
+etl_precise_view_set_trace (EtlPreciseView *self, EtlTrace *trace, EtlStacks *stacks)
 {
   g_return_if_fail (ETL_IS_PRECISE_VIEW (self));
   if (trace != NULL)
     etl_trace_ref (trace);
+  if (stacks != NULL)
+    etl_stacks_ref (stacks);
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->range_timeout_id, g_source_remove);
+  self->pending = FALSE;
   g_clear_pointer (&self->trace, etl_trace_unref);
+  g_clear_pointer (&self->stacks, etl_stacks_unref);
   g_clear_pointer (&self->states, etl_thread_states_unref);
   self->trace = trace;
+  self->stacks = stacks;
   self->begin = self->end = 0;
+  self->asked_begin = self->asked_end = NO_RANGE;
+  self->counted_begin = self->counted_end = 0;
+  self->selected_index = NO_INDEX;
+  /* No row of the old trace stays: their indexes mean nothing now. */
+  self->rebuilding = TRUE;
+  gtk_tree_store_clear (self->store);
+  self->rebuilding = FALSE;
+  etl_precise_details_clear (self->details);
   schedule (self);
 }
 
@@ -491,7 +775,7 @@ etl_precise_view_set_trace (EtlPreciseView *self, EtlTrace *trace)
  * @end: FILETIME of its end (exclusive); @end ≤ @begin: no range selected
  *
  * The range "Selected range" counts (by Switch-In Time); regroups when that
- * is on.
+ * is the choice.
  */
 void
 etl_precise_view_set_range (EtlPreciseView *self, gint64 begin, gint64 end)
@@ -503,22 +787,68 @@ etl_precise_view_set_range (EtlPreciseView *self, gint64 begin, gint64 end)
     return;
   self->begin = begin;
   self->end = end;
-  if (gtk_toggle_button_get_active (self->range_toggle))
-    schedule (self);
+  if (self->mode == ETL_PRECISE_VIEW_RANGE_SELECTED)
+    schedule_if_changed (self);
 }
 
 /**
- * etl_precise_view_set_use_range:
+ * etl_precise_view_set_range_mode:
  * @self: a view
- * @use_range: %TRUE to count only the switch-ins in the selected range
+ * @mode: which switch-ins count
  *
- * Sets the "Selected range" toggle.
+ * Sets the range choice above the table (and regroups, soon, when that
+ * changes the range counted).
  */
 void
-etl_precise_view_set_use_range (EtlPreciseView *self, gboolean use_range)
+etl_precise_view_set_range_mode (EtlPreciseView *self, EtlPreciseViewRange mode)
 {
   g_return_if_fail (ETL_IS_PRECISE_VIEW (self));
-  gtk_toggle_button_set_active (self->range_toggle, use_range);
+  g_return_if_fail (mode <= ETL_PRECISE_VIEW_RANGE_SELECTED);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->range_combo), range_ids[mode]);
+}
+
+/**
+ * etl_precise_view_get_range_mode:
+ * @self: a view
+ *
+ * Returns: the range choice
+ */
+EtlPreciseViewRange
+etl_precise_view_get_range_mode (EtlPreciseView *self)
+{
+  g_return_val_if_fail (ETL_IS_PRECISE_VIEW (self), ETL_PRECISE_VIEW_RANGE_WHOLE);
+  return self->mode;
+}
+
+/**
+ * etl_precise_view_get_counted_range:
+ * @self: a view
+ * @begin: (out): FILETIME of the start of the range the shown table counts
+ * @end: (out): FILETIME of its end (exclusive)
+ *
+ * Both are 0 when the table counts the whole trace.
+ */
+void
+etl_precise_view_get_counted_range (EtlPreciseView *self, gint64 *begin, gint64 *end)
+{
+  g_return_if_fail (ETL_IS_PRECISE_VIEW (self) && begin != NULL && end != NULL);
+  *begin = self->counted_begin;
+  *end = self->counted_end;
+}
+
+/**
+ * etl_precise_view_get_n_groupings:
+ * @self: a view
+ *
+ * Returns: how many groupings (worker jobs) have been started since the
+ *   view was made, cancelled ones included: what a burst of range changes
+ *   costs
+ */
+guint
+etl_precise_view_get_n_groupings (EtlPreciseView *self)
+{
+  g_return_val_if_fail (ETL_IS_PRECISE_VIEW (self), 0);
+  return self->n_groupings;
 }
 
 /**
@@ -555,13 +885,14 @@ etl_precise_view_get_message (EtlPreciseView *self)
  * etl_precise_view_is_busy:
  * @self: a view
  *
- * Returns: %TRUE while the states or the groups are pending or being built
+ * Returns: %TRUE while the states or the groups are pending or being built,
+ *   or a visible-range change waits to be regrouped
  */
 gboolean
 etl_precise_view_is_busy (EtlPreciseView *self)
 {
   g_return_val_if_fail (ETL_IS_PRECISE_VIEW (self), FALSE);
-  return self->idle_id != 0 || self->cancellable != NULL;
+  return self->idle_id != 0 || self->cancellable != NULL || self->range_timeout_id != 0 || self->pending;
 }
 
 /**
@@ -578,11 +909,109 @@ etl_precise_view_get_tree_view (EtlPreciseView *self)
   return self->tree_view;
 }
 
-static void
-on_range_toggled (GtkToggleButton *button, EtlPreciseView *self)
+/**
+ * etl_precise_view_get_details:
+ * @self: a view
+ *
+ * Returns: (transfer none): the details area below the table
+ */
+EtlPreciseDetails *
+etl_precise_view_get_details (EtlPreciseView *self)
 {
-  if (self->end > self->begin)
-    schedule (self);
+  g_return_val_if_fail (ETL_IS_PRECISE_VIEW (self), NULL);
+  return self->details;
+}
+
+static void
+on_range_changed (GtkComboBox *combo, EtlPreciseView *self)
+{
+  const char *id = gtk_combo_box_get_active_id (combo);
+
+  for (guint i = 0; i < G_N_ELEMENTS (range_ids); i++)
+    if (g_strcmp0 (id, range_ids[i]) == 0)
+      self->mode = (EtlPreciseViewRange)i;
+  schedule_if_changed (self);
+}
+
+/* The group row @iter's labels from the top, " ▸ " between them. */
+static char *
+group_path (GtkTreeModel *model, GtkTreeIter *iter)
+{
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+  GtkTreeIter cur = *iter, parent;
+  GString *out = g_string_new (NULL);
+
+  for (;;)
+    {
+      char *label = NULL;
+
+      gtk_tree_model_get (model, &cur, ETL_PRECISE_VIEW_COLUMN_LABEL, &label, -1);
+      g_ptr_array_add (labels, label);
+      if (!gtk_tree_model_iter_parent (model, &parent, &cur))
+        break;
+      cur = parent;
+    }
+  for (guint i = labels->len; i > 0; i--)
+    g_string_append_printf (out, "%s%s", i < labels->len ? " ▸ " : "", (char *)g_ptr_array_index (labels, i - 1));
+  g_ptr_array_unref (labels);
+  return g_string_free (out, FALSE);
+}
+
+static void
+on_selection_changed (GtkTreeSelection *selection, EtlPreciseView *self)
+{
+  GtkTreeModel *model;
+  GtkTreeIter iter;
+  guint index, n = 0;
+  const EtlSwitchIn *rows;
+  guint64 count;
+  gint64 ready, waits, cpu_usage;
+  g_autofree char *path = NULL;
+
+  if (self->rebuilding)
+    return;
+  if (!gtk_tree_selection_get_selected (selection, &model, &iter) || self->states == NULL)
+    {
+      self->selected_index = NO_INDEX;
+      etl_precise_details_clear (self->details);
+      return;
+    }
+  rows = etl_thread_states_get_switch_ins (self->states, &n);
+  gtk_tree_model_get (model, &iter, ETL_PRECISE_VIEW_COLUMN_INDEX, &index, ETL_PRECISE_VIEW_COLUMN_COUNT, &count,
+                      ETL_PRECISE_VIEW_COLUMN_READY, &ready, ETL_PRECISE_VIEW_COLUMN_WAITS, &waits,
+                      ETL_PRECISE_VIEW_COLUMN_CPU_USAGE, &cpu_usage, -1);
+  if (index < n)
+    {
+      self->selected_index = index;
+      etl_precise_details_show_row (self->details, self->trace, self->stacks, &rows[index]);
+      return;
+    }
+  self->selected_index = NO_INDEX;
+  path = group_path (model, &iter);
+  etl_precise_details_show_group (self->details, path, count, ready, waits, cpu_usage);
+}
+
+/* Until the user moves the handle, the details get the height of a
+ * switch-in's fields, at most 55 % of the pane, whatever its height. */
+static void
+on_paned_allocated (GtkWidget *paned, GdkRectangle *allocation, EtlPreciseView *self)
+{
+  int wanted;
+
+  if (self->paned_by_user || allocation->height < 100 || allocation->height == self->paned_height)
+    return;
+  self->paned_height = allocation->height;
+  wanted = MIN (etl_precise_details_get_wanted_height (self->details), allocation->height * 55 / 100);
+  gtk_paned_set_position (self->paned, allocation->height - wanted);
+}
+
+/* A press on the handle: the user places it from now on. */
+static gboolean
+on_paned_pressed (GtkWidget *paned, GdkEventButton *event, EtlPreciseView *self)
+{
+  if (event->window == gtk_paned_get_handle_window (GTK_PANED (paned)))
+    self->paned_by_user = TRUE;
+  return GDK_EVENT_PROPAGATE;
 }
 
 static void
@@ -612,13 +1041,16 @@ etl_precise_view_dispose (GObject *object)
 {
   EtlPreciseView *self = ETL_PRECISE_VIEW (object);
 
-  if (self->idle_id != 0)
-    g_source_remove (self->idle_id);
-  self->idle_id = 0;
+  g_clear_handle_id (&self->idle_id, g_source_remove);
+  g_clear_handle_id (&self->range_timeout_id, g_source_remove);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->zoom_manager != NULL)
+    g_clear_signal_handler (&self->zoom_handler, self->zoom_manager);
+  g_clear_object (&self->zoom_manager);
   g_clear_pointer (&self->states, etl_thread_states_unref);
+  g_clear_pointer (&self->stacks, etl_stacks_unref);
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_object (&self->store);
   G_OBJECT_CLASS (etl_precise_view_parent_class)->dispose (object);
@@ -638,25 +1070,36 @@ etl_precise_view_init (EtlPreciseView *self)
 {
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  GtkWidget *details_scrolled = gtk_scrolled_window_new (NULL, NULL);
+  GtkWidget *counts = gtk_label_new ("Count:");
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  self->mode = ETL_PRECISE_VIEW_RANGE_VISIBLE;
+  self->selected_index = NO_INDEX;
+  self->asked_begin = self->asked_end = NO_RANGE;
   g_object_set (bar, "margin-start", 6, "margin-end", 6, "margin-top", 4, "margin-bottom", 4, NULL);
-  self->range_toggle = GTK_TOGGLE_BUTTON (gtk_check_button_new_with_label ("Selected range"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_toggle),
-                               "Count only the switch-ins in the time range selected in the timeline "
-                               "(else the whole trace)");
+  self->range_combo = GTK_COMBO_BOX_TEXT (gtk_combo_box_text_new ());
+  gtk_combo_box_text_append (self->range_combo, range_ids[ETL_PRECISE_VIEW_RANGE_WHOLE], "Whole trace");
+  gtk_combo_box_text_append (self->range_combo, range_ids[ETL_PRECISE_VIEW_RANGE_VISIBLE], "Visible range");
+  gtk_combo_box_text_append (self->range_combo, range_ids[ETL_PRECISE_VIEW_RANGE_SELECTED], "Selected range");
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->range_combo), range_ids[self->mode]);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_combo),
+                               "Which switch-ins count, by Switch-In Time: the whole trace, the range the timeline "
+                               "shows (followed as it zooms and scrolls), or the range selected in it");
+  gtk_style_context_add_class (gtk_widget_get_style_context (counts), "dim-label");
   self->status = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (self->status, 0.0);
   gtk_label_set_width_chars (self->status, 4);
   g_object_set (self->status, "margin-start", 6, NULL);
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->status)), "dim-label");
-  gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->range_toggle), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (bar), counts, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->range_combo), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->status), TRUE, TRUE, 0);
 
   self->store = gtk_tree_store_new (ETL_PRECISE_VIEW_N_COLUMNS, G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_STRING,
                                     G_TYPE_INT64, G_TYPE_STRING, G_TYPE_INT64, G_TYPE_STRING, G_TYPE_INT64,
-                                    G_TYPE_STRING, G_TYPE_INT64, G_TYPE_STRING);
+                                    G_TYPE_STRING, G_TYPE_INT64, G_TYPE_STRING, G_TYPE_UINT);
   self->tree_view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->store)));
   gtk_tree_view_set_enable_search (self->tree_view, TRUE);
   gtk_tree_view_set_search_column (self->tree_view, ETL_PRECISE_VIEW_COLUMN_LABEL);
@@ -672,28 +1115,49 @@ etl_precise_view_init (EtlPreciseView *self)
   gtk_tree_view_set_tooltip_column (self->tree_view, ETL_PRECISE_VIEW_COLUMN_LABEL);
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->tree_view));
 
+  /* The details below the table, in a pane of their own: the table keeps
+   * the space a resize adds, the details their height. */
+  self->details = ETL_PRECISE_DETAILS (etl_precise_details_new ());
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (details_scrolled), GTK_POLICY_AUTOMATIC,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_container_add (GTK_CONTAINER (details_scrolled), GTK_WIDGET (self->details));
+  gtk_widget_set_size_request (details_scrolled, -1, 120);
+  self->paned = GTK_PANED (gtk_paned_new (GTK_ORIENTATION_VERTICAL));
+  gtk_paned_set_wide_handle (self->paned, TRUE);
+  gtk_paned_pack1 (self->paned, scrolled, TRUE, FALSE);
+  gtk_paned_pack2 (self->paned, details_scrolled, FALSE, FALSE);
+
   self->message = GTK_LABEL (gtk_label_new (no_cswitch_message));
   gtk_label_set_line_wrap (self->message, TRUE);
   gtk_label_set_justify (self->message, GTK_JUSTIFY_CENTER);
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->message)), "dim-label");
   self->stack = GTK_STACK (gtk_stack_new ());
-  gtk_stack_add_named (self->stack, scrolled, "table");
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->paned), "table");
   gtk_stack_add_named (self->stack, GTK_WIDGET (self->message), "message");
   gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->stack), TRUE, TRUE, 0);
   gtk_widget_show_all (GTK_WIDGET (self));
   gtk_stack_set_visible_child_name (self->stack, "table");
-  g_signal_connect (self->range_toggle, "toggled", G_CALLBACK (on_range_toggled), self);
+  g_signal_connect (self->range_combo, "changed", G_CALLBACK (on_range_changed), self);
+  g_signal_connect (self->paned, "size-allocate", G_CALLBACK (on_paned_allocated), self);
+  g_signal_connect (self->paned, "button-press-event", G_CALLBACK (on_paned_pressed), self);
+  g_signal_connect (gtk_tree_view_get_selection (self->tree_view), "changed", G_CALLBACK (on_selection_changed),
+                    self);
 }
 
 /**
  * etl_precise_view_new:
+ * @zoom_manager: (nullable): the timeline's visible range ("Visible
+ *   range" counts it; etl_precise_view_set_zoom_manager())
  *
- * Returns: (transfer floating): a new, empty view
+ * Returns: (transfer floating): a new, empty view; "Visible range" chosen
  */
 GtkWidget *
-etl_precise_view_new (void)
+etl_precise_view_new (EtlZoomManager *zoom_manager)
 {
-  return g_object_new (ETL_TYPE_PRECISE_VIEW, NULL);
+  GtkWidget *view = g_object_new (ETL_TYPE_PRECISE_VIEW, NULL);
+
+  etl_precise_view_set_zoom_manager (ETL_PRECISE_VIEW (view), zoom_manager);
+  return view;
 }

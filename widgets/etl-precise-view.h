@@ -3,8 +3,11 @@
 
 #include <gtk/gtk.h>
 
+#include "etl-precise-details.h"
+#include "etl-stacks.h"
 #include "etl-thread-states.h"
 #include "etl-trace.h"
+#include "etl-zoom-manager.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +26,8 @@ G_BEGIN_DECLS
  * @ETL_PRECISE_VIEW_COLUMN_SWITCH_IN: a switch-in row's Switch-In Time since
  *   the origin, 100-ns ticks; -1 on group rows (gint64)
  * @ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT: it as shown, "" on groups (string)
+ * @ETL_PRECISE_VIEW_COLUMN_INDEX: a switch-in row's index into
+ *   etl_thread_states_get_switch_ins(); %G_MAXUINT on group rows (guint)
  * @ETL_PRECISE_VIEW_N_COLUMNS: the number of columns
  *
  * The columns of the view's #GtkTreeStore.
@@ -40,8 +45,34 @@ typedef enum
   ETL_PRECISE_VIEW_COLUMN_CPU_USAGE_TEXT,
   ETL_PRECISE_VIEW_COLUMN_SWITCH_IN,
   ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT,
+  ETL_PRECISE_VIEW_COLUMN_INDEX,
   ETL_PRECISE_VIEW_N_COLUMNS,
 } EtlPreciseViewColumn;
+
+/**
+ * EtlPreciseViewRange:
+ * @ETL_PRECISE_VIEW_RANGE_WHOLE: every switch-in of the trace
+ * @ETL_PRECISE_VIEW_RANGE_VISIBLE: the switch-ins of the timeline's visible
+ *   (zoomed) range, followed as it zooms and scrolls (WPA's table)
+ * @ETL_PRECISE_VIEW_RANGE_SELECTED: those of the range selected in the
+ *   timeline (etl_precise_view_set_range()); the whole trace when none is
+ *
+ * Which switch-ins the table counts, by Switch-In Time.
+ */
+typedef enum
+{
+  ETL_PRECISE_VIEW_RANGE_WHOLE,
+  ETL_PRECISE_VIEW_RANGE_VISIBLE,
+  ETL_PRECISE_VIEW_RANGE_SELECTED,
+} EtlPreciseViewRange;
+
+/**
+ * ETL_PRECISE_VIEW_RANGE_DELAY_MS:
+ *
+ * How long the view lets visible-range changes gather before it regroups
+ * once, for the latest range (a drag-zoom makes dozens).
+ */
+#define ETL_PRECISE_VIEW_RANGE_DELAY_MS 150
 
 /**
  * ETL_PRECISE_VIEW_MAX_LEAVES:
@@ -54,13 +85,18 @@ typedef enum
 #define ETL_TYPE_PRECISE_VIEW (etl_precise_view_get_type ())
 G_DECLARE_FINAL_TYPE (EtlPreciseView, etl_precise_view, ETL, PRECISE_VIEW, GtkBox)
 
-GtkWidget *etl_precise_view_new (void);
-void etl_precise_view_set_trace (EtlPreciseView *self, EtlTrace *trace);
+GtkWidget *etl_precise_view_new (EtlZoomManager *zoom_manager);
+void etl_precise_view_set_zoom_manager (EtlPreciseView *self, EtlZoomManager *zoom_manager);
+void etl_precise_view_set_trace (EtlPreciseView *self, EtlTrace *trace, EtlStacks *stacks);
 void etl_precise_view_set_range (EtlPreciseView *self, gint64 begin, gint64 end);
-void etl_precise_view_set_use_range (EtlPreciseView *self, gboolean use_range);
+void etl_precise_view_set_range_mode (EtlPreciseView *self, EtlPreciseViewRange mode);
+EtlPreciseViewRange etl_precise_view_get_range_mode (EtlPreciseView *self);
+void etl_precise_view_get_counted_range (EtlPreciseView *self, gint64 *begin, gint64 *end);
+guint etl_precise_view_get_n_groupings (EtlPreciseView *self);
 EtlThreadStates *etl_precise_view_get_states (EtlPreciseView *self);
 const char *etl_precise_view_get_message (EtlPreciseView *self);
 gboolean etl_precise_view_is_busy (EtlPreciseView *self);
 GtkTreeView *etl_precise_view_get_tree_view (EtlPreciseView *self);
+EtlPreciseDetails *etl_precise_view_get_details (EtlPreciseView *self);
 
 G_END_DECLS

@@ -46,14 +46,23 @@ time_of_column (const EtlThreadLaneGeometry *g, guint col)
   return g->t0 + (gint64) ((double) col * (double) (g->t1 - g->t0) / g->axis_w);
 }
 
-/* A repeating diagonal hatch in @fg, for Ready. */
-static cairo_pattern_t *
-hatch_pattern (const GdkRGBA *fg)
+/* Ready's look: a 6 × 6 tile of diagonal hatch in @fg, premultiplied
+ * ARGB32, drawn with cairo once per foreground colour and kept. */
+#define HATCH 6
+static const guint32 *
+hatch_tile (const GdkRGBA *fg)
 {
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 6, 6);
-  cairo_t *cr = cairo_create (surface);
-  cairo_pattern_t *pattern;
+  static guint32 tile[HATCH * HATCH];
+  static GdkRGBA tile_fg = { -1, -1, -1, -1 };
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  const guint8 *data;
+  int stride;
 
+  if (gdk_rgba_equal (fg, &tile_fg))
+    return tile;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, HATCH, HATCH);
+  cr = cairo_create (surface);
   cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.10);
   cairo_paint (cr);
   cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.65);
@@ -66,10 +75,14 @@ hatch_pattern (const GdkRGBA *fg)
   cairo_line_to (cr, 7, 5);
   cairo_stroke (cr);
   cairo_destroy (cr);
-  pattern = cairo_pattern_create_for_surface (surface);
-  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_REPEAT);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = 0; y < HATCH && data != NULL; y++)
+    memcpy (tile + y * HATCH, data + (gsize) y * stride, HATCH * 4);
   cairo_surface_destroy (surface);
-  return pattern;
+  tile_fg = *fg;
+  return tile;
 }
 
 /* The key of a span's look: spans of one key are one path. */
@@ -169,90 +182,107 @@ spans_from_states (GArray *spans, const EtlThreadLaneGeometry *g, const EtlThrea
     }
 }
 
-/* Paints @spans (columns relative to the axis, within [@c0, @c1)): their
- * colours go into one-pixel-high strips, one for the full-height looks
- * (Running, in the processor's colour), one for the thin ones (Waiting,
- * Not running) and a mask for Ready's hatch; each strip is then one
- * composite stretched to its height.  Filling a rectangle per span cost
- * ~0.2 µs each, a lane of one-pixel spans ~0.4 ms. */
+/* Paints @spans (columns relative to the axis, within [@c0, @c1)) as one
+ * image of the lane's columns and rows, composited once: per column its
+ * look — Running full height in its processor's colour, Ready the hatch
+ * tile (hatch_tile(), laid from the user-space origin as a repeating
+ * pattern would lay it), Waiting and Not running a thin band — written as
+ * pixels.  A cairo fill per span cost ~0.2 µs each (a lane of one-pixel
+ * spans ~0.4 ms); one-pixel strips stretched to height and a hatch mask
+ * were still half of a 50-lane frame in pixman's scaling and general
+ * paths. */
 static void
 paint_spans (cairo_t *cr, const EtlThreadLaneGeometry *g, const GArray *spans, const GdkRGBA *fg, guint c0, guint c1)
 {
   int w = (int) (c1 - c0);
-  cairo_surface_t *full = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, 1);
-  cairo_surface_t *thin = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, 1);
-  cairo_surface_t *ready = cairo_image_surface_create (CAIRO_FORMAT_A8, w, 1);
-  guint32 *full_px, *thin_px;
-  guint8 *ready_px;
+  const guint32 *tile = hatch_tile (fg);
+  g_autofree guint32 *full = g_new0 (guint32, w);
+  g_autofree guint32 *thin = g_new0 (guint32, w);
   guint32 waiting = etl_column_strip_pixel (fg->red, fg->green, fg->blue, 0.16);
   guint32 not_running = etl_column_strip_pixel (fg->red, fg->green, fg->blue, 0.08);
-  gboolean any_full = FALSE, any_thin = FALSE, any_ready = FALSE;
-  double ry, rh;
+  cairo_surface_t *surface;
+  guint32 *px;
+  double ry, rh, thin_y, thin_h;
+  int rows, thin_r0, thin_r1, stride, x0, y0;
 
-  cairo_surface_flush (full);
-  cairo_surface_flush (thin);
-  cairo_surface_flush (ready);
-  full_px = (guint32 *) (gpointer) cairo_image_surface_get_data (full);
-  thin_px = (guint32 *) (gpointer) cairo_image_surface_get_data (thin);
-  ready_px = cairo_image_surface_get_data (ready);
-  if (full_px == NULL || thin_px == NULL || ready_px == NULL)
-    goto out;
-  memset (full_px, 0, (gsize) w * 4);
-  memset (thin_px, 0, (gsize) w * 4);
-  memset (ready_px, 0, (gsize) w);
   for (guint i = 0; i < spans->len; i++)
     {
       const Span *sp = &g_array_index (spans, Span, i);
-      int x0 = MAX ((int) sp->x0 - (int) c0, 0), x1 = MIN ((int) sp->x1 - (int) c0, w);
-      guint32 px = 0;
+      int s0 = MAX ((int) sp->x0 - (int) c0, 0), s1 = MIN ((int) sp->x1 - (int) c0, w);
+      guint32 f = 0, t = 0;
       GdkRGBA rgba;
 
-      if (x1 <= x0)
+      if (s1 <= s0)
         continue;
       switch (sp->key)
         {
         case ETL_THREAD_STATE_READY:
-          memset (ready_px + x0, 0xff, (gsize) (x1 - x0));
-          any_ready = TRUE;
-          continue;
+          break; /* the hatch is laid below, over clear columns */
         case ETL_THREAD_STATE_WAITING:
         case ETL_THREAD_STATE_NOT_RUNNING:
-          px = sp->key == ETL_THREAD_STATE_WAITING ? waiting : not_running;
-          for (int x = x0; x < x1; x++)
-            thin_px[x] = px;
-          any_thin = TRUE;
-          continue;
+          t = sp->key == ETL_THREAD_STATE_WAITING ? waiting : not_running;
+          break;
         default:
           etl_timeline_view_get_provider_color (sp->key - 4, &rgba);
-          px = etl_column_strip_pixel (rgba.red, rgba.green, rgba.blue, 0.85);
-          for (int x = x0; x < x1; x++)
-            full_px[x] = px;
-          any_full = TRUE;
+          f = etl_column_strip_pixel (rgba.red, rgba.green, rgba.blue, 0.85);
           break;
         }
+      for (int x = s0; x < s1; x++)
+        {
+          full[x] = f;
+          thin[x] = t;
+        }
     }
-  if (any_full)
-    {
-      span_rect (g, ETL_THREAD_STATE_RUNNING, &ry, &rh);
-      etl_column_strip_paint (cr, full, NULL, g->x + c0, ry, rh, w);
-    }
-  if (any_thin)
-    {
-      span_rect (g, ETL_THREAD_STATE_WAITING, &ry, &rh);
-      etl_column_strip_paint (cr, thin, NULL, g->x + c0, ry, rh, w);
-    }
-  if (any_ready)
-    {
-      cairo_pattern_t *hatch = hatch_pattern (fg);
 
-      span_rect (g, ETL_THREAD_STATE_READY, &ry, &rh);
-      etl_column_strip_paint (cr, ready, hatch, g->x + c0, ry, rh, w);
-      cairo_pattern_destroy (hatch);
+  span_rect (g, ETL_THREAD_STATE_RUNNING, &ry, &rh);
+  span_rect (g, ETL_THREAD_STATE_WAITING, &thin_y, &thin_h);
+  rows = (int) ceil (rh);
+  y0 = (int) ry;
+  thin_r0 = (int) thin_y - y0;
+  thin_r1 = thin_r0 + (int) ceil (thin_h);
+  x0 = (int) floor (g->x) + (int) c0;
+  if (rows <= 0 || w <= 0)
+    return;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, rows);
+  cairo_surface_flush (surface);
+  px = (guint32 *) (gpointer) cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface) / 4;
+  if (px != NULL)
+    {
+      /* Row by row the Running and thin looks (a loop the compiler
+       * vectorises), then the Ready spans' hatch over their columns. */
+      for (int r = 0; r < rows; r++)
+        {
+          guint32 thin_mask = r >= thin_r0 && r < thin_r1 ? 0xffffffffu : 0;
+          guint32 *row = px + (gsize) r * stride;
+
+          for (int x = 0; x < w; x++)
+            row[x] = full[x] | (thin[x] & thin_mask);
+        }
+      for (guint i = 0; i < spans->len; i++)
+        {
+          const Span *sp = &g_array_index (spans, Span, i);
+          int s0 = MAX ((int) sp->x0 - (int) c0, 0), s1 = MIN ((int) sp->x1 - (int) c0, w);
+
+          if (sp->key != ETL_THREAD_STATE_READY)
+            continue;
+          for (int r = 0; r < rows; r++)
+            {
+              const guint32 *tile_row = tile + ((y0 + r) % HATCH + HATCH) % HATCH * HATCH;
+              guint32 *row = px + (gsize) r * stride;
+
+              for (int x = s0; x < s1; x++)
+                row[x] = tile_row[((x0 + x) % HATCH + HATCH) % HATCH];
+            }
+        }
+      cairo_surface_mark_dirty (surface);
+      cairo_save (cr);
+      cairo_set_source_surface (cr, surface, x0, y0);
+      cairo_rectangle (cr, x0, y0, w, rows);
+      cairo_fill (cr);
+      cairo_restore (cr);
     }
-out:
-  cairo_surface_destroy (full);
-  cairo_surface_destroy (thin);
-  cairo_surface_destroy (ready);
+  cairo_surface_destroy (surface);
 }
 
 /**
@@ -276,10 +306,10 @@ out:
  * columns read the overview and no state; else a search finds the state at
  * @c0 and, after each span, gallops on to the state at the next column, so
  * a frame visits O(columns × log states) states whatever the number in the
- * range.  Spans lie on whole pixel columns and are painted through
- * one-pixel-high strips, three composites a lane (a zoomed-out lane
- * alternates looks column by column: a cairo fill per span made a 50-lane
- * frame cost hundreds of ms).
+ * range.  Spans lie on whole pixel columns and are written as pixels into
+ * one image a lane, composited once (a zoomed-out lane alternates looks
+ * column by column: a cairo fill per span made a 50-lane frame cost
+ * hundreds of ms).
  */
 void
 etl_thread_lanes_draw (cairo_t *cr, const EtlThreadLaneGeometry *geometry, EtlThreadStates *all, guint32 tid,

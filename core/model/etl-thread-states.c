@@ -101,6 +101,7 @@ typedef struct
   gboolean open;
   gint64 last_switch_out;  /* 0 = not seen */
   gint64 ready_time;       /* 0 = not readied since */
+  guint64 ready_record;    /* that ReadyThread's index, NO_ROW = none */
   guint32 readying_tid, readying_pid;
   gint8 prev_reason, prev_mode, prev_state;
   /* The process table's answer for this tid over [pid_from, pid_to):
@@ -145,6 +146,7 @@ thread_get (EtlThreadStatesBuilder *b, guint32 tid)
       tb = g_new0 (ThreadBuild, 1);
       tb->states = g_array_new (FALSE, FALSE, sizeof (EtlThreadState));
       tb->readying_tid = tb->readying_pid = NO_ID;
+      tb->ready_record = NO_ROW;
       tb->prev_reason = tb->prev_mode = tb->prev_state = ETL_THREAD_STATES_UNKNOWN;
       tb->pid_from = 1;
       tb->pid_to = 0; /* empty: the first pid_of() looks up */
@@ -270,6 +272,7 @@ switch_out (EtlThreadStatesBuilder *b, ThreadBuild *hint, guint32 tid, gint64 t,
     }
   tb->last_switch_out = t;
   tb->ready_time = 0;
+  tb->ready_record = NO_ROW;
   tb->readying_tid = tb->readying_pid = NO_ID;
   tb->prev_reason = next->wait_reason;
   tb->prev_mode = next->wait_mode;
@@ -301,6 +304,7 @@ switch_in (EtlThreadStatesBuilder *b, guint32 tid, gint64 t, guint64 record, gui
   t = close_current (b, tb, t);
   row->last_switch_out = tb->last_switch_out;
   row->ready_time = tb->ready_time;
+  row->ready_record = tb->ready_record;
   row->readying_tid = tb->readying_tid;
   row->readying_pid = tb->readying_pid;
   row->new_prev_wait_reason = tb->prev_reason;
@@ -398,6 +402,7 @@ etl_thread_states_builder_add_cswitch (EtlThreadStatesBuilder *b, guint64 record
 
   row.switch_in = filetime;
   row.record = record;
+  row.ready_record = NO_ROW;
   row.cpu = cpu;
   row.new_tid = cs.new_thread_id;
   row.old_tid = cs.old_thread_id;
@@ -482,6 +487,7 @@ etl_thread_states_builder_add_ready_thread (EtlThreadStatesBuilder *b, guint64 r
       ready->thread_state = waited->thread_state;
     }
   tb->ready_time = filetime;
+  tb->ready_record = record;
   tb->readying_tid = header_tid;
   tb->readying_pid = readying_pid;
 }

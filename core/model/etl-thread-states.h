@@ -85,7 +85,13 @@ typedef struct
  *   another state (waiting), else 0; 0 when @last_switch_out is 0
  * @cpu_usage: CPU Usage, 100-ns units: from @switch_in to the thread's next
  *   switch-out (or the trace's end)
- * @record: the CSwitch record's index
+ * @record: the CSwitch record's index (its StackWalk, when the trace has
+ *   one, is WPA's New Thread Stack: etl_stacks_dup_symbolized())
+ * @ready_record: the index of the ReadyThread record that readied the new
+ *   thread since its last switch-out (the one @ready_time is the time of;
+ *   its StackWalk is WPA's Ready Thread Stack, the readying thread's), or
+ *   %G_MAXUINT64 when none did (first sight, preempted, a trace without
+ *   ReadyThread records, the idle thread)
  * @cpu: the processor
  * @new_tid: NewThreadId (0 = idle)
  * @new_pid: its process (%ETL_THREAD_STATES_NO_ID when unknown; 0 for idle)
@@ -113,6 +119,7 @@ typedef struct
   gint64 waits;
   gint64 cpu_usage;
   guint64 record;
+  guint64 ready_record;
   guint32 cpu;
   guint32 new_tid;
   guint32 new_pid;

@@ -187,6 +187,20 @@ test_synth (void)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "unmatched_stops")), ==, 0);
   g_clear_pointer (&root, json_node_unref);
 
+  /* --name of a task name without --by-task: every region of that task. */
+  run_cli (&run, "regions", "--name", "Request", path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  o = json_node_get_object (root);
+  regions = json_object_get_array_member (o, "regions");
+  g_assert_cmpuint (json_array_get_length (regions), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (regions, 0), "name"), ==,
+                   "Request(alpha)");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (regions, 1), "name"), ==,
+                   "Request(beta)");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "instances")), ==, 2);
+  g_clear_pointer (&root, json_node_unref);
+
   /* --name of a full name. */
   run_cli (&run, "regions", "--name", "Step(s2)", path, NULL);
   root = parse_ok (&run);

@@ -1008,7 +1008,7 @@ etl_activities_compute_stats (EtlActivities *activities, EtlActivityGroup group)
 
       for (guint i = 0; i < n; i++)
         {
-          guint32 key;
+          guint32 key, task;
           guint row;
 
           if (pass == 0)
@@ -1016,15 +1016,17 @@ etl_activities_compute_stats (EtlActivities *activities, EtlActivityGroup group)
               const EtlActivity *a = &g_array_index (activities->acts, EtlActivity, i);
 
               key = group == ETL_ACTIVITY_GROUP_TASK ? a->task_name : a->name;
+              task = a->task_name;
             }
           else
-            key = g_array_index (activities->stops, EtlActivityStop, i).name;
+            key = task = g_array_index (activities->stops, EtlActivityStop, i).name;
           row = GPOINTER_TO_UINT (g_hash_table_lookup (rows, GUINT_TO_POINTER (key + 1)));
           if (row == 0)
             {
               EtlActivityNameStats s = { 0 };
 
               s.name = key;
+              s.task_name = task;
               g_array_append_val (out, s);
               g_ptr_array_add (durations, g_array_new (FALSE, FALSE, sizeof (gint64)));
               row = out->len;

@@ -147,6 +147,7 @@ typedef enum
 /**
  * EtlActivityNameStats:
  * @name: the group's name (etl_activities_get_string())
+ * @task_name: its task name (the same as @name when grouped by task)
  * @stats: its statistics (the durations of its stopped activities; see
  *   #EtlIntervalStats)
  *
@@ -155,6 +156,7 @@ typedef enum
 typedef struct
 {
   guint32 name;
+  guint32 task_name;
   EtlIntervalStats stats;
 } EtlActivityNameStats;
 

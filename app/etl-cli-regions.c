@@ -22,8 +22,8 @@
  * - `unmatched_stops`: the Stops without a Start: `name`, `time_ms`, `pid`,
  *   `tid`, `activity_id`, `record`;
  * - `counts`: what the pairing met (EtlActivitiesCounts).
- * --name NAME keeps the regions and instances whose name or task name is
- * NAME (and the unmatched Stops of that name).
+ * --name NAME keeps the regions, instances and unmatched Stops whose name
+ * or task name is NAME (`--name Target` keeps every "Target(…)").
  */
 #include "config.h"
 
@@ -114,7 +114,7 @@ print_regions (EtlTrace *trace, EtlActivities *acts, const char *want, EtlActivi
     {
       const EtlActivityNameStats *s = &g_array_index (stats, EtlActivityNameStats, r);
 
-      if (!name_matches (acts, want, s->name, s->name))
+      if (!name_matches (acts, want, s->name, s->task_name))
         continue;
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "name");

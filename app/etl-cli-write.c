@@ -209,6 +209,8 @@ etl_cli_synth_main (int argc, char **argv)
   gboolean waits = FALSE;
   gboolean no_ready_thread = FALSE;
   gboolean waits_stacks = FALSE;
+  gboolean activities = FALSE;
+  g_autofree char *pairs_arg = NULL;
   g_auto (GStrv) rest = NULL;
   EtlSynthParams params;
   guint64 v;
@@ -234,6 +236,10 @@ etl_cli_synth_main (int argc, char **argv)
       "With --waits, leave the ReadyThread records out", NULL },
     { "stacks", 0, 0, G_OPTION_ARG_NONE, &waits_stacks,
       "With --waits, add Image loads and a StackWalk record after each CSwitch and ReadyThread", NULL },
+    { "activities", 0, 0, G_OPTION_ARG_NONE, &activities,
+      "Write TraceLogging Start/Stop activities instead (see etl-synth-activities.c): the known scenario, or "
+      "with --activity-pairs N, --records records of which N Start/Stop pairs; --cpus defaults to 2", NULL },
+    { "activity-pairs", 0, 0, G_OPTION_ARG_STRING, &pairs_arg, "With --activities, the Start/Stop pairs", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
@@ -269,8 +275,15 @@ etl_cli_synth_main (int argc, char **argv)
       g_printerr ("etlscope-cli synth: --waits and --schedule are two different schedules: give one\n");
       return EXIT_USAGE;
     }
-  if (waits && cpus_arg == NULL)
+  if ((pairs_arg != NULL && !activities) || (activities && (waits || schedule)))
+    {
+      g_printerr ("etlscope-cli synth: --activity-pairs needs --activities, which goes without --waits and --schedule\n");
+      return EXIT_USAGE;
+    }
+  if ((waits || activities) && cpus_arg == NULL)
     cpus_arg = g_strdup ("2");
+  if (activities && pairs_arg == NULL && records_arg == NULL)
+    records_arg = g_strdup ("0");
   if (output == NULL || cpus_arg == NULL || (records_arg == NULL && !schedule && !waits))
     {
       g_printerr ("etlscope-cli synth: --cpus, --records (or --schedule or --waits) and -o are required (see --help)\n");
@@ -288,6 +301,12 @@ etl_cli_synth_main (int argc, char **argv)
   params.waits = waits;
   params.no_ready_thread = no_ready_thread;
   params.waits_stacks = waits_stacks;
+  params.activities = activities;
+  if (pairs_arg != NULL && !parse_u64 (pairs_arg, 1, G_MAXUINT32, &params.activity_pairs))
+    {
+      g_printerr ("etlscope-cli synth: --activity-pairs takes 1 to 4294967295, not '%s'\n", pairs_arg);
+      return EXIT_USAGE;
+    }
   if (records_arg != NULL && !parse_u64 (records_arg, 0, G_MAXINT64, &params.n_records))
     {
       g_printerr ("etlscope-cli synth: --records takes a count, not '%s'\n", records_arg);

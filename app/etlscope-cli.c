@@ -31,6 +31,7 @@
 #endif
 
 #include "etl-cli-cpu.h"
+#include "etl-cli-regions.h"
 #include "etl-cli-waits.h"
 #include "etl-cli-critical-path.h"
 #include "etl-cli-stacks.h"
@@ -543,6 +544,7 @@ static const char *usage_summary =
   "  processes FILE...   the processes and threads of the trace, with lifetimes, as JSON\n"
   "  cpu FILE...         CPU usage per process or thread (sampled or --precise), totals and series, JSON\n"
   "  waits FILE...       CPU Usage (Precise) rows: who waited, why, who readied it (--from/--to/--pid/--tid), JSON\n"
+  "  regions FILE...     Start/Stop activities: statistics per name, instances, nesting (--name), JSON\n"
   "  critical-path FILE... the chain of threads a thread waited on (--tid N --from MS --to MS), JSON\n"
   "  stacks FILE...      top frames of the sample stacks in a time range (--from/--to MS), JSON\n"
   "  groups FILE...      records grouped by --by provider,event|process|thread|cpu: counts, times, JSON\n"
@@ -736,6 +738,8 @@ main (int argc, char **argv)
     return etl_cli_cpu_main (argc - 1, argv + 1);
   if (strcmp (command, "waits") == 0)
     return etl_cli_waits_main (argc - 1, argv + 1);
+  if (strcmp (command, "regions") == 0)
+    return etl_cli_regions_main (argc - 1, argv + 1);
   if (strcmp (command, "critical-path") == 0)
     return etl_cli_critical_path_main (argc - 1, argv + 1);
   if (strcmp (command, "stacks") == 0)

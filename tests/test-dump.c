@@ -18,6 +18,7 @@
 #include "etl-decode-status.h"
 #include "etl-dump-private.h"
 #include "etl-dump.h"
+#include "etl-record.h"
 #include "etl-names.h"
 #include "etl-process-table.h"
 #include "etl-test-util.h"
@@ -248,7 +249,34 @@ test_corpus_file (gconstpointer data)
       assert_string_member (o, "decode_status", etl_decode_status_name (etl_decode_status_of (&r, decoded)));
       assert_fields (json_object_get_object_member (o, "fields"), decoded, derived);
       g_assert_false (json_object_has_member (o, "stack"));
-      g_assert_cmpuint (json_object_get_size (o), ==, 31);
+      /* The ActivityId when not zero, the RelatedActivityId item when 16 bytes. */
+      {
+        const guint8 *related;
+        gsize related_len;
+        guint n_ids = 0;
+
+        if (r.has_activity_id)
+          {
+            etl_guid_to_string (&r.activity_id, guid);
+            assert_string_member (o, "activity_id", guid);
+            n_ids++;
+          }
+        else
+          g_assert_false (json_object_has_member (o, "activity_id"));
+        if (etl_record_find_ext_item (&r, ETL_EXT_TYPE_RELATED_ACTIVITYID, &related, &related_len)
+            && related_len == 16)
+          {
+            EtlGuid g;
+
+            etl_guid_read (&g, related);
+            etl_guid_to_string (&g, guid);
+            assert_string_member (o, "related_activity_id", guid);
+            n_ids++;
+          }
+        else
+          g_assert_false (json_object_has_member (o, "related_activity_id"));
+        g_assert_cmpuint (json_object_get_size (o), ==, 31 + n_ids);
+      }
     }
   g_assert_cmpuint (i, ==, n);
 }

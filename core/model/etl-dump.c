@@ -11,6 +11,9 @@
  * length and file offset), the schema's names (event, task, opcode, level,
  * keywords), the process the record belongs to, why the record is or is not
  * decoded ("decode_status": etl_decode_status_name(), etl-decode-status.h),
+ * the EVENT_HEADER ActivityId and the RelatedActivityId extended item when
+ * the record has them (JSON form only: "activity_id" when not zero,
+ * "related_activity_id" when the item holds 16 bytes, as GUID strings),
  * and optionally the decoded payload fields and the record's call stack (etl-stacks.h).  This is what
  * `etlscope-cli dump` prints.
  *
@@ -58,6 +61,7 @@
 #include "etl-decode-status.h"
 #include "etl-names.h"
 #include "etl-process-table.h"
+#include "etl-record.h"
 
 /* Rows a worker formats at a time: big enough that handing chunks around
  * costs nothing, small enough that the chunks in flight take a few MB. */
@@ -669,6 +673,31 @@ append_json_schema_names (GString *s, const EtlSchema *schema)
   put_c (s, ']');
 }
 
+/* ,"activity_id":…,"related_activity_id":… when the record has them: a
+ * non-zero EVENT_HEADER.ActivityId, an EVENT_HEADER_EXT_TYPE_RELATEDACTIVITYID
+ * item of 16 bytes (a GUID, evntcons.h); nothing otherwise. */
+static void
+append_json_activity_ids (GString *s, const EtlRecord *r)
+{
+  char guid[ETL_GUID_STRING_LEN + 1];
+  const guint8 *data;
+  gsize len;
+
+  if (r->has_activity_id && !etl_guid_is_zero (&r->activity_id))
+    {
+      etl_guid_to_string (&r->activity_id, guid);
+      MEMBER_STRING (s, "activity_id", guid);
+    }
+  if (r->ext != NULL && etl_record_find_ext_item (r, ETL_EXT_TYPE_RELATED_ACTIVITYID, &data, &len) && len == 16)
+    {
+      EtlGuid related;
+
+      etl_guid_read (&related, data);
+      etl_guid_to_string (&related, guid);
+      MEMBER_STRING (s, "related_activity_id", guid);
+    }
+}
+
 static void
 append_jsonl (GString *s, EtlTrace *trace, EtlStacks *stacks, EtlDumpFlags flags, guint64 index,
               const EtlRecord *r, const char *guid, const Meaning *m, GArray *scratch)
@@ -706,6 +735,7 @@ append_jsonl (GString *s, EtlTrace *trace, EtlStacks *stacks, EtlDumpFlags flags
   put_c (s, '"');
   MEMBER_INT (s, "channel", r->channel);
   MEMBER_INT (s, "flags", r->flags);
+  append_json_activity_ids (s, r);
   MEMBER_INT (s, "data_len", r->user_data_len);
   MEMBER_INT (s, "offset", r->file_offset);
   if (m->has_process_id)

@@ -294,6 +294,7 @@ guint64 etl_trace_get_n_records (EtlTrace *trace);
 gboolean etl_trace_get_record (EtlTrace *trace, guint64 index, EtlRecord *record, GError **error);
 gboolean etl_trace_peek_record (EtlTrace *trace, guint64 index, EtlRecordBrief *brief);
 void etl_record_brief_clear (EtlRecordBrief *brief);
+gboolean etl_trace_get_opcode (EtlTrace *trace, guint64 index, guint8 *opcode);
 gint64 etl_trace_get_filetime (EtlTrace *trace, guint64 index);
 guint etl_trace_get_cpu (EtlTrace *trace, guint64 index);
 guint etl_trace_get_file (EtlTrace *trace, guint64 index);

@@ -222,6 +222,78 @@ etl_trace_peek_record (EtlTrace *trace, guint64 index, EtlRecordBrief *brief)
 }
 
 /**
+ * etl_trace_get_opcode:
+ * @trace: a trace
+ * @index: position in the merged sequence, below etl_trace_get_n_records()
+ * @opcode: (out): the record's opcode, as #EtlRecord.opcode gives it
+ *
+ * The one byte a pass that wants a few opcodes needs, read in place: the
+ * EVENT_DESCRIPTOR.Opcode of an EVENT_HEADER (byte 45), the Class.Type of
+ * an EVENT_TRACE_HEADER (byte 4), the low byte of a kernel HookId (byte 6),
+ * without decoding the record.  Only the header's first bytes are checked
+ * (its Size is not): a record this reads may still fail
+ * etl_trace_get_record().  Thread-safe.
+ *
+ * Returns: %FALSE for a header type without an opcode (WPP MESSAGE, WNODE),
+ *   a record cut short or a buffer that does not decompress
+ */
+gboolean
+etl_trace_get_opcode (EtlTrace *trace, guint64 index, guint8 *opcode)
+{
+  const EtlIndexEntry *e;
+  GBytes *hold = NULL;
+  const guint8 *data, *p;
+  gsize len, avail, at;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (trace != NULL, FALSE);
+  g_return_val_if_fail (index < trace->n_index, FALSE);
+  g_return_val_if_fail (opcode != NULL, FALSE);
+
+  e = &trace->index[index];
+  data = etl_trace_cached_buffer (trace, e->buffer, &hold, &len, NULL);
+  if (data == NULL || entry_offset (e) > len)
+    {
+      g_clear_pointer (&hold, g_bytes_unref);
+      return FALSE;
+    }
+  p = data + entry_offset (e);
+  avail = len - entry_offset (e);
+  switch (entry_header_type (e))
+    {
+    case ETL_HEADER_TYPE_EVENT_HEADER32:
+    case ETL_HEADER_TYPE_EVENT_HEADER64:
+      at = 45;
+      ok = avail >= ETL_EVENT_HEADER_SIZE;
+      break;
+    case ETL_HEADER_TYPE_FULL_HEADER32:
+    case ETL_HEADER_TYPE_FULL_HEADER64:
+    case ETL_HEADER_TYPE_INSTANCE32:
+    case ETL_HEADER_TYPE_INSTANCE64:
+      at = 4;
+      ok = avail >= 8;
+      break;
+    case ETL_HEADER_TYPE_SYSTEM32:
+    case ETL_HEADER_TYPE_SYSTEM64:
+    case ETL_HEADER_TYPE_COMPACT32:
+    case ETL_HEADER_TYPE_COMPACT64:
+    case ETL_HEADER_TYPE_PERFINFO32:
+    case ETL_HEADER_TYPE_PERFINFO64:
+      at = 6;
+      ok = avail >= 8;
+      break;
+    default:
+      at = 0;
+      ok = FALSE;
+      break;
+    }
+  if (ok)
+    *opcode = p[at];
+  g_clear_pointer (&hold, g_bytes_unref);
+  return ok;
+}
+
+/**
  * etl_record_brief_clear:
  * @brief: a brief filled by etl_trace_peek_record(), or zeroed
  *

@@ -69,6 +69,13 @@ typedef struct
  * @symbol_stacks: (array length=n_symbol_stacks): the samples' return
  *   addresses, innermost first, each stack ended by a 0
  * @n_symbol_stacks: words in @symbol_stacks
+ * @activities: write the activities trace instead (TraceLogging Start/Stop
+ *   events with ActivityIds and RelatedActivityIds; see
+ *   etl-synth-activities.c); @loss_rate and the schedule fields are then
+ *   ignored
+ * @activity_pairs: with @activities: 0 writes the exact scenario (22
+ *   records, @n_records ignored); N > 0 writes @n_records records of which
+ *   N Start/Stop pairs, on @n_cpus threads
  *
  * What etl_synth_write() generates.  Initialise with etl_synth_params_init().
  */
@@ -90,6 +97,8 @@ typedef struct
   guint n_symbol_modules;
   const guint64 *symbol_stacks;
   guint n_symbol_stacks;
+  gboolean activities;
+  guint64 activity_pairs;
 } EtlSynthParams;
 
 void etl_synth_params_init (EtlSynthParams *params);

@@ -4,7 +4,7 @@
  * decoded (fields, derived fields, process) → losses, the process table.
  * The whole reader path: buffer walk, decompression, header decode, merge,
  * and what the walk hands to decoding (metadata, manifests, volumes,
- * lifetimes, file names).
+ * lifetimes, file names), and the Start/Stop pairing of etl-activities.c.
  */
 #include "config.h"
 
@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "etl-activities.h"
 #include "etl-names.h"
 #include "etl-trace.h"
 
@@ -38,6 +39,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   const char *paths[] = { path, path, NULL };
   g_autoptr (EtlTrace) trace = NULL;
   g_autoptr (GError) error = NULL;
+  g_autoptr (EtlActivities) activities = NULL;
   guint n_losses;
 
   if (!g_file_set_contents (path, (const char *) data, (gssize) size, NULL))
@@ -52,6 +54,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         {
           EtlRecord r;
 
+          guint8 opcode;
+
+          (void) etl_trace_get_opcode (trace, i, &opcode);
           if (etl_trace_get_record (trace, i, &r, NULL))
             {
               EtlDecoded *decoded;
@@ -75,6 +80,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
         etl_process_table_get_processes (etl_trace_get_process_table (trace), &n_processes);
       }
+      /* The Start/Stop pairing: payload strings, extended items, ActivityIds. */
+      g_clear_pointer (&activities, etl_activities_unref);
+      activities = etl_activities_new (trace, NULL, NULL);
     }
   g_unlink (path);
   return 0;

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * etlscope-cli regions: the Start/Stop activities of a trace (etl-activities.c)
+ * and their statistics per name, as JSON.
+ *
+ *   etlscope-cli regions [--name NAME] [--by-task] [--manifest FILE.man]... FILE...
+ *
+ * Prints one object:
+ * - `regions`: one object per name (the activity's name, "Task(first
+ *   string field)", or with --by-task its task name), in the order the
+ *   names first occur: `name`, `count` (stopped and open instances),
+ *   `total_ms`, `mean_ms`, `median_ms`, `p90_ms`, `p99_ms`, `max_ms` (over
+ *   the stopped instances; see etl-interval-stats.c), `open`,
+ *   `unmatched_stops`;
+ * - `instances`: one object per activity in Start order: `index`, `name`,
+ *   `task_name`, `start_ms` (ms from the trace's start, as `dump`'s rel_ms),
+ *   `duration_ms` (to the trace's end when open), `pid`, `tid`, `depth`,
+ *   `parent` (the enclosing instance's index, null at the top), `open`,
+ *   `abandoned`, `activity_id` (GUID, null when zero), `activity_path`
+ *   (`//1/2/5/` for EventSource IDs, else null), `provider`, `task`,
+ *   `start_record`, `stop_record` (null when open);
+ * - `unmatched_stops`: the Stops without a Start: `name`, `time_ms`, `pid`,
+ *   `tid`, `activity_id`, `record`;
+ * - `counts`: what the pairing met (EtlActivitiesCounts).
+ * --name NAME keeps the regions, instances and unmatched Stops whose name
+ * or task name is NAME (`--name Target` keeps every "Target(…)").
+ */
+#include "config.h"
+
+#define G_LOG_DOMAIN "etlscope"
+
+#include <json-glib/json-glib.h>
+
+#include "etl-activities.h"
+#include "etl-cli-regions.h"
+#include "etl-cli-util.h"
+#include "etl-trace.h"
+
+#define EXIT_INPUT ETL_CLI_EXIT_INPUT
+#define EXIT_USAGE ETL_CLI_EXIT_USAGE
+
+static void
+add_ms (JsonBuilder *b, const char *member, double ticks)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_add_double_value (b, ticks / 10000.0);
+}
+
+static void
+add_guid (JsonBuilder *b, const char *member, const EtlGuid *guid)
+{
+  char s[ETL_GUID_STRING_LEN + 1];
+
+  json_builder_set_member_name (b, member);
+  if (guid == NULL || etl_guid_is_zero (guid))
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  etl_guid_to_string (guid, s);
+  json_builder_add_string_value (b, s);
+}
+
+static gboolean
+name_matches (EtlActivities *acts, const char *want, guint32 name, guint32 task_name)
+{
+  return want == NULL || g_strcmp0 (etl_activities_get_string (acts, name), want) == 0
+         || g_strcmp0 (etl_activities_get_string (acts, task_name), want) == 0;
+}
+
+static void
+add_counts (JsonBuilder *b, const EtlActivitiesCounts *c)
+{
+  const struct
+  {
+    const char *name;
+    guint64 value;
+  } rows[] = {
+    { "starts", c->starts },
+    { "stops", c->stops },
+    { "paired", c->paired },
+    { "open", c->open },
+    { "abandoned", c->abandoned },
+    { "unmatched_stops", c->unmatched_stops },
+    { "missing_parent", c->missing_parent },
+    { "bad_related_id", c->bad_related_id },
+    { "dropped", c->dropped },
+    { "out_of_order", c->out_of_order },
+  };
+
+  json_builder_set_member_name (b, "counts");
+  json_builder_begin_object (b);
+  for (guint k = 0; k < G_N_ELEMENTS (rows); k++)
+    {
+      json_builder_set_member_name (b, rows[k].name);
+      json_builder_add_int_value (b, (gint64) rows[k].value);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+print_regions (EtlTrace *trace, EtlActivities *acts, const char *want, EtlActivityGroup group)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (GArray) stats = etl_activities_compute_stats (acts, group);
+  guint n_acts, n_stops;
+  const EtlActivity *a = etl_activities_get (acts, &n_acts);
+  const EtlActivityStop *stops = etl_activities_get_unmatched_stops (acts, &n_stops);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "regions");
+  json_builder_begin_array (b);
+  for (guint r = 0; r < stats->len; r++)
+    {
+      const EtlActivityNameStats *s = &g_array_index (stats, EtlActivityNameStats, r);
+
+      if (!name_matches (acts, want, s->name, s->task_name))
+        continue;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, etl_activities_get_string (acts, s->name));
+      json_builder_set_member_name (b, "count");
+      json_builder_add_int_value (b, (gint64) s->stats.count);
+      add_ms (b, "total_ms", (double) s->stats.total);
+      add_ms (b, "mean_ms", s->stats.mean);
+      add_ms (b, "median_ms", s->stats.median);
+      add_ms (b, "p90_ms", (double) s->stats.p90);
+      add_ms (b, "p99_ms", (double) s->stats.p99);
+      add_ms (b, "max_ms", (double) s->stats.max);
+      json_builder_set_member_name (b, "open");
+      json_builder_add_int_value (b, (gint64) s->stats.open);
+      json_builder_set_member_name (b, "unmatched_stops");
+      json_builder_add_int_value (b, (gint64) s->stats.unmatched_stops);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "instances");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_acts; i++)
+    {
+      char path[ETL_ACTIVITY_PATH_MAX];
+
+      if (!name_matches (acts, want, a[i].name, a[i].task_name))
+        continue;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "index");
+      json_builder_add_int_value (b, i);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, etl_activities_get_string (acts, a[i].name));
+      json_builder_set_member_name (b, "task_name");
+      json_builder_add_string_value (b, etl_activities_get_string (acts, a[i].task_name));
+      json_builder_set_member_name (b, "start_ms");
+      json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, a[i].start));
+      add_ms (b, "duration_ms", (double) (a[i].stop - a[i].start));
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, a[i].pid);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, a[i].tid);
+      json_builder_set_member_name (b, "depth");
+      json_builder_add_int_value (b, a[i].depth);
+      json_builder_set_member_name (b, "parent");
+      if (a[i].parent != ETL_ACTIVITY_NONE)
+        json_builder_add_int_value (b, a[i].parent);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "open");
+      json_builder_add_boolean_value (b, (a[i].flags & ETL_ACTIVITY_OPEN) != 0);
+      json_builder_set_member_name (b, "abandoned");
+      json_builder_add_boolean_value (b, (a[i].flags & ETL_ACTIVITY_ABANDONED) != 0);
+      add_guid (b, "activity_id", &a[i].activity_id);
+      json_builder_set_member_name (b, "activity_path");
+      if (etl_activity_id_to_path (&a[i].activity_id, path))
+        json_builder_add_string_value (b, path);
+      else
+        json_builder_add_null_value (b);
+      add_guid (b, "provider", etl_activities_get_provider (acts, a[i].provider));
+      json_builder_set_member_name (b, "task");
+      json_builder_add_int_value (b, a[i].task);
+      json_builder_set_member_name (b, "start_record");
+      json_builder_add_int_value (b, (gint64) a[i].start_record);
+      json_builder_set_member_name (b, "stop_record");
+      if (a[i].stop_record != ETL_ACTIVITY_NO_RECORD)
+        json_builder_add_int_value (b, (gint64) a[i].stop_record);
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "unmatched_stops");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_stops; i++)
+    {
+      if (!name_matches (acts, want, stops[i].name, stops[i].name))
+        continue;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, etl_activities_get_string (acts, stops[i].name));
+      json_builder_set_member_name (b, "time_ms");
+      json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, stops[i].time));
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, stops[i].pid);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, stops[i].tid);
+      add_guid (b, "activity_id", &stops[i].activity_id);
+      json_builder_set_member_name (b, "record");
+      json_builder_add_int_value (b, (gint64) stops[i].record);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  add_counts (b, etl_activities_get_counts (acts));
+  json_builder_end_object (b);
+  etl_cli_print_builder (b);
+}
+
+/**
+ * etl_cli_regions_main:
+ * @argc: arguments, "regions" first
+ * @argv: (array length=argc): the arguments
+ *
+ * The `regions` command: opens the files as one trace, pairs its Start and
+ * Stop events (etl_activities_new()) and prints the statistics per name,
+ * the instances and the unmatched Stops as JSON (see the file's comment).
+ *
+ * Returns: the exit status: 0, 1 when input could not be read completely
+ *   (one line per problem on stderr), 2 on a usage error
+ */
+int
+etl_cli_regions_main (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) files = NULL;
+  g_auto (GStrv) manifests = NULL;
+  g_autofree char *name = NULL;
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (EtlActivities) acts = NULL;
+  gboolean by_task = FALSE;
+  GOptionEntry entries[]
+      = { { "name", 0, 0, G_OPTION_ARG_STRING, &name,
+            "Only the regions and instances of this name or task name", "NAME" },
+          { "by-task", 0, 0, G_OPTION_ARG_NONE, &by_task,
+            "One region per task name instead of per full name (Task(first field))", NULL },
+          { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
+            "Describe events with this instrumentation manifest (repeatable)", "FILE.man" },
+          { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
+          { NULL } };
+
+  (void) argc;
+  context = g_option_context_new ("FILE...");
+  g_option_context_set_summary (
+      context, "Print the Start/Stop activities of the trace as JSON: statistics per name\n"
+               "(count, total, mean, median, p90, p99, max in ms, open, unmatched Stops), every\n"
+               "instance (start, duration, process, thread, nesting depth and parent, ActivityId)\n"
+               "and the Stops without a Start.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse_strv (context, &argv, &error))
+    {
+      g_printerr ("etlscope-cli regions: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (files == NULL || files[0] == NULL)
+    {
+      g_printerr ("etlscope-cli regions: no FILE given (see --help)\n");
+      return EXIT_USAGE;
+    }
+
+  trace = etl_trace_open_full ((const char *const *) files, (const char *const *) manifests, NULL, NULL, NULL,
+                               &error);
+  if (trace == NULL)
+    {
+      g_printerr ("etlscope-cli: %s\n", error->message);
+      return EXIT_INPUT;
+    }
+  acts = etl_activities_new (trace, NULL, &error);
+  if (acts == NULL)
+    {
+      g_printerr ("etlscope-cli regions: %s\n", error->message);
+      return EXIT_INPUT;
+    }
+  print_regions (trace, acts, name, by_task ? ETL_ACTIVITY_GROUP_TASK : ETL_ACTIVITY_GROUP_NAME);
+  return etl_cli_report_problems (trace);
+}

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * test-cli-regions: `etlscope-cli synth --activities` then `etlscope-cli
+ * regions` on what it wrote, against the scenario of etl-synth-activities.c
+ * (the figures test-activities.c checks in the model, here through the
+ * JSON: ms from the trace's start); --name and --by-task; the Target and
+ * ExecuteTask regions of real/msbuild_PerfViewData.etl; usage errors (exit
+ * status 2 and a line naming the problem).
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "etl-test-util.h"
+
+typedef struct
+{
+  int status;
+  char *out;
+  char *err;
+} CliRun;
+
+static void
+cli_run_clear (CliRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+static void
+run_cli (CliRun *run, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *cli = g_getenv ("ETLSCOPE_CLI");
+  va_list args;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  proc = etl_test_subprocess_newv ((const char *const *) argv->pdata,
+                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  run->status = g_subprocess_get_exit_status (proc);
+}
+
+/* Parses a successful run's JSON. (transfer full) */
+static JsonNode *
+parse_ok (CliRun *run)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpstr (run->err, ==, "");
+  g_assert_cmpint (run->status, ==, 0);
+  json_parser_load_from_data (parser, run->out, -1, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static JsonObject *
+find_by_name (JsonArray *array, const char *name)
+{
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *o = json_array_get_object_element (array, i);
+
+      if (strcmp (json_object_get_string_member (o, "name"), name) == 0)
+        return o;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+#define assert_ms(o, member, want) g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, member), want, 1e-9)
+
+static void
+test_synth (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-cli-regions-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "activities.etl", NULL);
+  g_autoptr (JsonNode) root = NULL;
+  CliRun run = { 0 };
+  JsonObject *o, *r, *inst, *counts;
+  JsonArray *regions, *instances, *stops;
+
+  g_assert_no_error (error);
+  run_cli (&run, "synth", "--activities", "-o", path, NULL);
+  g_assert_cmpstr (run.err, ==, "");
+  g_assert_cmpint (run.status, ==, 0);
+  cli_run_clear (&run);
+
+  run_cli (&run, "regions", path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  o = json_node_get_object (root);
+  regions = json_object_get_array_member (o, "regions");
+  instances = json_object_get_array_member (o, "instances");
+  stops = json_object_get_array_member (o, "unmatched_stops");
+  g_assert_cmpuint (json_array_get_length (regions), ==, 12); /* 10 names, Orphan, Query */
+  g_assert_cmpuint (json_array_get_length (instances), ==, 10);
+  g_assert_cmpuint (json_array_get_length (stops), ==, 2);
+
+  r = find_by_name (regions, "Request(beta)");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 1);
+  assert_ms (r, "total_ms", 2.5);
+  assert_ms (r, "mean_ms", 2.5);
+  assert_ms (r, "median_ms", 2.5);
+  assert_ms (r, "p90_ms", 2.5);
+  assert_ms (r, "p99_ms", 2.5);
+  assert_ms (r, "max_ms", 2.5);
+  g_assert_cmpint (json_object_get_int_member (r, "open"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (r, "unmatched_stops"), ==, 0);
+  r = find_by_name (regions, "Job(first)");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (r, "open"), ==, 1);
+  assert_ms (r, "total_ms", 0.0);
+  r = find_by_name (regions, "Orphan");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (r, "unmatched_stops"), ==, 1);
+
+  /* Query(q1): on thread 1008, under Request(beta) (instance 3) by its RelatedActivityId. */
+  inst = json_array_get_object_element (instances, 4);
+  g_assert_cmpstr (json_object_get_string_member (inst, "name"), ==, "Query(q1)");
+  g_assert_cmpstr (json_object_get_string_member (inst, "task_name"), ==, "Query");
+  assert_ms (inst, "start_ms", 4.5);
+  assert_ms (inst, "duration_ms", 1.5);
+  g_assert_cmpint (json_object_get_int_member (inst, "pid"), ==, 1000);
+  g_assert_cmpint (json_object_get_int_member (inst, "tid"), ==, 1008);
+  g_assert_cmpint (json_object_get_int_member (inst, "depth"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (inst, "parent"), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (inst, "activity_id"), ==, "00012c1d-0000-0000-0000-0000cac59e59");
+  g_assert_cmpstr (json_object_get_string_member (inst, "activity_path"), ==, "//1/300/");
+  g_assert_cmpint (json_object_get_int_member (inst, "start_record"), ==, 9);
+  g_assert_cmpint (json_object_get_int_member (inst, "stop_record"), ==, 12);
+  g_assert_false (json_object_get_boolean_member (inst, "open"));
+  /* Lonely(never): open, to the trace's end at 10 ms. */
+  inst = json_array_get_object_element (instances, 8);
+  g_assert_cmpstr (json_object_get_string_member (inst, "name"), ==, "Lonely(never)");
+  assert_ms (inst, "duration_ms", 1.5);
+  g_assert_true (json_object_get_boolean_member (inst, "open"));
+  g_assert_true (json_object_get_null_member (inst, "parent"));
+  g_assert_true (json_object_get_null_member (inst, "activity_id"));
+  g_assert_true (json_object_get_null_member (inst, "stop_record"));
+  /* Job(first): abandoned by the reuse of its ActivityId. */
+  inst = json_array_get_object_element (instances, 6);
+  g_assert_true (json_object_get_boolean_member (inst, "abandoned"));
+  g_assert_true (json_object_get_null_member (inst, "activity_path"));
+
+  r = json_array_get_object_element (stops, 0);
+  g_assert_cmpstr (json_object_get_string_member (r, "name"), ==, "Orphan");
+  assert_ms (r, "time_ms", 9.0);
+  g_assert_cmpint (json_object_get_int_member (r, "record"), ==, 18);
+  counts = json_object_get_object_member (o, "counts");
+  g_assert_cmpint (json_object_get_int_member (counts, "starts"), ==, 10);
+  g_assert_cmpint (json_object_get_int_member (counts, "paired"), ==, 8);
+  g_assert_cmpint (json_object_get_int_member (counts, "abandoned"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (counts, "bad_related_id"), ==, 1);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* --by-task --name Step: one region of the four Steps; its instances only. */
+  run_cli (&run, "regions", "--by-task", "--name", "Step", path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  o = json_node_get_object (root);
+  regions = json_object_get_array_member (o, "regions");
+  g_assert_cmpuint (json_array_get_length (regions), ==, 1);
+  r = json_array_get_object_element (regions, 0);
+  g_assert_cmpstr (json_object_get_string_member (r, "name"), ==, "Step");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 4);
+  assert_ms (r, "total_ms", 1.7);
+  assert_ms (r, "mean_ms", 0.425);
+  assert_ms (r, "median_ms", 0.4);
+  assert_ms (r, "p90_ms", 0.7);
+  assert_ms (r, "max_ms", 0.7);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "instances")), ==, 4);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "unmatched_stops")), ==, 0);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* --name of a task name without --by-task: every region of that task. */
+  run_cli (&run, "regions", "--name", "Request", path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  o = json_node_get_object (root);
+  regions = json_object_get_array_member (o, "regions");
+  g_assert_cmpuint (json_array_get_length (regions), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (regions, 0), "name"), ==,
+                   "Request(alpha)");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (regions, 1), "name"), ==,
+                   "Request(beta)");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "instances")), ==, 2);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* --name of a full name. */
+  run_cli (&run, "regions", "--name", "Step(s2)", path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  o = json_node_get_object (root);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "regions")), ==, 1);
+  instances = json_object_get_array_member (o, "instances");
+  g_assert_cmpuint (json_array_get_length (instances), ==, 1);
+  inst = json_array_get_object_element (instances, 0);
+  g_assert_cmpint (json_object_get_int_member (inst, "index"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (inst, "parent"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (inst, "depth"), ==, 2);
+  assert_ms (inst, "duration_ms", 0.2);
+  g_clear_pointer (&root, json_node_unref);
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+static void
+test_msbuild (void)
+{
+  g_autofree char *path = etl_test_corpus_path ("real/msbuild_PerfViewData.etl");
+  g_autoptr (JsonNode) root = NULL;
+  CliRun run = { 0 };
+  JsonArray *regions;
+  JsonObject *r;
+
+  if (path == NULL)
+    return;
+  run_cli (&run, "regions", "--by-task", path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  regions = json_object_get_array_member (json_node_get_object (root), "regions");
+  r = find_by_name (regions, "Target");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 393);
+  g_assert_cmpint (json_object_get_int_member (r, "open"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (r, "unmatched_stops"), ==, 3);
+  g_assert_cmpfloat (json_object_get_double_member (r, "max_ms"), >=, json_object_get_double_member (r, "p99_ms"));
+  g_assert_cmpfloat (json_object_get_double_member (r, "p99_ms"), >=, json_object_get_double_member (r, "p90_ms"));
+  g_assert_cmpfloat (json_object_get_double_member (r, "p90_ms"), >=, json_object_get_double_member (r, "median_ms"));
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (r, "mean_ms") * 390,
+                                  json_object_get_double_member (r, "total_ms"), 1e-6);
+  r = find_by_name (regions, "ExecuteTask");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 678);
+  r = find_by_name (regions, "EvaluateStop");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (r, "unmatched_stops"), ==, 6);
+}
+
+static void
+test_usage (void)
+{
+  CliRun run = { 0 };
+
+  run_cli (&run, "regions", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "no FILE given"));
+  g_assert_cmpstr (run.out, ==, "");
+  cli_run_clear (&run);
+  run_cli (&run, "regions", "--bogus", "x.etl", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--bogus"));
+  cli_run_clear (&run);
+  run_cli (&run, "regions", "/nonexistent/none.etl", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "none.etl"));
+  cli_run_clear (&run);
+  run_cli (&run, "synth", "--activity-pairs", "5", "-o", "/nonexistent/x.etl", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--activity-pairs needs --activities"));
+  cli_run_clear (&run);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/etl/cli-regions/synth", test_synth);
+  g_test_add_func ("/etl/cli-regions/msbuild", test_msbuild);
+  g_test_add_func ("/etl/cli-regions/usage", test_usage);
+  return g_test_run ();
+}

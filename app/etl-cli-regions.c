@@ -3,7 +3,7 @@
  * etlscope-cli regions: the Start/Stop activities of a trace (etl-activities.c)
  * and their statistics per name, as JSON.
  *
- *   etlscope-cli regions [--name NAME] [--by-task] [--manifest FILE.man]... FILE...
+ *   etlscope-cli regions [--regions FILE.xml] [--name NAME] [--by-task] [--manifest FILE.man]... FILE...
  *
  * Prints one object:
  * - `regions`: one object per name (the activity's name, "Task(first
@@ -34,6 +34,9 @@
 #include "etl-activities.h"
 #include "etl-cli-regions.h"
 #include "etl-cli-util.h"
+#include "etl-interval-stats.h"
+#include "etl-regions-file.h"
+#include "etl-regions.h"
 #include "etl-trace.h"
 
 #define EXIT_INPUT ETL_CLI_EXIT_INPUT
@@ -214,6 +217,118 @@ print_regions (EtlTrace *trace, EtlActivities *acts, const char *want, EtlActivi
   etl_cli_print_builder (b);
 }
 
+/* --regions FILE: the instances of a Regions of Interest file's regions
+ * (etl_regions_match()), in the same JSON shape: statistics per region (its
+ * FriendlyName, else Name), every instance with its own name (PayloadBased
+ * naming) and its region. */
+static void
+print_file_regions (EtlTrace *trace, const EtlRegionsFile *file, EtlRegions *regions, const char *want)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  guint n = 0;
+  const EtlRegionInstance *inst = etl_regions_get_instances (regions, &n);
+  const EtlRegionsTotals *totals = etl_regions_get_totals (regions);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "regions");
+  json_builder_begin_array (b);
+  for (guint r = 0; r < file->regions->len; r++)
+    {
+      const EtlRegionDef *def = &g_array_index (file->regions, EtlRegionDef, r);
+      const char *region_name = etl_region_def_display_name (def);
+      const EtlRegionCounts *counts = etl_regions_get_counts (regions, r);
+      g_autoptr (GArray) durations = g_array_new (FALSE, FALSE, sizeof (gint64));
+      EtlIntervalStats st;
+
+      if (want != NULL && g_strcmp0 (want, region_name) != 0)
+        continue;
+      for (guint i = 0; i < n; i++)
+        if (inst[i].region == r && (inst[i].flags & ETL_REGION_INSTANCE_OPEN) == 0)
+          {
+            gint64 d = inst[i].stop - inst[i].start;
+
+            g_array_append_val (durations, d);
+          }
+      etl_interval_stats_compute ((gint64 *) (gpointer) durations->data, durations->len, &st);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, region_name);
+      json_builder_set_member_name (b, "count");
+      json_builder_add_int_value (b, (gint64) counts->instances);
+      add_ms (b, "total_ms", (double) st.total);
+      add_ms (b, "mean_ms", st.mean);
+      add_ms (b, "median_ms", st.median);
+      add_ms (b, "p90_ms", (double) st.p90);
+      add_ms (b, "p99_ms", (double) st.p99);
+      add_ms (b, "max_ms", (double) st.max);
+      json_builder_set_member_name (b, "open");
+      json_builder_add_int_value (b, (gint64) counts->open);
+      json_builder_set_member_name (b, "unmatched_stops");
+      json_builder_add_int_value (b, (gint64) counts->unmatched_stops);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "instances");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *region_name
+          = etl_region_def_display_name (&g_array_index (file->regions, EtlRegionDef, inst[i].region));
+
+      if (want != NULL && g_strcmp0 (want, region_name) != 0)
+        continue;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "index");
+      json_builder_add_int_value (b, i);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, etl_regions_get_string (regions, inst[i].name));
+      json_builder_set_member_name (b, "region");
+      json_builder_add_string_value (b, region_name);
+      json_builder_set_member_name (b, "start_ms");
+      json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, inst[i].start));
+      add_ms (b, "duration_ms", (double) (inst[i].stop - inst[i].start));
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, inst[i].pid);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, inst[i].tid);
+      json_builder_set_member_name (b, "depth");
+      json_builder_add_int_value (b, inst[i].depth);
+      json_builder_set_member_name (b, "parent");
+      if (inst[i].parent != ETL_REGION_INSTANCE_NONE)
+        json_builder_add_int_value (b, inst[i].parent);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "open");
+      json_builder_add_boolean_value (b, (inst[i].flags & ETL_REGION_INSTANCE_OPEN) != 0);
+      add_guid (b, "activity_id", &inst[i].activity_id);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "counts");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "records_read");
+  json_builder_add_int_value (b, (gint64) totals->records_read);
+  json_builder_set_member_name (b, "starts");
+  json_builder_add_int_value (b, (gint64) totals->starts);
+  json_builder_set_member_name (b, "stops");
+  json_builder_add_int_value (b, (gint64) totals->stops);
+  json_builder_set_member_name (b, "open");
+  json_builder_add_int_value (b, (gint64) totals->open);
+  json_builder_set_member_name (b, "unmatched_stops");
+  json_builder_add_int_value (b, (gint64) totals->unmatched_stops);
+  json_builder_set_member_name (b, "no_schema");
+  json_builder_add_int_value (b, (gint64) totals->no_schema);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; file->warnings != NULL && i < file->warnings->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (file->warnings, i));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  etl_cli_print_builder (b);
+}
+
 /**
  * etl_cli_regions_main:
  * @argc: arguments, "regions" first
@@ -234,12 +349,17 @@ etl_cli_regions_main (int argc, char **argv)
   g_auto (GStrv) files = NULL;
   g_auto (GStrv) manifests = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *regions_path = NULL;
+  g_autoptr (EtlRegionsFile) regions_file = NULL;
   g_autoptr (EtlTrace) trace = NULL;
   g_autoptr (EtlActivities) acts = NULL;
   gboolean by_task = FALSE;
   GOptionEntry entries[]
       = { { "name", 0, 0, G_OPTION_ARG_STRING, &name,
             "Only the regions and instances of this name or task name", "NAME" },
+          { "regions", 'r', 0, G_OPTION_ARG_FILENAME, &regions_path,
+            "The regions of this Regions of Interest file (WPA's XML) instead of the Start/Stop activities",
+            "FILE.xml" },
           { "by-task", 0, 0, G_OPTION_ARG_NONE, &by_task,
             "One region per task name instead of per full name (Task(first field))", NULL },
           { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
@@ -266,12 +386,29 @@ etl_cli_regions_main (int argc, char **argv)
       return EXIT_USAGE;
     }
 
+  if (regions_path != NULL && (regions_file = etl_regions_file_load (regions_path, &error)) == NULL)
+    {
+      g_printerr ("etlscope-cli regions: %s\n", error->message);
+      return EXIT_INPUT;
+    }
   trace = etl_trace_open_full ((const char *const *) files, (const char *const *) manifests, NULL, NULL, NULL,
                                &error);
   if (trace == NULL)
     {
       g_printerr ("etlscope-cli: %s\n", error->message);
       return EXIT_INPUT;
+    }
+  if (regions_file != NULL)
+    {
+      g_autoptr (EtlRegions) regions = etl_regions_match (trace, regions_file, NULL, &error);
+
+      if (regions == NULL)
+        {
+          g_printerr ("etlscope-cli regions: %s\n", error->message);
+          return EXIT_INPUT;
+        }
+      print_file_regions (trace, regions_file, regions, name);
+      return etl_cli_report_problems (trace);
     }
   acts = etl_activities_new (trace, NULL, &error);
   if (acts == NULL)

@@ -12,6 +12,8 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "etl-test-util.h"
 
 typedef struct
@@ -251,6 +253,109 @@ test_msbuild (void)
   g_assert_cmpint (json_object_get_int_member (r, "unmatched_stops"), ==, 6);
 }
 
+/* --regions: a Regions of Interest file pairing MSBuild's Target (event
+ * 43/44) and Task (47/48) events, the Task nested in its thread's Target;
+ * the counts are test-regions-file's (and the Start/Stop pairing's). */
+static const char msbuild_roi[] =
+  "<?xml version='1.0' encoding='utf-8'?>\n<InstrumentationManifest><Instrumentation><Regions>\n"
+  "<RegionRoot Guid=\"{20000000-0000-0000-0000-000000000000}\" Name=\"MSBuild\">\n"
+  "<Region Guid=\"{20000000-0000-0000-0000-000000000001}\" Name=\"MSBuild-Target\" FriendlyName=\"Target\">\n"
+  " <Start><Event Provider=\"{d44a2098-821f-5808-4cea-1e24e982ca37}\" Id=\"43\" Version=\"0\"/></Start>\n"
+  " <Stop><Event Provider=\"{d44a2098-821f-5808-4cea-1e24e982ca37}\" Id=\"44\" Version=\"0\"/></Stop>\n"
+  " <Match><Event PID=\"true\" TID=\"true\"><Payload FieldName=\"targetName\"/></Event></Match>\n"
+  " <Naming><PayloadBased NameField=\"targetName\"/></Naming>\n"
+  " <Region Guid=\"{20000000-0000-0000-0000-000000000002}\" Name=\"MSBuild-Target-Task\" FriendlyName=\"Task\">\n"
+  "  <Start><Event Provider=\"{d44a2098-821f-5808-4cea-1e24e982ca37}\" Id=\"47\" Version=\"0\"/></Start>\n"
+  "  <Stop><Event Provider=\"{d44a2098-821f-5808-4cea-1e24e982ca37}\" Id=\"48\" Version=\"0\"/></Stop>\n"
+  "  <Match><Event PID=\"true\" TID=\"true\"><Payload FieldName=\"taskID\"/></Event>"
+  "<Parent PID=\"true\" TID=\"true\"/></Match>\n"
+  "  <Naming><PayloadBased NameField=\"taskName\"/></Naming>\n"
+  " </Region>\n</Region>\n</RegionRoot></Regions></Instrumentation></InstrumentationManifest>\n";
+
+static void
+test_regions_file (void)
+{
+  g_autofree char *path = etl_test_corpus_path ("real/msbuild_PerfViewData.etl");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *roi = NULL;
+  g_autofree char *bad = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  CliRun run = { 0 };
+  JsonArray *regions, *instances;
+  JsonObject *r;
+  guint n_tasks = 0, n_nested = 0, n_targets = 0;
+
+  if (path == NULL)
+    return;
+  dir = g_dir_make_tmp ("etlscope-cli-roi-XXXXXX", &error);
+  g_assert_no_error (error);
+  roi = g_build_filename (dir, "msbuild.regions.xml", NULL);
+  bad = g_build_filename (dir, "bad.regions.xml", NULL);
+  g_file_set_contents (roi, msbuild_roi, -1, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (bad, "<InstrumentationManifest>\n<Instrumentation>\n<Regions>\n<RegionRoot Guid=\"{zz}\"",
+                       -1, &error);
+  g_assert_no_error (error);
+
+  run_cli (&run, "regions", "--regions", roi, path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  regions = json_object_get_array_member (json_node_get_object (root), "regions");
+  g_assert_cmpuint (json_array_get_length (regions), ==, 2);
+  r = find_by_name (regions, "Target");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 393);
+  g_assert_cmpint (json_object_get_int_member (r, "unmatched_stops"), ==, 5);
+  g_assert_cmpfloat (json_object_get_double_member (r, "max_ms"), >=, json_object_get_double_member (r, "median_ms"));
+  r = find_by_name (regions, "Task");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 678);
+  instances = json_object_get_array_member (json_node_get_object (root), "instances");
+  for (guint i = 0; i < json_array_get_length (instances); i++)
+    {
+      JsonObject *o = json_array_get_object_element (instances, i);
+
+      if (strcmp (json_object_get_string_member (o, "region"), "Task") == 0)
+        {
+          n_tasks++;
+          if (!json_object_get_null_member (o, "parent"))
+            {
+              JsonObject *parent = json_array_get_object_element (
+                  instances, (guint) json_object_get_int_member (o, "parent"));
+
+              g_assert_cmpstr (json_object_get_string_member (parent, "region"), ==, "Target");
+              g_assert_cmpint (json_object_get_int_member (o, "depth"), ==, 1);
+              n_nested++;
+            }
+        }
+      else
+        n_targets++;
+    }
+  g_assert_cmpuint (n_targets, ==, 393);
+  g_assert_cmpuint (n_tasks, ==, 678);
+  g_assert_cmpuint (n_nested, ==, 139); /* test-regions-file's containment scan */
+
+  /* --name keeps one region. */
+  g_clear_pointer (&root, json_node_unref);
+  run_cli (&run, "regions", "--regions", roi, "--name", "Task", path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  regions = json_object_get_array_member (json_node_get_object (root), "regions");
+  g_assert_cmpuint (json_array_get_length (regions), ==, 1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (root), "instances")),
+                    ==, 678);
+
+  /* A malformed file: exit 1, the file and its line named. */
+  run_cli (&run, "regions", "--regions", bad, path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_nonnull (strstr (run.err, "bad.regions.xml:4"));
+  cli_run_clear (&run);
+
+  g_remove (roi);
+  g_remove (bad);
+  g_rmdir (dir);
+}
+
 static void
 test_usage (void)
 {
@@ -281,6 +386,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/etl/cli-regions/synth", test_synth);
   g_test_add_func ("/etl/cli-regions/msbuild", test_msbuild);
+  g_test_add_func ("/etl/cli-regions/regions-file", test_regions_file);
   g_test_add_func ("/etl/cli-regions/usage", test_usage);
   return g_test_run ();
 }

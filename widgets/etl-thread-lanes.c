@@ -182,6 +182,26 @@ spans_from_states (GArray *spans, const EtlThreadLaneGeometry *g, const EtlThrea
     }
 }
 
+/* Running's pixel on processor @cpu: its colour
+ * (etl_timeline_view_get_provider_color()) at 0.85, kept for the first 256
+ * processors (a zoomed-out frame has tens of thousands of spans, and four
+ * lround() a pixel were a tenth of it). */
+static guint32
+running_pixel (guint cpu)
+{
+  static guint32 cache[256];
+  GdkRGBA rgba;
+  guint32 px;
+
+  if (cpu < G_N_ELEMENTS (cache) && cache[cpu] != 0)
+    return cache[cpu];
+  etl_timeline_view_get_provider_color (cpu, &rgba);
+  px = etl_column_strip_pixel (rgba.red, rgba.green, rgba.blue, 0.85);
+  if (cpu < G_N_ELEMENTS (cache))
+    cache[cpu] = px;
+  return px;
+}
+
 /* Paints @spans (columns relative to the axis, within [@c0, @c1)) as one
  * image of the lane's columns and rows, composited once: per column its
  * look — Running full height in its processor's colour, Ready the hatch
@@ -210,7 +230,6 @@ paint_spans (cairo_t *cr, const EtlThreadLaneGeometry *g, const GArray *spans, c
       const Span *sp = &g_array_index (spans, Span, i);
       int s0 = MAX ((int) sp->x0 - (int) c0, 0), s1 = MIN ((int) sp->x1 - (int) c0, w);
       guint32 f = 0, t = 0;
-      GdkRGBA rgba;
 
       if (s1 <= s0)
         continue;
@@ -223,8 +242,7 @@ paint_spans (cairo_t *cr, const EtlThreadLaneGeometry *g, const GArray *spans, c
           t = sp->key == ETL_THREAD_STATE_WAITING ? waiting : not_running;
           break;
         default:
-          etl_timeline_view_get_provider_color (sp->key - 4, &rgba);
-          f = etl_column_strip_pixel (rgba.red, rgba.green, rgba.blue, 0.85);
+          f = running_pixel (sp->key - 4);
           break;
         }
       for (int x = s0; x < s1; x++)

@@ -305,7 +305,11 @@ fixture_setup (Fixture *f)
     g_assert_true (copy_file (other_pdb, mism, G_MAXSIZE));
     g_assert_true (copy_file (f->pdb_path, bad, 3000));
     g_assert_cmpint (g_mkdir_with_parents (comp_dir, 0700), ==, 0);
-    g_assert_true (g_file_set_contents (comp, "MSCF\0\0\0\0 not really a cabinet", 32, NULL));
+    {
+      static const char cab[] = "MSCF\0\0\0\0 not really a cabinet";
+
+      g_assert_true (g_file_set_contents (comp, cab, sizeof cab - 1, NULL));
+    }
   }
 
   fib = find_proc (f->procs, "fib");

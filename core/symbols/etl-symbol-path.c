@@ -96,7 +96,7 @@ parse_element (EtlSymbolPath *path, const char *element, GError **error)
       return FALSE;
     }
   e.kind = ETL_SYMBOL_PATH_SERVER;
-  stores = g_ptr_array_new ();
+  stores = g_ptr_array_new_with_free_func (g_free);
   for (guint i = first; i < n; i++)
     {
       char *part = g_strstrip (parts[i]);

@@ -181,7 +181,8 @@ event_header (guint8 *p, guint32 pid, guint32 tid, gint64 ts, guint8 opcode, gui
   put_u16 (p + 46, task);
   put_u64 (p + 48, G_GUINT64_CONSTANT (0x0000400000000000) | 1);
   memcpy (p + 64, aid, 16);
-  memcpy (p + k, items, items_len);
+  if (items_len > 0)
+    memcpy (p + k, items, items_len);
   k += items_len;
   if (payload_len > 0)
     memcpy (p + k, payload, payload_len);

@@ -89,9 +89,6 @@ name=$(basename "$trace")
 # the program's output in $tmp/app.log, "alive"/"exited" in $tmp/state.
 cat >"$tmp/run.sh" <<EOF
 cd "$tmp"
-# The pointer on the screen's bottom-left corner (the status bar's left
-# end, which has no tooltip), not over a widget with one.
-xdotool mousemove 0 \$((\$1 - 1)) 2>/dev/null
 GSETTINGS_BACKEND=memory wine "$exe" "$name" >"$tmp/app.log" 2>&1 </dev/null &
 pid=\$!
 # The window: up to 90 s for Wine and GTK to start and the trace to load;
@@ -108,8 +105,15 @@ while [ \$n -lt 90 ]; do
   [ "\$colours" -gt 64 ] && break
 done
 echo \$n >"$tmp/seconds"
-# Until drawing settles (the trace's views fill in after the window shows).
-sleep 4
+# The pointer (Wine puts it in the middle of the screen, over a widget with
+# a tooltip) onto the header bar above the title, which has none; moved
+# twice, as a tooltip that showed meanwhile goes only on a motion inside
+# the window.  Until then, drawing settles (the views fill in after the
+# window shows).
+xdotool mousemove \$((\$2 / 2)) 4 2>/dev/null
+sleep 2
+xdotool mousemove \$((\$2 / 2 + 1)) 3 2>/dev/null
+sleep 2
 import -window root "$tmp/shot.png"
 if kill -0 \$pid 2>/dev/null; then echo alive >"$tmp/state"; else echo exited >"$tmp/state"; fi
 wineserver -k
@@ -135,7 +139,7 @@ for arg in "$@"; do
   rm -f "$tmp/shot.png" "$tmp/state" "$tmp/seconds" "$tmp/app.log"
   # First-run window state at each size (etlscope keeps it in %LOCALAPPDATA%).
   rm -rf "$WINEPREFIX"/drive_c/users/*/AppData/Local/etlscope
-  xvfb-run -a -s "-screen 0 ${width}x${height}x24" sh "$tmp/run.sh" "$height" >"$tmp/xvfb.log" 2>&1
+  xvfb-run -a -s "-screen 0 ${width}x${height}x24" sh "$tmp/run.sh" "$height" "$width" >"$tmp/xvfb.log" 2>&1
 
   state=$(cat "$tmp/state" 2>/dev/null || echo none)
   title=$(head -n 1 "$tmp/title" 2>/dev/null)

@@ -4,7 +4,8 @@
 # Installs what the Windows cross build and the Wine tests need, only what is
 # missing: the mingw-w64 cross compiler and zlib, Wine, the tools to fetch
 # Debian source packages, the locale sources (Wine runs under en_US.UTF-8),
-# Xvfb/ImageMagick/fonts for the GUI under Wine, the icons and
+# Xvfb/ImageMagick/xdotool/fonts (Tahoma from fonts-wine, DejaVu) for the GUI
+# under Wine, the icons and
 # glib-compile-schemas for the portable package; and
 # adds deb-src entries (mirroring the system's deb entries) when apt has
 # none, so that tests/windows/sysroot.sh can fetch GLib's and GTK's sources.
@@ -12,7 +13,7 @@ set -e
 
 ETLSCOPE_WINDOWS_PACKAGES="gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 libz-mingw-w64-dev wine wine64 \
 meson ninja-build pkgconf dpkg-dev python3 xz-utils locales xvfb xauth imagemagick fonts-dejavu-core \
-adwaita-icon-theme libglib2.0-bin"
+adwaita-icon-theme libglib2.0-bin fonts-wine xdotool"
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 

@@ -1,103 +1,174 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Opens a corpus file in etlscope.exe under Wine on an Xvfb screen and takes
-# a screenshot: passes when the program is still running after its window
-# appeared, printed no GLib/GTK critical or warning, and the screenshot shows
-# a drawn window (many colours, not a blank or single-colour screen).
+# Opens a corpus trace in etlscope.exe (from the unzipped portable package)
+# under Wine on an Xvfb screen of each size given and takes a screenshot.
+# Passes when, at every size, the window titled after the trace appeared
+# and drew (many colours, not a blank screen), the program was still running
+# when the screenshot was taken, and it printed no GLib/GTK critical or
+# warning other than the Wine-only ones named below.
 #
-#   sh tests/windows/gui-wine.sh ETLSCOPE_EXE TRACE.etl SCREENSHOT.png
+#   sh tests/windows/gui-wine.sh ETLSCOPE_EXE TRACE.etl WIDTHxHEIGHT:SHOT.png...
 #
-# Needs WINEPREFIX (an initialised prefix) and, unless the .exe sits with
-# its DLLs (the portable package), WINEPATH.  Pango's win32 backend
-# (DirectWrite) finds fonts through the Windows font registry and the Fonts
-# folder; a fresh Wine prefix has neither for Wine's own Tahoma (the system
-# font GDK asks Pango to describe), so Tahoma (fonts-wine) and DejaVu Sans
-# (fonts-dejavu-core) are copied into the prefix's Fonts folder and
-# registered first.  Exit 77 (skip) when Xvfb or ImageMagick is missing.
+# The Wine prefix is the script's own (a fresh one in a temporary folder,
+# about 15 s), shut down (wineserver -k) and removed at the end, also on
+# failure.  Its output goes to files only: a Wine process started here must
+# not hold a caller's pipe open (see tests/windows/desktop-keeper.c).
 #
-# Status (Wine 8.0, GTK 3.24.38, Pango 1.50.12): not working yet.  Without
-# the fonts, GDK's _get_system_font_name() gets NULL from
-# pango_win32_font_description_from_logfontw() for Wine's message font ("MS
-# Shell Dlg", a substitute for Tahoma) and logs a Pango critical.  With
-# Tahoma registered that call succeeds, but a GTK hello-world window still
-# logs "pango_font_description_get_family: assertion 'desc != NULL'" when
-# Pango loads a font and draws nothing (a one-colour screenshot), also with
-# the WindowMetrics LOGFONTs rewritten to "Tahoma"; Pango 1.50 describes
-# fonts through DirectWrite's GDI interop, which is the likely gap in Wine.
-# etlscope.exe also hits a g_boxed_type_register_static critical (a boxed
-# type name registered twice; which one is not yet known) and a page fault.
-# tests/windows/run.sh runs this only with ETLSCOPE_WINE_GUI=1.
+# Fonts (Wine 8.0, Pango 1.50 win32 backend): Pango lists fonts through
+# Wine's DirectWrite and turns each into a LOGFONT and back; for many of the
+# Linux fonts Wine exposes through fontconfig (e.g. "DejaVu Sans Condensed")
+# and for Tahoma/"MS Shell Dlg" while they are not registered, that fails
+# (DWRITE_E_NOFONT) and Pango passes a NULL description on
+# ("pango_font_description_get_family: assertion 'desc != NULL'").  So the
+# prefix is made and run with FONTCONFIG_FILE naming a configuration that
+# lists no font folder (Wine sees no Linux font), and Tahoma (fonts-wine) and
+# DejaVu (fonts-dejavu-core) are copied into C:\windows\Fonts and registered,
+# as fonts are on Windows.  DBUS_SESSION_BUS_ADDRESS=disabled: in the
+# prefix's environment: the package has no gdbus.exe to start a session bus,
+# so GApplication runs without one (as on Windows) instead of warning.
+#
+# Exit 77 (skip) when Xvfb, ImageMagick, xdotool or Wine is missing.
 set -u
-exe=$1
-trace=$2
-shot=$3
-: "${WINEPREFIX:?WINEPREFIX must be set}"
+exe=${1:?usage: gui-wine.sh ETLSCOPE_EXE TRACE.etl WIDTHxHEIGHT:SHOT.png...}
+trace=${2:?usage: gui-wine.sh ETLSCOPE_EXE TRACE.etl WIDTHxHEIGHT:SHOT.png...}
+shift 2
+[ $# -gt 0 ] || { echo "usage: gui-wine.sh ETLSCOPE_EXE TRACE.etl WIDTHxHEIGHT:SHOT.png..."; exit 2; }
 
-for tool in xvfb-run import wine; do
+for tool in xvfb-run import convert xdotool wine wineboot wineserver; do
   command -v $tool >/dev/null 2>&1 || { echo "skipped: $tool not found"; exit 77; }
 done
+exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 
-fonts=$WINEPREFIX/drive_c/windows/Fonts
-mkdir -p "$fonts"
-for src in /usr/share/wine/fonts/tahoma.ttf /usr/share/wine/fonts/tahomabd.ttf \
-           /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf \
-           /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf; do
-  [ -f "$src" ] || continue
-  f=$(basename "$src")
-  cp "$src" "$fonts/"
-  face=$(echo "$f" | sed 's/\.ttf$//; s/-Bold/ Bold/; s/DejaVuSansMono/DejaVu Sans Mono/; s/DejaVuSans/DejaVu Sans/;
-                         s/tahomabd/Tahoma Bold/; s/tahoma/Tahoma/')
-  wine reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion\Fonts' /v "$face (TrueType)" \
-    /t REG_SZ /d "$f" /f >/dev/null 2>&1
-done
+t0=$(date +%s)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/etlscope-gui-wine.XXXXXX")
+# No Mono/Gecko installers; no debugger on a crash (winedbg would keep the
+# crashed program up until the timeout).
+export WINEPREFIX="$tmp/prefix" WINEARCH=win64 WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=;winedbg.exe=d"
+unset WINEPATH
+cleanup () {
+  if [ -d "$WINEPREFIX" ]; then wineserver -k >/dev/null 2>&1; wineserver -w >/dev/null 2>&1; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# Wine's Linux side (its fontconfig) sees no font folder.
+printf '<?xml version="1.0"?>\n<fontconfig><cachedir>%s/fc-cache</cachedir></fontconfig>\n' "$tmp" \
+  >"$tmp/no-fonts.conf"
+export FONTCONFIG_FILE="$tmp/no-fonts.conf"
+
+wineboot -i >"$tmp/wineboot.log" 2>&1 </dev/null
 wineserver -w
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/etlscope-gui-wine.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# The fonts, registered, and the prefix's environment, in one registry import.
+fonts=$WINEPREFIX/drive_c/windows/Fonts
+mkdir -p "$fonts"
+{
+  printf 'REGEDIT4\r\n\r\n'
+  printf '[HKEY_LOCAL_MACHINE\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Fonts]\r\n'
+  for entry in "/usr/share/wine/fonts/tahoma.ttf:Tahoma" "/usr/share/wine/fonts/tahomabd.ttf:Tahoma Bold" \
+               "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:DejaVu Sans" \
+               "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf:DejaVu Sans Bold" \
+               "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf:DejaVu Sans Mono"; do
+    src=${entry%%:*}
+    [ -f "$src" ] || { echo "font $src missing (fonts-wine, fonts-dejavu-core)"; exit 1; }
+    cp "$src" "$fonts/"
+    printf '"%s (TrueType)"="%s"\r\n' "${entry#*:}" "$(basename "$src")"
+  done
+  printf '\r\n[HKEY_CURRENT_USER\\Environment]\r\n"DBUS_SESSION_BUS_ADDRESS"="disabled:"\r\n'
+} >"$tmp/setup.reg"
+wine regedit /S 'Z:'"$(printf '%s' "$tmp/setup.reg" | tr / '\\')" >"$tmp/regedit.log" 2>&1 </dev/null
+wineserver -w
+t_prefix=$(($(date +%s) - t0))
+
 cp "$trace" "$tmp/"
 name=$(basename "$trace")
 
+# One run on an Xvfb screen of the size: the screenshot in $tmp/shot.png,
+# the program's output in $tmp/app.log, "alive"/"exited" in $tmp/state.
 cat >"$tmp/run.sh" <<EOF
 cd "$tmp"
-GSETTINGS_BACKEND=memory wine "$exe" "$name" >"$tmp/app.log" 2>&1 &
+GSETTINGS_BACKEND=memory wine "$exe" "$name" >"$tmp/app.log" 2>&1 </dev/null &
 pid=\$!
-# The window: up to 90 s for Wine and GTK to start and the trace to load.
+# The window: up to 90 s for Wine and GTK to start and the trace to load;
+# drawn when its title names the trace and the screen has many colours.
 n=0
+: >"$tmp/title"
 while [ \$n -lt 90 ]; do
   sleep 1
   n=\$((n + 1))
   kill -0 \$pid 2>/dev/null || break
-  if [ \$n -ge 20 ]; then
-    import -window root "$tmp/shot.png" 2>/dev/null
-    colours=\$(convert "$tmp/shot.png" -format %k info: 2>/dev/null || echo 0)
-    [ "\$colours" -gt 64 ] && break
-  fi
+  xdotool search --name "$name" getwindowname %@ >"$tmp/title" 2>/dev/null || continue
+  import -window root "$tmp/shot.png" 2>/dev/null
+  colours=\$(convert "$tmp/shot.png" -format %k info: 2>/dev/null || echo 0)
+  [ "\$colours" -gt 64 ] && break
 done
-sleep 3
+echo \$n >"$tmp/seconds"
+# The pointer (Wine puts it in the middle of the screen, over a widget with
+# a tooltip) onto the header bar above the title, which has none; moved
+# twice, as a tooltip that showed meanwhile goes only on a motion inside
+# the window.  Until then, drawing settles (the views fill in after the
+# window shows).
+xdotool mousemove \$((\$2 / 2)) 4 2>/dev/null
+sleep 2
+xdotool mousemove \$((\$2 / 2 + 1)) 3 2>/dev/null
+sleep 2
 import -window root "$tmp/shot.png"
 if kill -0 \$pid 2>/dev/null; then echo alive >"$tmp/state"; else echo exited >"$tmp/state"; fi
-kill \$pid 2>/dev/null
 wineserver -k
+wait \$pid 2>/dev/null
 EOF
-xvfb-run -a -s "-screen 0 1600x1000x24" sh "$tmp/run.sh"
 
-state=$(cat "$tmp/state" 2>/dev/null || echo none)
-colours=$(convert "$tmp/shot.png" -format %k info: 2>/dev/null || echo 0)
-mkdir -p "$(dirname "$shot")"
-[ -f "$tmp/shot.png" ] && cp "$tmp/shot.png" "$shot"
-echo "--- etlscope.exe output:"
-cat "$tmp/app.log"
-if grep -E -q 'CRITICAL|WARNING|-ERROR|err:' "$tmp/app.log"; then
-  echo "GLib/GTK printed warnings or criticals (above); $state, $colours colours"
-  exit 1
+# GDK 3.24.38 warnings every GTK program prints under Wine 8: Wine has no
+# keyboard layout DLLs (KBDUS.DLL …) nor their registry keys, and no monitor
+# device-node properties.
+wine_only="Gdk-WARNING \*\*: [0-9:.]*: (Could not open registry key '(SYSTEM.CurrentControlSet.Control.Keyboard Layouts.|Keyboard Layout.Substitutes)|Failed to load keyboard layout DLL for layout|Failed to get device node property)"
+# Adwaita's CSS names an SVG asset first and a PNG second; the package's
+# gdk-pixbuf has no SVG loader, so GTK says so once and draws the PNG (this
+# one shows on Windows too).
+no_svg="Gtk-WARNING \*\*: [0-9:.]*: Could not load a pixbuf from /org/gtk/libgtk/theme/Adwaita/assets/[a-z0-9-]*\.svg\."
+
+status=0
+summary=""
+for arg in "$@"; do
+  size=${arg%%:*}
+  shot=${arg#*:}
+  width=${size%x*}
+  height=${size#*x}
+  rm -f "$tmp/shot.png" "$tmp/state" "$tmp/seconds" "$tmp/app.log"
+  # First-run window state at each size (etlscope keeps it in %LOCALAPPDATA%).
+  rm -rf "$WINEPREFIX"/drive_c/users/*/AppData/Local/etlscope
+  xvfb-run -a -s "-screen 0 ${width}x${height}x24" sh "$tmp/run.sh" "$height" "$width" >"$tmp/xvfb.log" 2>&1
+
+  state=$(cat "$tmp/state" 2>/dev/null || echo none)
+  title=$(head -n 1 "$tmp/title" 2>/dev/null)
+  colours=$(convert "$tmp/shot.png" -format %k info: 2>/dev/null || echo 0)
+  geometry=$(identify -format %wx%h "$tmp/shot.png" 2>/dev/null)
+  if [ -f "$tmp/shot.png" ]; then mkdir -p "$(dirname "$shot")" && cp "$tmp/shot.png" "$shot"; fi
+  echo "--- $size: etlscope.exe output:"
+  tr -d '\r' <"$tmp/app.log" 2>/dev/null
+  tr -d '\r' <"$tmp/app.log" 2>/dev/null | grep -v -E "$wine_only" | grep -v -E "$no_svg" >"$tmp/app-left.log"
+  problems=""
+  if grep -E -q 'CRITICAL|WARNING|-ERROR|err:|Unhandled|page fault|Fontconfig error' "$tmp/app-left.log"; then
+    problems="$problems; printed $(grep -c -E 'CRITICAL|WARNING|-ERROR|err:|Unhandled|page fault|Fontconfig error' "$tmp/app-left.log") criticals/warnings besides the Wine-only ones (above)"
+  fi
+  [ "$state" = alive ] || problems="$problems; etlscope.exe $state before the screenshot"
+  case $title in *"$name"*) ;; *) problems="$problems; no window titled after $name" ;; esac
+  [ "$colours" -gt 64 ] || problems="$problems; no window drawn (screenshot of $colours colours)"
+  [ "$geometry" = "$size" ] || problems="$problems; screenshot is $geometry, not $size"
+  if [ -n "$problems" ]; then
+    echo "$size: FAILED${problems#;}"
+    status=1
+  else
+    echo "$size: window \"$title\" drawn after $(cat "$tmp/seconds") s, $colours colours, no critical; $shot"
+  fi
+  summary="$summary${summary:+, }$size ${colours} colours"
+done
+echo "prefix $t_prefix s, total $(($(date +%s) - t0)) s"
+if [ $status = 0 ]; then
+  echo "window drawn with $name open at $summary, no GLib/GTK critical or warning"
+else
+  echo "FAILED at $summary (see above)"
 fi
-if [ "$state" != alive ]; then
-  echo "etlscope.exe exited before its window was drawn ($colours colours on the screen)"
-  exit 1
-fi
-if [ "$colours" -le 64 ]; then
-  echo "no window drawn: the screenshot has $colours colours"
-  exit 1
-fi
-echo "window drawn, $colours colours, screenshot $shot"
+exit $status

@@ -244,15 +244,25 @@ if [ "$stage" = gtk ]; then
     -Dintrospection=disabled -Dbenchmark=disabled -Dchafa=disabled -Dgdi=enabled -Dgraphite2=disabled
   # cairo 1.16's configure adds -Wp,-D_FORTIFY_SOURCE=2, which mingw-w64
   # cannot link without libssp; only the library and cairo-gobject are built.
+  # lt_cv_deplibs_check_method=pass_all: without it libtool will not link
+  # the static libintl.a (named by glib-2.0.pc) into a DLL and builds
+  # cairo-gobject as a static library only ("libtool will only create a
+  # static version of it"), so libgdk-3-0.dll and libgtk-3-0.dll each carry
+  # a copy; the second copy to register the boxed type "CairoSurface"
+  # (GtkImage's class_init) fails with a g_boxed_type_register_static
+  # critical and GObject then faults, on any Windows.  With it,
+  # libcairo-gobject-2.dll is built and GDK and GTK import it
+  # (tests/windows/run.sh checks the package for duplicated type names).
   step cairo sh -c "sed -i 's/-Wp,-D_FORTIFY_SOURCE=2//g' '$build/src/cairo/configure' &&
     mkdir -p '$build/cairo' && cd '$build/cairo' &&
     '$build/src/cairo/configure' --host=$host --prefix='$S' --disable-static --enable-win32 \
       --enable-win32-font --disable-xlib --disable-xcb --disable-ft --disable-fc --enable-png \
       --enable-gobject --disable-trace --disable-interpreter --disable-symbol-lookup \
       --disable-full-testing --disable-gtk-doc CPPFLAGS='-I$S/include -I$base/include' \
-      LDFLAGS='-L$S/lib -L$base/lib' &&
+      LDFLAGS='-L$S/lib -L$base/lib' lt_cv_deplibs_check_method=pass_all &&
     make -j2 -C src && make -j2 -C util/cairo-gobject &&
-    make -C src install && make -C util/cairo-gobject install"
+    make -C src install && make -C util/cairo-gobject install &&
+    test -f '$S/bin/libcairo-gobject-2.dll'"
   step pango meson_pkg pango "$build/src/pango1.0" "$S" -Dintrospection=disabled -Dgtk_doc=false \
     -Dinstall-tests=false -Dlibthai=disabled -Dcairo=enabled -Dxft=disabled -Dfreetype=disabled \
     -Dfontconfig=disabled -Dsysprof=disabled

@@ -97,6 +97,7 @@ struct _EtlPreciseView
   GCancellable *cancellable;
   guint idle_id;
   guint range_timeout_id;
+  gint64 range_first_change; /* monotonic µs of a burst's first change */
 };
 
 G_DEFINE_FINAL_TYPE (EtlPreciseView, etl_precise_view, GTK_TYPE_BOX)
@@ -708,15 +709,25 @@ on_range_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* The visible range moved: regroup once it has been still for a moment
- * (a timeout from the first change, read at its end: the latest range). */
+/* The visible range moved: regroup once it has been still for
+ * ETL_PRECISE_VIEW_RANGE_DELAY_MS (each change restarts the wait), and at
+ * the latest ETL_PRECISE_VIEW_RANGE_MAX_WAIT_MS after the first change of
+ * a burst, so a long drag still updates; the range is read when the wait
+ * ends: the latest. */
 static void
 on_zoom_changed (EtlPreciseView *self, EtlZoomManager *zoom_manager)
 {
+  gint64 now = g_get_monotonic_time ();
+
   if (self->mode != ETL_PRECISE_VIEW_RANGE_VISIBLE || self->trace == NULL)
     return;
   if (self->range_timeout_id == 0)
-    self->range_timeout_id = g_timeout_add (ETL_PRECISE_VIEW_RANGE_DELAY_MS, on_range_timeout, self);
+    self->range_first_change = now;
+  else if (now - self->range_first_change < (gint64) ETL_PRECISE_VIEW_RANGE_MAX_WAIT_MS * 1000)
+    g_clear_handle_id (&self->range_timeout_id, g_source_remove);
+  else
+    return; /* the burst's wait is long enough: let it end */
+  self->range_timeout_id = g_timeout_add (ETL_PRECISE_VIEW_RANGE_DELAY_MS, on_range_timeout, self);
 }
 
 /**

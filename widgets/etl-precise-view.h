@@ -69,10 +69,18 @@ typedef enum
 /**
  * ETL_PRECISE_VIEW_RANGE_DELAY_MS:
  *
- * How long the view lets visible-range changes gather before it regroups
- * once, for the latest range (a drag-zoom makes dozens).
+ * How long the visible range must stay still before the view regroups
+ * once, for the latest range (a drag-zoom makes dozens of changes).
  */
 #define ETL_PRECISE_VIEW_RANGE_DELAY_MS 150
+
+/**
+ * ETL_PRECISE_VIEW_RANGE_MAX_WAIT_MS:
+ *
+ * The longest a burst of visible-range changes defers the regrouping: a
+ * drag that goes on longer regroups this often.
+ */
+#define ETL_PRECISE_VIEW_RANGE_MAX_WAIT_MS 1000
 
 /**
  * ETL_PRECISE_VIEW_MAX_LEAVES:

@@ -217,6 +217,13 @@ check_lookup (const char *root, const char *text, const char *name, guint32 age,
       want = g_build_filename (root, expected, NULL);
       g_strdelimit (want, "\\", '/');
       g_strdelimit (found, "\\", '/');
+#ifdef G_OS_WIN32
+      /* A case-insensitive file system: the trace's spelling finds it. */
+      for (char *c = want; *c != '\0'; c++)
+        *c = g_ascii_tolower (*c);
+      for (char *c = found; *c != '\0'; c++)
+        *c = g_ascii_tolower (*c);
+#endif
       g_assert_cmpstr (found, ==, want);
     }
   g_assert_cmpuint (tried->len, >=, min_tried);
@@ -267,7 +274,11 @@ test_find_local (void)
   check_lookup (root, "srv*@/ptrs", "CppCon.pdb", 5, ETL_SYMBOL_LOOKUP_FOUND, "elsewhere/CppCon.pdb", 1);
   check_lookup (root, "srv*@/msgs", "CppCon.pdb", 5, ETL_SYMBOL_LOOKUP_NOT_FOUND, NULL, 1);
   /* The trace's spelling, then lower case. */
+#ifdef G_OS_WIN32
+  check_lookup (root, "srv*@/lower", "CppCon.pdb", 5, ETL_SYMBOL_LOOKUP_FOUND, lower, 1); /* case-insensitive */
+#else
   check_lookup (root, "srv*@/lower", "CppCon.pdb", 5, ETL_SYMBOL_LOOKUP_FOUND, lower, 2);
+#endif
   /* The first element that has it wins. */
   check_lookup (root, "srv*@/tiers;@/flat", "CppCon.pdb", 5, ETL_SYMBOL_LOOKUP_FOUND, in_two_tier, 1);
   /* Servers' URLs and the default cache are not looked at here. */

@@ -58,31 +58,11 @@
 #include <string.h>
 
 #include "etl-format-private.h"
+#include "etl-put-le.h"
 
 #define TICKS_PER_MS 10000
 #define MAX_RECORD   512
 #define TL_CHANNEL   11
-
-static void
-put_u16 (guint8 *p, guint16 v)
-{
-  p[0] = (guint8) v;
-  p[1] = (guint8) (v >> 8);
-}
-
-static void
-put_u32 (guint8 *p, guint32 v)
-{
-  put_u16 (p, (guint16) v);
-  put_u16 (p + 2, (guint16) (v >> 16));
-}
-
-static void
-put_u64 (guint8 *p, guint64 v)
-{
-  put_u32 (p, (guint32) v);
-  put_u32 (p + 4, (guint32) (v >> 32));
-}
 
 /* An extended data item: {u16 item size, u16 ExtType, u16 linkage, u16 data size}, 8-aligned. */
 static gsize

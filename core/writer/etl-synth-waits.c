@@ -89,6 +89,7 @@
 #include <string.h>
 
 #include "etl-format-private.h"
+#include "etl-put-le.h"
 
 #define HOOK_PROCESS_START 0x0301
 #define HOOK_THREAD_START  0x0501
@@ -108,38 +109,6 @@
 #define TICKS_PER_MS       10000
 #define WAITS_START        (1 * TICKS_PER_MS)
 #define MAX_RECORD         512
-
-static void
-put_u16 (guint8 *p, guint16 v)
-{
-  p[0] = (guint8) v;
-  p[1] = (guint8) (v >> 8);
-}
-
-static void
-put_u32 (guint8 *p, guint32 v)
-{
-  put_u16 (p, (guint16) v);
-  put_u16 (p + 2, (guint16) (v >> 16));
-}
-
-static void
-put_u64 (guint8 *p, guint64 v)
-{
-  put_u32 (p, (guint32) v);
-  put_u32 (p + 4, (guint32) (v >> 32));
-}
-
-static gsize
-put_utf16 (guint8 *p, const char *s)
-{
-  gsize n = 0;
-
-  for (; *s; s++, n += 2)
-    put_u16 (p + n, (guint8) *s);
-  put_u16 (p + n, 0);
-  return n + 2;
-}
 
 /* SYSTEM_TRACE_HEADER (SYSTEM64); Size is set by the caller. */
 static void

@@ -39,6 +39,7 @@
 #include "etl-synth-activities-private.h"
 #include "etl-synth-waits-private.h"
 #include "etl-writer.h"
+#include "etl-put-le.h"
 
 #define EVENTS_PER_SECOND_PER_CPU 50000
 #define N_PROCESSES               24
@@ -82,27 +83,6 @@ static inline guint32
 rng_below (Rng *r, guint32 n)
 {
   return (guint32) (((rng_next (r) >> 32) * (guint64) n) >> 32);
-}
-
-static inline void
-put_u16 (guint8 *p, guint16 v)
-{
-  p[0] = (guint8) v;
-  p[1] = (guint8) (v >> 8);
-}
-
-static inline void
-put_u32 (guint8 *p, guint32 v)
-{
-  put_u16 (p, (guint16) v);
-  put_u16 (p + 2, (guint16) (v >> 16));
-}
-
-static inline void
-put_u64 (guint8 *p, guint64 v)
-{
-  put_u32 (p, (guint32) v);
-  put_u32 (p + 4, (guint32) (v >> 32));
 }
 
 static void

@@ -50,6 +50,7 @@
 
 #include "etl-format-private.h"
 #include "etl-record-private.h"
+#include "etl-put-le.h"
 
 #define MIN_BUFFER_SIZE   (4u * 1024)
 #define MAX_BUFFER_SIZE   (16u * 1024 * 1024)
@@ -96,29 +97,6 @@ struct _EtlWriter
 
 /* ------------------------------------------------------------------------ */
 /* Little-endian writers                                                    */
-
-static inline void
-put_u16 (guint8 *p, guint16 v)
-{
-  p[0] = (guint8) v;
-  p[1] = (guint8) (v >> 8);
-}
-
-static inline void
-put_u32 (guint8 *p, guint32 v)
-{
-  p[0] = (guint8) v;
-  p[1] = (guint8) (v >> 8);
-  p[2] = (guint8) (v >> 16);
-  p[3] = (guint8) (v >> 24);
-}
-
-static inline void
-put_u64 (guint8 *p, guint64 v)
-{
-  put_u32 (p, (guint32) v);
-  put_u32 (p + 4, (guint32) (v >> 32));
-}
 
 /* pwrite() where there is one; a seek and a write on Windows (the writer
  * owns its descriptor and uses it from one thread, so nothing moves the file

@@ -162,17 +162,22 @@ check_row (GtkTreeModel *model, GtkTreeIter *iter, const WantRow *want)
 {
   g_autofree char *label = NULL;
   g_autofree char *ready_text = NULL;
+  g_autofree char *want_ready_text = NULL;
   guint64 count;
   gint64 ready, waits, cpu_usage, switch_in;
 
   gtk_tree_model_get (model, iter, ETL_PRECISE_VIEW_COLUMN_LABEL, &label, ETL_PRECISE_VIEW_COLUMN_COUNT, &count,
-                      ETL_PRECISE_VIEW_COLUMN_READY, &ready, ETL_PRECISE_VIEW_COLUMN_READY_TEXT, &ready_text,
+                      ETL_PRECISE_VIEW_COLUMN_READY, &ready,
                       ETL_PRECISE_VIEW_COLUMN_WAITS, &waits, ETL_PRECISE_VIEW_COLUMN_CPU_USAGE, &cpu_usage,
                       ETL_PRECISE_VIEW_COLUMN_SWITCH_IN, &switch_in, -1);
   g_test_message ("row %s", label);
   g_assert_cmpstr (label, ==, want->label);
   g_assert_cmpuint (count, ==, want->count);
   g_assert_cmpint (ready, ==, want->ready);
+  /* As shown: µs with one decimal and the locale's thousands separators. */
+  ready_text = etl_precise_view_dup_cell_text (model, iter, ETL_PRECISE_VIEW_COLUMN_READY);
+  want_ready_text = g_strdup_printf ("%'" G_GINT64_FORMAT ".%d", want->ready / 10, (int) (want->ready % 10));
+  g_assert_cmpstr (ready_text, ==, want_ready_text);
   g_assert_cmpint (waits, ==, want->waits);
   g_assert_cmpint (cpu_usage, ==, want->cpu_usage);
   g_assert_cmpint (switch_in, ==, -1);
@@ -251,13 +256,25 @@ test_groups (Fixture *fixture, gconstpointer data)
   /* A leaf: the switch-in itself, at 2.8 ms after the schedule's start. */
   g_assert_true (gtk_tree_model_get_iter_from_string (model, &leaf, "2:0:0:0:0"));
   gtk_tree_model_get (model, &leaf, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN, &switch_in,
-                      ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT, &waits_text, -1);
+                      -1);
+  waits_text = etl_precise_view_dup_cell_text (model, &leaf, ETL_PRECISE_VIEW_COLUMN_WAITS);
   g_assert_cmpint (switch_in, ==, S + T (28));
   /* 2.0 ms in µs, with the locale's thousands separator. */
   {
     g_autofree char *want = g_strdup_printf ("%'d.0", 2000);
 
     g_assert_cmpstr (waits_text, ==, want);
+  }
+  /* The table draws that text: the Waits column's cell, given the leaf. */
+  {
+    GtkTreeViewColumn *column = gtk_tree_view_get_column (etl_precise_view_get_tree_view (view), 3);
+    g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (column));
+    g_autofree char *shown = NULL;
+
+    g_assert_cmpstr (gtk_tree_view_column_get_title (column), ==, "Waits (µs)");
+    gtk_tree_view_column_cell_set_cell_data (column, model, &leaf, FALSE, FALSE);
+    g_object_get (cells->data, "text", &shown, NULL);
+    g_assert_cmpstr (shown, ==, waits_text);
   }
 
   /* Sorted by Waits, longest first: alpha 3.5 ms, gamma, beta, Idle. */

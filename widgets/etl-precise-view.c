@@ -328,24 +328,17 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
 }
 
 /* Appends a row under @parent with its values in one insertion (one
- * row-inserted, no row-changed; the view is detached while filling). */
+ * row-inserted, no row-changed; the view is detached while filling).  Only
+ * numbers are stored: the text is made when a row is drawn. */
 static void
 append_row (EtlPreciseView *self, GtkTreeIter *iter, GtkTreeIter *parent, const char *label, guint64 count,
             gint64 ready, gint64 waits, gint64 cpu_usage, gint64 switch_in, guint index)
 {
-  g_autofree char *count_text = g_strdup_printf ("%'" G_GUINT64_FORMAT, count);
-  g_autofree char *ready_text = etl_precise_format_us (ready);
-  g_autofree char *waits_text = etl_precise_format_us (waits);
-  g_autofree char *usage_text = etl_precise_format_us (cpu_usage);
-  g_autofree char *time_text = switch_in >= 0 ? etl_time_format_span (switch_in) : g_strdup ("");
-
-  gtk_tree_store_insert_with_values (
-      self->store, iter, parent, -1, ETL_PRECISE_VIEW_COLUMN_LABEL, label, ETL_PRECISE_VIEW_COLUMN_COUNT, count,
-      ETL_PRECISE_VIEW_COLUMN_COUNT_TEXT, count_text, ETL_PRECISE_VIEW_COLUMN_READY, ready,
-      ETL_PRECISE_VIEW_COLUMN_READY_TEXT, ready_text, ETL_PRECISE_VIEW_COLUMN_WAITS, waits,
-      ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT, waits_text, ETL_PRECISE_VIEW_COLUMN_CPU_USAGE, cpu_usage,
-      ETL_PRECISE_VIEW_COLUMN_CPU_USAGE_TEXT, usage_text, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN, switch_in,
-      ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT, time_text, ETL_PRECISE_VIEW_COLUMN_INDEX, index, -1);
+  gtk_tree_store_insert_with_values (self->store, iter, parent, -1, ETL_PRECISE_VIEW_COLUMN_LABEL, label,
+                                     ETL_PRECISE_VIEW_COLUMN_COUNT, count, ETL_PRECISE_VIEW_COLUMN_READY, ready,
+                                     ETL_PRECISE_VIEW_COLUMN_WAITS, waits, ETL_PRECISE_VIEW_COLUMN_CPU_USAGE,
+                                     cpu_usage, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN, switch_in,
+                                     ETL_PRECISE_VIEW_COLUMN_INDEX, index, -1);
   self->fill_rows++;
 }
 
@@ -1054,25 +1047,96 @@ on_paned_pressed (GtkWidget *paned, GdkEventButton *event, EtlPreciseView *self)
   return GDK_EVENT_PROPAGATE;
 }
 
+/**
+ * etl_precise_view_dup_cell_text:
+ * @model: the view's model (etl_precise_view_get_tree_view()'s)
+ * @iter: a row of it
+ * @column: one of the numeric columns: %ETL_PRECISE_VIEW_COLUMN_COUNT (with
+ *   the locale's thousands separators), %ETL_PRECISE_VIEW_COLUMN_READY,
+ *   %ETL_PRECISE_VIEW_COLUMN_WAITS, %ETL_PRECISE_VIEW_COLUMN_CPU_USAGE (µs
+ *   with one decimal, etl_precise_format_us()) or
+ *   %ETL_PRECISE_VIEW_COLUMN_SWITCH_IN (etl_time_format_span(), "" on
+ *   groups)
+ *
+ * What the table shows in @column of @iter: the store keeps numbers, and
+ * the cells format only the rows drawn.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+etl_precise_view_dup_cell_text (GtkTreeModel *model, GtkTreeIter *iter, EtlPreciseViewColumn column)
+{
+  g_return_val_if_fail (GTK_IS_TREE_MODEL (model), NULL);
+  g_return_val_if_fail (iter != NULL, NULL);
+
+  switch (column)
+    {
+    case ETL_PRECISE_VIEW_COLUMN_COUNT:
+      {
+        guint64 count;
+
+        gtk_tree_model_get (model, iter, column, &count, -1);
+        return g_strdup_printf ("%'" G_GUINT64_FORMAT, count);
+      }
+    case ETL_PRECISE_VIEW_COLUMN_READY:
+    case ETL_PRECISE_VIEW_COLUMN_WAITS:
+    case ETL_PRECISE_VIEW_COLUMN_CPU_USAGE:
+      {
+        gint64 ticks;
+
+        gtk_tree_model_get (model, iter, column, &ticks, -1);
+        return etl_precise_format_us (ticks);
+      }
+    case ETL_PRECISE_VIEW_COLUMN_SWITCH_IN:
+      {
+        gint64 ticks;
+
+        gtk_tree_model_get (model, iter, column, &ticks, -1);
+        return ticks >= 0 ? etl_time_format_span (ticks) : g_strdup ("");
+      }
+    case ETL_PRECISE_VIEW_COLUMN_LABEL:
+    case ETL_PRECISE_VIEW_COLUMN_INDEX:
+    case ETL_PRECISE_VIEW_N_COLUMNS:
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
 static void
-add_column (EtlPreciseView *self, const char *title, int text_column, int sort_column, gboolean numeric)
+format_cell (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *model, GtkTreeIter *iter,
+             gpointer data)
+{
+  g_autofree char *text = etl_precise_view_dup_cell_text (model, iter, GPOINTER_TO_INT (data));
+
+  (void) column;
+  g_object_set (cell, "text", text, NULL);
+}
+
+/* A column showing @model_column: the label as it is, numbers formatted
+ * when drawn (format_cell()). */
+static void
+add_column (EtlPreciseView *self, const char *title, int model_column, gboolean numeric)
 {
   GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
-  GtkTreeViewColumn *column = gtk_tree_view_column_new_with_attributes (title, cell, "text", text_column, NULL);
+  GtkTreeViewColumn *column = gtk_tree_view_column_new ();
 
+  gtk_tree_view_column_set_title (column, title);
+  gtk_tree_view_column_pack_start (column, cell, TRUE);
   if (numeric)
     {
       g_object_set (cell, "xalign", 1.0, NULL);
       gtk_tree_view_column_set_alignment (column, 1.0);
+      gtk_tree_view_column_set_cell_data_func (column, cell, format_cell, GINT_TO_POINTER (model_column), NULL);
     }
   else
     {
+      gtk_tree_view_column_add_attribute (column, cell, "text", model_column);
       g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, NULL);
       gtk_tree_view_column_set_expand (column, TRUE);
       gtk_tree_view_column_set_min_width (column, 220);
     }
   gtk_tree_view_column_set_resizable (column, TRUE);
-  gtk_tree_view_column_set_sort_column_id (column, sort_column);
+  gtk_tree_view_column_set_sort_column_id (column, model_column);
   gtk_tree_view_append_column (self->tree_view, column);
 }
 
@@ -1137,21 +1201,18 @@ etl_precise_view_init (EtlPreciseView *self)
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->range_combo), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->status), TRUE, TRUE, 0);
 
-  self->store = gtk_tree_store_new (ETL_PRECISE_VIEW_N_COLUMNS, G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_STRING,
-                                    G_TYPE_INT64, G_TYPE_STRING, G_TYPE_INT64, G_TYPE_STRING, G_TYPE_INT64,
-                                    G_TYPE_STRING, G_TYPE_INT64, G_TYPE_STRING, G_TYPE_UINT);
+  self->store = gtk_tree_store_new (ETL_PRECISE_VIEW_N_COLUMNS, G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_INT64,
+                                    G_TYPE_INT64, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_UINT);
   self->tree_view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->store)));
   gtk_tree_view_set_enable_search (self->tree_view, TRUE);
   gtk_tree_view_set_search_column (self->tree_view, ETL_PRECISE_VIEW_COLUMN_LABEL);
   add_column (self, "New Process ▸ New Thread ▸ Readying Process ▸ Wait Reason", ETL_PRECISE_VIEW_COLUMN_LABEL,
-              ETL_PRECISE_VIEW_COLUMN_LABEL, FALSE);
-  add_column (self, "Count", ETL_PRECISE_VIEW_COLUMN_COUNT_TEXT, ETL_PRECISE_VIEW_COLUMN_COUNT, TRUE);
-  add_column (self, "Ready (µs)", ETL_PRECISE_VIEW_COLUMN_READY_TEXT, ETL_PRECISE_VIEW_COLUMN_READY, TRUE);
-  add_column (self, "Waits (µs)", ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT, ETL_PRECISE_VIEW_COLUMN_WAITS, TRUE);
-  add_column (self, "CPU Usage (µs)", ETL_PRECISE_VIEW_COLUMN_CPU_USAGE_TEXT, ETL_PRECISE_VIEW_COLUMN_CPU_USAGE,
-              TRUE);
-  add_column (self, "Switch-In Time", ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN,
-              TRUE);
+              FALSE);
+  add_column (self, "Count", ETL_PRECISE_VIEW_COLUMN_COUNT, TRUE);
+  add_column (self, "Ready (µs)", ETL_PRECISE_VIEW_COLUMN_READY, TRUE);
+  add_column (self, "Waits (µs)", ETL_PRECISE_VIEW_COLUMN_WAITS, TRUE);
+  add_column (self, "CPU Usage (µs)", ETL_PRECISE_VIEW_COLUMN_CPU_USAGE, TRUE);
+  add_column (self, "Switch-In Time", ETL_PRECISE_VIEW_COLUMN_SWITCH_IN, TRUE);
   gtk_tree_view_set_tooltip_column (self->tree_view, ETL_PRECISE_VIEW_COLUMN_LABEL);
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->tree_view));
 

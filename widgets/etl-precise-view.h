@@ -16,35 +16,28 @@ G_BEGIN_DECLS
  * @ETL_PRECISE_VIEW_COLUMN_LABEL: the group's label, or a switch-in's
  *   "CPU n · New Thread Id" (string)
  * @ETL_PRECISE_VIEW_COLUMN_COUNT: switch-ins (guint64)
- * @ETL_PRECISE_VIEW_COLUMN_COUNT_TEXT: them, with thousands separators (string)
  * @ETL_PRECISE_VIEW_COLUMN_READY: Ready, summed, 100-ns ticks (gint64)
- * @ETL_PRECISE_VIEW_COLUMN_READY_TEXT: it in µs as shown (string)
  * @ETL_PRECISE_VIEW_COLUMN_WAITS: Waits, summed, 100-ns ticks (gint64)
- * @ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT: it in µs (string)
  * @ETL_PRECISE_VIEW_COLUMN_CPU_USAGE: CPU Usage, summed, 100-ns ticks (gint64)
- * @ETL_PRECISE_VIEW_COLUMN_CPU_USAGE_TEXT: it in µs (string)
  * @ETL_PRECISE_VIEW_COLUMN_SWITCH_IN: a switch-in row's Switch-In Time since
  *   the origin, 100-ns ticks; -1 on group rows (gint64)
- * @ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT: it as shown, "" on groups (string)
  * @ETL_PRECISE_VIEW_COLUMN_INDEX: a switch-in row's index into
  *   etl_thread_states_get_switch_ins(); %G_MAXUINT on group rows (guint)
  * @ETL_PRECISE_VIEW_N_COLUMNS: the number of columns
  *
- * The columns of the view's #GtkTreeStore.
+ * The columns of the view's #GtkTreeStore.  The numbers are stored as
+ * numbers only: their text is made when a row is drawn
+ * (etl_precise_view_dup_cell_text()), so that filling the table costs no
+ * formatting for the rows nobody scrolls to.
  */
 typedef enum
 {
   ETL_PRECISE_VIEW_COLUMN_LABEL,
   ETL_PRECISE_VIEW_COLUMN_COUNT,
-  ETL_PRECISE_VIEW_COLUMN_COUNT_TEXT,
   ETL_PRECISE_VIEW_COLUMN_READY,
-  ETL_PRECISE_VIEW_COLUMN_READY_TEXT,
   ETL_PRECISE_VIEW_COLUMN_WAITS,
-  ETL_PRECISE_VIEW_COLUMN_WAITS_TEXT,
   ETL_PRECISE_VIEW_COLUMN_CPU_USAGE,
-  ETL_PRECISE_VIEW_COLUMN_CPU_USAGE_TEXT,
   ETL_PRECISE_VIEW_COLUMN_SWITCH_IN,
-  ETL_PRECISE_VIEW_COLUMN_SWITCH_IN_TEXT,
   ETL_PRECISE_VIEW_COLUMN_INDEX,
   ETL_PRECISE_VIEW_N_COLUMNS,
 } EtlPreciseViewColumn;
@@ -107,5 +100,6 @@ const char *etl_precise_view_get_message (EtlPreciseView *self);
 gboolean etl_precise_view_is_busy (EtlPreciseView *self);
 GtkTreeView *etl_precise_view_get_tree_view (EtlPreciseView *self);
 EtlPreciseDetails *etl_precise_view_get_details (EtlPreciseView *self);
+char *etl_precise_view_dup_cell_text (GtkTreeModel *model, GtkTreeIter *iter, EtlPreciseViewColumn column);
 
 G_END_DECLS

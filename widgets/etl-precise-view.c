@@ -44,12 +44,11 @@
 
 #include "etl-precise-view.h"
 
-#include "etl-cswitch.h"
+#include "etl-precise-groups.h"
 #include "etl-process-table.h"
 #include "etl-time-ruler.h"
 #include "etl-worker.h"
 
-#define N_LEVELS 4
 #define NO_INDEX G_MAXUINT
 /* A range no request has: the next one always runs. */
 #define NO_RANGE G_MININT64
@@ -102,45 +101,6 @@ struct _EtlPreciseView
 
 G_DEFINE_FINAL_TYPE (EtlPreciseView, etl_precise_view, GTK_TYPE_BOX)
 
-/* A group of the chain; the innermost ones keep their longest-waiting
- * switch-ins (indices into the states' rows). */
-typedef struct
-{
-  char *label;
-  guint64 count;
-  gint64 ready;
-  gint64 waits;
-  gint64 cpu_usage;
-  GPtrArray *children; /* of Node, NULL on the innermost level */
-  GArray *leaves;      /* of guint, innermost level only */
-  guint64 rest_count;
-  gint64 rest_ready, rest_waits, rest_cpu_usage;
-} Node;
-
-static void
-node_free (gpointer data)
-{
-  Node *node = data;
-
-  g_free (node->label);
-  g_clear_pointer (&node->children, g_ptr_array_unref);
-  g_clear_pointer (&node->leaves, g_array_unref);
-  g_free (node);
-}
-
-static Node *
-node_new (char *label, gboolean innermost)
-{
-  Node *node = g_new0 (Node, 1);
-
-  node->label = label;
-  if (innermost)
-    node->leaves = g_array_new (FALSE, FALSE, sizeof (guint));
-  else
-    node->children = g_ptr_array_new_with_free_func (node_free);
-  return node;
-}
-
 typedef struct
 {
   EtlTrace *trace;
@@ -152,7 +112,7 @@ typedef struct
 typedef struct
 {
   EtlThreadStates *states;
-  Node *root;
+  EtlPreciseGroup *root;
   guint64 n_rows;
   guint n_processes;
   gint64 begin, end; /* the range counted, 0 and 0 for all */
@@ -174,132 +134,8 @@ result_free (gpointer data)
   Result *result = data;
 
   g_clear_pointer (&result->states, etl_thread_states_unref);
-  g_clear_pointer (&result->root, node_free);
+  g_clear_pointer (&result->root, etl_precise_group_free);
   g_free (result);
-}
-
-/* The key of @row at @level of the chain; "unknown" ids sort last. */
-static gint64
-level_key (const EtlSwitchIn *row, guint level)
-{
-  switch (level)
-    {
-    case 0:
-      return row->new_pid;
-    case 1:
-      return row->new_tid;
-    case 2:
-      return row->readying_pid;
-    default:
-      return row->new_prev_wait_reason < 0 ? G_MAXINT64 : row->new_prev_wait_reason;
-    }
-}
-
-/* The chain's order, then the longest Waits first, then by time. */
-static gint
-compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  const EtlSwitchIn *rows = user_data;
-  const EtlSwitchIn *x = &rows[*(const guint *)a], *y = &rows[*(const guint *)b];
-
-  for (guint level = 0; level < N_LEVELS; level++)
-    {
-      gint64 kx = level_key (x, level), ky = level_key (y, level);
-
-      if (kx != ky)
-        return kx < ky ? -1 : 1;
-    }
-  if (x->waits != y->waits)
-    return x->waits > y->waits ? -1 : 1;
-  return (x->switch_in > y->switch_in) - (x->switch_in < y->switch_in);
-}
-
-static char *
-level_label (EtlProcessTable *table, const EtlSwitchIn *row, guint level)
-{
-  switch (level)
-    {
-    case 0:
-      return etl_precise_format_process (table, row->new_pid, row->new_tid, row->switch_in);
-    case 1:
-      return g_strdup_printf ("Thread %u", row->new_tid);
-    case 2:
-      if (row->readying_tid == ETL_THREAD_STATES_NO_ID)
-        return g_strdup ("Not readied");
-      if (row->readying_tid == 0)
-        /* The ReadyThread's header thread 0: a DPC or the idle thread. */
-        return g_strdup ("DPC / Idle (0)");
-      return etl_precise_format_process (table, row->readying_pid, row->readying_tid, row->ready_time);
-    default:
-      if (row->new_prev_wait_reason < 0)
-        return g_strdup ("Wait Reason unknown");
-      if (etl_cswitch_wait_reason_name (row->new_prev_wait_reason) != NULL)
-        return g_strdup (etl_cswitch_wait_reason_name (row->new_prev_wait_reason));
-      return g_strdup_printf ("Wait Reason %d", row->new_prev_wait_reason);
-    }
-}
-
-static void
-add_to (Node *node, const EtlSwitchIn *row)
-{
-  node->count++;
-  node->ready += row->ready;
-  node->waits += row->waits;
-  node->cpu_usage += row->cpu_usage;
-}
-
-/* Groups the switch-ins timed in [@begin, @end) (all when @end ≤ @begin). */
-static Node *
-build_groups (EtlTrace *trace, EtlThreadStates *states, gint64 begin, gint64 end, guint64 *n_rows,
-              guint *n_processes, GCancellable *cancellable)
-{
-  EtlProcessTable *table = etl_trace_get_process_table (trace);
-  guint n = 0;
-  const EtlSwitchIn *rows = etl_thread_states_get_switch_ins (states, &n);
-  g_autoptr (GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
-  Node *root = node_new (NULL, FALSE), *cur[N_LEVELS] = { NULL };
-
-  for (guint i = 0; i < n; i++)
-    if (end <= begin || (rows[i].switch_in >= begin && rows[i].switch_in < end))
-      g_array_append_val (order, i);
-  if (g_cancellable_is_cancelled (cancellable))
-    return root;
-  g_qsort_with_data (order->data, (gint)order->len, sizeof (guint), compare_rows, (gpointer)rows);
-  for (guint k = 0; k < order->len; k++)
-    {
-      guint i = g_array_index (order, guint, k);
-      const EtlSwitchIn *row = &rows[i];
-      const EtlSwitchIn *prev = k > 0 ? &rows[g_array_index (order, guint, k - 1)] : NULL;
-      Node *parent = root;
-      gboolean fresh = prev == NULL;
-
-      if ((k & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
-        break;
-      add_to (root, row);
-      for (guint level = 0; level < N_LEVELS; level++)
-        {
-          fresh = fresh || level_key (row, level) != level_key (prev, level);
-          if (fresh)
-            {
-              cur[level] = node_new (level_label (table, row, level), level == N_LEVELS - 1);
-              g_ptr_array_add (parent->children, cur[level]);
-            }
-          add_to (cur[level], row);
-          parent = cur[level];
-        }
-      if (parent->leaves->len < ETL_PRECISE_VIEW_MAX_LEAVES)
-        g_array_append_val (parent->leaves, i);
-      else
-        {
-          parent->rest_count++;
-          parent->rest_ready += row->ready;
-          parent->rest_waits += row->waits;
-          parent->rest_cpu_usage += row->cpu_usage;
-        }
-    }
-  *n_rows = order->len;
-  *n_processes = root->children->len;
-  return root;
 }
 
 static void
@@ -319,7 +155,7 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
     }
   result->begin = job->begin;
   result->end = job->end;
-  result->root = build_groups (job->trace, result->states, job->begin, job->end, &result->n_rows,
+  result->root = etl_precise_groups_build (job->trace, result->states, job->begin, job->end, &result->n_rows,
                                &result->n_processes, cancellable);
   if (g_task_return_error_if_cancelled (task))
     result_free (result);
@@ -343,7 +179,7 @@ append_row (EtlPreciseView *self, GtkTreeIter *iter, GtkTreeIter *parent, const 
 }
 
 static void
-add_node (EtlPreciseView *self, GtkTreeIter *parent, const Node *node)
+add_node (EtlPreciseView *self, GtkTreeIter *parent, const EtlPreciseGroup *node)
 {
   GtkTreeIter iter;
 

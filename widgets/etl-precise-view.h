@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "etl-precise-details.h"
+#include "etl-precise-groups.h"
 #include "etl-stacks.h"
 #include "etl-thread-states.h"
 #include "etl-trace.h"
@@ -74,14 +75,6 @@ typedef enum
  * drag that goes on longer regroups this often.
  */
 #define ETL_PRECISE_VIEW_RANGE_MAX_WAIT_MS 1000
-
-/**
- * ETL_PRECISE_VIEW_MAX_LEAVES:
- *
- * Switch-in rows shown per innermost group: the longest Waits first; the
- * rest are one "… N more" row (the group's sums count them all).
- */
-#define ETL_PRECISE_VIEW_MAX_LEAVES 100
 
 #define ETL_TYPE_PRECISE_VIEW (etl_precise_view_get_type ())
 G_DECLARE_FINAL_TYPE (EtlPreciseView, etl_precise_view, ETL, PRECISE_VIEW, GtkBox)

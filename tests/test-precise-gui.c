@@ -259,6 +259,20 @@ test_groups (Fixture *fixture, gconstpointer data)
                       -1);
   waits_text = etl_precise_view_dup_cell_text (model, &leaf, ETL_PRECISE_VIEW_COLUMN_WAITS);
   g_assert_cmpint (switch_in, ==, S + T (28));
+  {
+    g_autofree char *label = NULL;
+
+    g_autofree char *preempted = NULL;
+    GtkTreeIter not_readied;
+
+    /* B, readied by alpha's D (1008), on CPU 1; C after its preemption,
+     * readied by no ReadyThread. */
+    gtk_tree_model_get (model, &leaf, ETL_PRECISE_VIEW_COLUMN_LABEL, &label, -1);
+    g_assert_cmpstr (label, ==, "CPU 1 · Readying Thread Id 1008");
+    g_assert_true (gtk_tree_model_get_iter_from_string (model, &not_readied, "3:0:1:0:0"));
+    gtk_tree_model_get (model, &not_readied, ETL_PRECISE_VIEW_COLUMN_LABEL, &preempted, -1);
+    g_assert_cmpstr (preempted, ==, "CPU 0");
+  }
   /* 2.0 ms in µs, with the locale's thousands separator. */
   {
     g_autofree char *want = g_strdup_printf ("%'d.0", 2000);
@@ -285,6 +299,87 @@ test_groups (Fixture *fixture, gconstpointer data)
   check_path (model, "2", &(WantRow){ "beta.exe (2000)", 2, T (3), T (20), T (11), 1 });
 }
 
+/* Walks the rows under @parent depth first, checking that each row's path
+ * leads back to it, that its parent and its previous sibling are what the
+ * walk came from, and that the model's columns have their types; returns
+ * the rows seen. */
+static guint64
+walk_model (GtkTreeModel *model, GtkTreeIter *parent, guint depth)
+{
+  GtkTreeIter iter, prev;
+  guint64 rows = 0;
+  gint n = 0;
+
+  if (!gtk_tree_model_iter_children (model, &iter, parent))
+    {
+      g_assert_cmpint (gtk_tree_model_iter_n_children (model, parent), ==, 0);
+      return 0;
+    }
+  do
+    {
+      g_autoptr (GtkTreePath) path = gtk_tree_model_get_path (model, &iter);
+      GtkTreeIter again, up, nth;
+      g_autofree char *a = NULL;
+      g_autofree char *b = NULL;
+
+      g_assert_cmpint (gtk_tree_path_get_depth (path), ==, (gint) depth + 1);
+      g_assert_cmpint (gtk_tree_path_get_indices (path)[depth], ==, n);
+      g_assert_true (gtk_tree_model_get_iter (model, &again, path));
+      gtk_tree_model_get (model, &iter, ETL_PRECISE_VIEW_COLUMN_LABEL, &a, -1);
+      gtk_tree_model_get (model, &again, ETL_PRECISE_VIEW_COLUMN_LABEL, &b, -1);
+      g_assert_cmpstr (a, ==, b);
+      g_assert_true (gtk_tree_model_iter_nth_child (model, &nth, parent, n));
+      g_assert_true (nth.user_data == iter.user_data && nth.user_data2 == iter.user_data2);
+      if (parent != NULL)
+        {
+          g_assert_true (gtk_tree_model_iter_parent (model, &up, &iter));
+          g_assert_true (up.user_data == parent->user_data && up.user_data2 == parent->user_data2);
+        }
+      else
+        g_assert_false (gtk_tree_model_iter_parent (model, &up, &iter));
+      if (n > 0)
+        {
+          GtkTreeIter back = iter;
+
+          g_assert_true (gtk_tree_model_iter_previous (model, &back));
+          g_assert_true (back.user_data == prev.user_data && back.user_data2 == prev.user_data2);
+        }
+      prev = iter;
+      n++;
+      rows += 1 + walk_model (model, &iter, depth + 1);
+    }
+  while (gtk_tree_model_iter_next (model, &iter));
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, parent), ==, n);
+  return rows;
+}
+
+/* The table's model (EtlPreciseModel under the sorting) agrees with
+ * itself everywhere: paths, parents, siblings, counts; and the rows the
+ * view says it was filled with are all there. */
+static void
+test_model (Fixture *fixture, gconstpointer data)
+{
+  EtlPreciseView *view;
+  GtkTreeModel *sorted, *model;
+  guint n_rows = 0;
+
+  if (!open_waits (fixture, FALSE))
+    return;
+  view = precise_view (fixture->window);
+  sorted = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view));
+  g_assert_true (GTK_IS_TREE_MODEL_SORT (sorted));
+  model = gtk_tree_model_sort_get_model (GTK_TREE_MODEL_SORT (sorted));
+  g_assert_true (ETL_IS_PRECISE_MODEL (model));
+  g_assert_cmpint (gtk_tree_model_get_n_columns (model), ==, ETL_PRECISE_VIEW_N_COLUMNS);
+  g_assert_true (gtk_tree_model_get_column_type (model, ETL_PRECISE_VIEW_COLUMN_WAITS) == G_TYPE_INT64);
+  etl_precise_view_get_last_fill (view, &n_rows, NULL);
+  /* 4 processes, 6 threads, readying processes, wait reasons and the 17
+   * switch-ins: whatever the grouping, every row is reachable once. */
+  g_assert_cmpuint (walk_model (model, NULL, 0), ==, n_rows);
+  g_assert_cmpuint (etl_precise_model_get_n_rows (ETL_PRECISE_MODEL (model)), ==, n_rows);
+  g_assert_cmpuint (n_rows, >, 17);
+}
+
 static void
 test_range (Fixture *fixture, gconstpointer data)
 {
@@ -301,6 +396,7 @@ test_range (Fixture *fixture, gconstpointer data)
   etl_timeline_view_set_selection (etl_window_get_timeline (fixture->window), origin + S + T (20), origin + S + T (40));
   etl_precise_view_set_range_mode (view, ETL_PRECISE_VIEW_RANGE_SELECTED);
   wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
   model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view));
   g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 4);
   check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 1, T (2), T (5), T (8), 1 });
@@ -310,6 +406,7 @@ test_range (Fixture *fixture, gconstpointer data)
   /* Whole trace: all of it again. */
   etl_precise_view_set_range_mode (view, ETL_PRECISE_VIEW_RANGE_WHOLE);
   wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
   check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 4, T (3), T (35), T (34), 2 });
 }
 
@@ -501,6 +598,7 @@ test_visible (Fixture *fixture, gconstpointer data)
   /* Zoomed to 2.0–4.0 ms of the schedule: as the selected range above. */
   etl_zoom_manager_set_visible (zoom, origin + S + T (20), origin + S + T (40));
   wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
   etl_precise_view_get_counted_range (view, &begin, &end);
   g_assert_cmpint (begin, ==, origin + S + T (20));
   g_assert_cmpint (end, ==, origin + S + T (40));
@@ -513,6 +611,7 @@ test_visible (Fixture *fixture, gconstpointer data)
    * (preempted), idle at 4.5, 5.2 and 5.5; no beta. */
   etl_zoom_manager_set_visible (zoom, origin + S + T (40), origin + S + T (60));
   wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
   g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 3);
   check_path (model, "0", &(WantRow){ "Idle (0)", 3, 0, 0, T (3) + T (8) + T (5), 1 });
   check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 1, T (1), T (30), T (11), 1 });
@@ -524,6 +623,7 @@ test_visible (Fixture *fixture, gconstpointer data)
   check_field (details, "New Thread Id", "1004");
   etl_zoom_manager_set_visible (zoom, origin + S + T (35), origin + S + T (60));
   wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
   check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 1, T (1), T (30), T (11), 1 });
   check_path (model, "2", &(WantRow){ "gamma.exe (3000)", 2, T (6), T (22), T (17), 1 });
   check_field (details, "New Thread Id", "1004");
@@ -543,6 +643,8 @@ test_visible (Fixture *fixture, gconstpointer data)
     gtk_tree_view_expand_row (tv, gamma_before, FALSE);
     etl_zoom_manager_set_visible (zoom, origin + S + T (20), origin + S + T (60));
     wait_idle (fixture->window);
+    model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view));
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
     /* Idle, alpha, beta (new here, closed), gamma (open). */
     check_path (model, "2", &(WantRow){ "beta.exe (2000)", 1, T (3), T (20), T (6), 1 });
     g_assert_false (gtk_tree_view_row_expanded (tv, beta_after));
@@ -551,14 +653,17 @@ test_visible (Fixture *fixture, gconstpointer data)
   }
   etl_zoom_manager_set_visible (zoom, origin + S + T (45), origin + S + T (60));
   wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
   g_assert_true (etl_precise_details_is_empty (details));
 
   /* Whole trace: the zoom does not count, nor does a change of it. */
   etl_precise_view_set_range_mode (view, ETL_PRECISE_VIEW_RANGE_WHOLE);
   wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
   check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 4, T (3), T (35), T (34), 2 });
   etl_zoom_manager_set_visible (zoom, origin + S + T (20), origin + S + T (40));
   wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
   check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 4, T (3), T (35), T (34), 2 });
   etl_precise_view_get_counted_range (view, &begin, &end);
   g_assert_cmpint (begin, ==, 0);
@@ -567,6 +672,7 @@ test_visible (Fixture *fixture, gconstpointer data)
   /* Back to Visible range: the zoom set meanwhile. */
   etl_precise_view_set_range_mode (view, ETL_PRECISE_VIEW_RANGE_VISIBLE);
   wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
   check_path (model, "1", &(WantRow){ "alpha.exe (1000)", 1, T (2), T (5), T (8), 1 });
 }
 
@@ -600,6 +706,7 @@ test_visible_coalesced (Fixture *fixture, gconstpointer data)
     }
   drag_ms = (g_get_monotonic_time () - t0) / 1000;
   wait_idle (fixture->window);
+  model = gtk_tree_view_get_model (etl_precise_view_get_tree_view (view)); /* a regrouping makes a new model */
   g_test_message ("%u groupings in a drag of %" G_GINT64_FORMAT " ms", etl_precise_view_get_n_groupings (view) - before,
                   drag_ms);
   g_assert_cmpuint (etl_precise_view_get_n_groupings (view) - before, >=, 1);
@@ -712,6 +819,7 @@ main (int argc, char *argv[])
   have_display = gtk_init_check (&argc, &argv);
 
   g_test_add ("/etl/gui/precise/groups", Fixture, NULL, fixture_setup, test_groups, fixture_teardown);
+  g_test_add ("/etl/gui/precise/model", Fixture, NULL, fixture_setup, test_model, fixture_teardown);
   g_test_add ("/etl/gui/precise/range", Fixture, NULL, fixture_setup, test_range, fixture_teardown);
   g_test_add ("/etl/gui/precise/details", Fixture, NULL, fixture_setup, test_details, fixture_teardown);
   g_test_add ("/etl/gui/precise/details-no-stacks", Fixture, NULL, fixture_setup, test_details_no_stacks,

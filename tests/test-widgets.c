@@ -4,12 +4,15 @@
 
 #include "config.h"
 
+#include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include <gtk/gtk.h>
 
 #include "etl-loss-plot.h"
+#include "etl-precise-details.h"
 #include "etl-summary.h"
 #include "etl-test-util.h"
 #include "etl-time-ruler.h"
@@ -805,6 +808,114 @@ test_zoom_manager (void)
   g_assert_cmpint (e2, >=, 2000000);
 }
 
+/* printf's formatting of a span, as etl_time_format_span() once made it:
+ * the independent reference for the integer-only version. */
+static char *
+span_by_printf (gint64 ticks)
+{
+  const char *sign = ticks < 0 ? "−" : "";
+  guint64 t = ticks < 0 ? (guint64) (-(ticks + 1)) + 1 : (guint64) ticks;
+  guint64 tps = 10000000;
+
+  if (t < 10000)
+    return g_strdup_printf ("%s%.1f µs", sign, t / 10.0);
+  if (t < tps)
+    return g_strdup_printf ("%s%.4f ms", sign, t / 1e4);
+  if (t < 60 * tps)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%07" G_GUINT64_FORMAT " s", sign, t / tps % 60, t % tps);
+  if (t < 3600 * tps)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT " min %02" G_GUINT64_FORMAT ".%07" G_GUINT64_FORMAT " s", sign,
+                            t / (60 * tps) % 60, t / tps % 60, t % tps);
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT " h %02" G_GUINT64_FORMAT " min %02" G_GUINT64_FORMAT
+                          ".%07" G_GUINT64_FORMAT " s",
+                          sign, t / (3600 * tps), t / (60 * tps) % 60, t / tps % 60, t % tps);
+}
+
+/* etl_time_format_span_into() writes what printf wrote, for every unit's
+ * edges and 200,000 random spans up to 30 hours, both signs. */
+static void
+test_time_format_span_into (void)
+{
+  static const gint64 edges[] = { 0,          1,          9,          10,          9999,        10000,
+                                  10001,      12345,      99999,      9999999,     10000000,    599999999,
+                                  600000000,  600000001,  35999999999, 36000000000, G_MAXINT64, G_MININT64 };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (20261126);
+  char buf[ETL_TIME_FORMAT_SIZE];
+
+  for (guint i = 0; i < G_N_ELEMENTS (edges) * 2 + 200000; i++)
+    {
+      gint64 t = i < G_N_ELEMENTS (edges) ? edges[i]
+                 : i < 2 * G_N_ELEMENTS (edges)
+                     ? -edges[i - G_N_ELEMENTS (edges)]
+                     : (gint64) (g_rand_double (rand) * 1.08e12) * (g_rand_boolean (rand) ? 1 : -1);
+      g_autofree char *want = NULL;
+      g_autofree char *got = NULL;
+
+      if (t == G_MININT64 && i >= G_N_ELEMENTS (edges))
+        continue;
+      want = span_by_printf (t);
+      got = etl_time_format_span (t);
+      g_assert_cmpstr (etl_time_format_span_into (buf, sizeof buf, t), ==, want);
+      g_assert_cmpstr (got, ==, want);
+    }
+  g_assert_cmpstr (etl_time_format_span_into (buf, sizeof buf, 12345), ==, "1.2345 ms");
+  g_assert_cmpstr (etl_time_format_span_into (buf, sizeof buf, -352), ==, "−35.2 µs");
+  g_assert_cmpstr (etl_time_format_span_into (buf, sizeof buf, 2452500000), ==, "4 min 05.2500000 s");
+}
+
+/* The table's number formatting: grouping by the LC_NUMERIC rules (sizes
+ * from the right, the last repeating, CHAR_MAX ending), checked by hand for
+ * three groupings, and against printf's ' flag in the locales this machine
+ * has (with grouping when one such is installed). */
+static void
+test_format_grouped (void)
+{
+  static const char indian[] = { 3, 2, 0 };
+  static const char once[] = { 3, CHAR_MAX, 0 };
+  static const gint64 ticks[] = { 0, 5, -5, 9, 10, -25, 9999, 10000, 12345678, -987654321, G_MAXINT64, G_MININT64 + 1 };
+  char buf[ETL_PRECISE_FORMAT_SIZE];
+  const char *const locales[] = { "C", "C.UTF-8", "en_US.UTF-8", "de_DE.UTF-8", "en_IN.UTF-8" };
+  g_autofree char *saved = g_strdup (setlocale (LC_NUMERIC, NULL));
+
+  g_assert_cmpstr (etl_precise_format_grouped_into (buf, sizeof buf, 1234567, -1, FALSE, ",", "\3"), ==, "1,234,567");
+  g_assert_cmpstr (etl_precise_format_grouped_into (buf, sizeof buf, 123, -1, FALSE, ",", "\3"), ==, "123");
+  g_assert_cmpstr (etl_precise_format_grouped_into (buf, sizeof buf, 0, 0, FALSE, ",", "\3"), ==, "0.0");
+  g_assert_cmpstr (etl_precise_format_grouped_into (buf, sizeof buf, 1234567, 4, TRUE, ".", "\3"), ==,
+                   "-1.234.567.4");
+  g_assert_cmpstr (etl_precise_format_grouped_into (buf, sizeof buf, 123456789, -1, FALSE, ",", indian), ==,
+                   "12,34,56,789");
+  g_assert_cmpstr (etl_precise_format_grouped_into (buf, sizeof buf, 123456789, -1, FALSE, ",", once), ==,
+                   "123456,789");
+  g_assert_cmpstr (etl_precise_format_grouped_into (buf, sizeof buf, 1234567, -1, FALSE, "", "\3"), ==, "1234567");
+  g_assert_cmpstr (etl_precise_format_grouped_into (buf, sizeof buf, 1234567, -1, FALSE, "\xe2\x80\xaf", "\3"), ==,
+                   "1\xe2\x80\xaf" "234\xe2\x80\xaf" "567");
+  /* The most room: 20 digits and 19 separators of 8 bytes. */
+  etl_precise_format_grouped_into (buf, sizeof buf, G_MAXUINT64, 9, TRUE, "abcdefgh", "\1");
+  g_assert_cmpuint (strlen (buf), ==, 1 + 20 + 19 * 8 + 2);
+  g_assert_true (g_str_has_prefix (buf, "-1abcdefgh8abcdefgh4"));
+  g_assert_true (g_str_has_suffix (buf, "1abcdefgh5.9"));
+
+  for (guint l = 0; l < G_N_ELEMENTS (locales); l++)
+    {
+      if (setlocale (LC_NUMERIC, locales[l]) == NULL)
+        {
+          g_test_message ("locale %s is not installed: not compared with printf", locales[l]);
+          continue;
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (ticks); i++)
+        {
+          gint64 t = ticks[i];
+          g_autofree char *want = g_strdup_printf ("%s%'" G_GINT64_FORMAT ".%d", t < 0 && t > -10 ? "-" : "", t / 10,
+                                                   (int) (ABS (t) % 10));
+          g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, (guint64) ABS (t));
+
+          g_assert_cmpstr (etl_precise_format_us_into (buf, sizeof buf, t), ==, want);
+          g_assert_cmpstr (etl_precise_format_count_into (buf, sizeof buf, (guint64) ABS (t)), ==, count);
+        }
+    }
+  setlocale (LC_NUMERIC, saved);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -812,6 +923,8 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/etl/widgets/zoom-manager", test_zoom_manager);
+  g_test_add_func ("/etl/widgets/precise/format-grouped", test_format_grouped);
+  g_test_add_func ("/etl/widgets/time-format-span-into", test_time_format_span_into);
   g_test_add_func ("/etl/widgets/time-ruler", test_time_ruler);
   g_test_add_func ("/etl/widgets/timeline/pixels", test_timeline_pixels);
   g_test_add_func ("/etl/widgets/timeline/empty-region", test_timeline_empty_region);

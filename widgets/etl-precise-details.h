@@ -64,7 +64,19 @@ const char *etl_precise_details_get_stack_caption (EtlPreciseDetails *self, EtlP
 const char *etl_precise_details_get_stack_message (EtlPreciseDetails *self, EtlPreciseStack which);
 GtkTreeView *etl_precise_details_get_stack_view (EtlPreciseDetails *self, EtlPreciseStack which);
 
+/**
+ * ETL_PRECISE_FORMAT_SIZE:
+ *
+ * The room etl_precise_format_us_into() and etl_precise_format_count_into()
+ * need: 20 digits, 19 separators of up to 8 bytes, sign, decimals and NUL.
+ */
+#define ETL_PRECISE_FORMAT_SIZE 192
+
 char *etl_precise_format_us (gint64 ticks);
+char *etl_precise_format_grouped_into (char *buf, gsize size, guint64 value, int tenths, gboolean negative,
+                                       const char *sep, const char *grouping);
+char *etl_precise_format_us_into (char *buf, gsize size, gint64 ticks);
+char *etl_precise_format_count_into (char *buf, gsize size, guint64 count);
 char *etl_precise_format_process (EtlProcessTable *table, guint32 pid, guint32 tid, gint64 filetime);
 
 G_END_DECLS

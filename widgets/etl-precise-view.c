@@ -30,8 +30,9 @@
  * both in a worker (#GTask, etl_worker_run()): requests made in one
  * main-loop turn collapse into one, a new one cancels the previous
  * grouping (but not the states' build: it is waited for, then the latest
- * request runs), and the result replaces the store in one go while the
- * previous table stays shown.  A trace without CSwitch records
+ * request runs), and the result becomes the table's model
+ * (#EtlPreciseModel, no rows copied) in one go while the previous table
+ * stays shown.  A trace without CSwitch records
  * shows a message saying how to record them instead of the table.
  *
  * Wait reasons are shown by their KWAIT_REASON names
@@ -69,7 +70,7 @@ struct _EtlPreciseView
   GtkLabel *message;
   GtkPaned *paned;
   GtkTreeView *tree_view;
-  GtkTreeStore *store;
+  GtkTreeModel *model; /* a GtkTreeModelSort over an EtlPreciseModel */
   EtlPreciseDetails *details;
 
   EtlTrace *trace;
@@ -85,12 +86,12 @@ struct _EtlPreciseView
   gint64 counted_begin;   /* the range the shown table counts (0, 0: all) */
   gint64 counted_end;
   guint selected_index;   /* the switch-in in the details, NO_INDEX none */
-  gboolean rebuilding;    /* the store is being replaced: selection changes are not the user's */
+  gboolean rebuilding;    /* the model is being replaced: selection changes are not the user's */
   gboolean pending;       /* a request came while the states were being built */
   gboolean paned_by_user; /* the user took the handle: its position stays */
   int paned_height;       /* the paned's height the handle was placed for */
   guint n_groupings;
-  guint fill_rows;        /* rows the last show_result() inserted */
+  guint64 fill_rows;      /* rows of the table the last show_result() set */
   gint64 fill_usec;       /* and its time on the main thread, µs */
 
   GCancellable *cancellable;
@@ -161,65 +162,6 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
     result_free (result);
   else
     g_task_return_pointer (task, result, result_free);
-}
-
-/* Appends a row under @parent with its values in one insertion (one
- * row-inserted, no row-changed; the view is detached while filling).  Only
- * numbers are stored: the text is made when a row is drawn. */
-static void
-append_row (EtlPreciseView *self, GtkTreeIter *iter, GtkTreeIter *parent, const char *label, guint64 count,
-            gint64 ready, gint64 waits, gint64 cpu_usage, gint64 switch_in, guint index)
-{
-  gtk_tree_store_insert_with_values (self->store, iter, parent, -1, ETL_PRECISE_VIEW_COLUMN_LABEL, label,
-                                     ETL_PRECISE_VIEW_COLUMN_COUNT, count, ETL_PRECISE_VIEW_COLUMN_READY, ready,
-                                     ETL_PRECISE_VIEW_COLUMN_WAITS, waits, ETL_PRECISE_VIEW_COLUMN_CPU_USAGE,
-                                     cpu_usage, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN, switch_in,
-                                     ETL_PRECISE_VIEW_COLUMN_INDEX, index, -1);
-  self->fill_rows++;
-}
-
-static void
-add_node (EtlPreciseView *self, GtkTreeIter *parent, const EtlPreciseGroup *node)
-{
-  GtkTreeIter iter;
-
-  append_row (self, &iter, parent, node->label, node->count, node->ready, node->waits, node->cpu_usage, -1,
-              NO_INDEX);
-  if (node->children != NULL)
-    {
-      for (guint i = 0; i < node->children->len; i++)
-        add_node (self, &iter, g_ptr_array_index (node->children, i));
-      return;
-    }
-  {
-    guint n;
-    const EtlSwitchIn *rows = etl_thread_states_get_switch_ins (self->states, &n);
-    gint64 origin = etl_trace_get_origin (self->trace);
-
-    for (guint i = 0; i < node->leaves->len; i++)
-      {
-        guint index = g_array_index (node->leaves, guint, i);
-        const EtlSwitchIn *row = &rows[index];
-        GtkTreeIter leaf;
-        g_autofree char *label = NULL;
-
-        if (row->readying_tid == ETL_THREAD_STATES_NO_ID)
-          label = g_strdup_printf ("CPU %u", row->cpu);
-        else
-          label = g_strdup_printf ("CPU %u · Readying Thread Id %u", row->cpu, row->readying_tid);
-        append_row (self, &leaf, &iter, label, 1, row->ready, row->waits, row->cpu_usage, row->switch_in - origin,
-                    index);
-      }
-    if (node->rest_count > 0)
-      {
-        GtkTreeIter leaf;
-        g_autofree char *label = g_strdup_printf ("… %'" G_GUINT64_FORMAT " more (the %u longest Waits are shown)",
-                                                  node->rest_count, ETL_PRECISE_VIEW_MAX_LEAVES);
-
-        append_row (self, &leaf, &iter, label, node->rest_count, node->rest_ready, node->rest_waits,
-                    node->rest_cpu_usage, -1, NO_INDEX);
-      }
-  }
 }
 
 /* "1.0000 ms – 3.0000 ms" from the trace's origin. */
@@ -318,7 +260,7 @@ add_expanded (GtkTreeView *tree_view, GtkTreePath *path, gpointer user_data)
 static void
 expand_again (EtlPreciseView *self, GtkTreeIter *parent, GHashTable *expanded)
 {
-  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  GtkTreeModel *model = self->model;
   GtkTreeIter iter;
 
   if (!gtk_tree_model_iter_children (model, &iter, parent))
@@ -345,7 +287,7 @@ expand_again (EtlPreciseView *self, GtkTreeIter *parent, GHashTable *expanded)
 static void
 reselect (EtlPreciseView *self)
 {
-  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  GtkTreeModel *model = self->model;
   GtkTreeIter iter;
   g_autoptr (GtkTreePath) path = NULL;
 
@@ -360,8 +302,28 @@ reselect (EtlPreciseView *self)
   gtk_tree_selection_select_iter (gtk_tree_view_get_selection (self->tree_view), &iter);
 }
 
+/* Shows @root's groups (NULL: none) in a new model, sorted as the table
+ * was; the old model goes with the view's reference. */
 static void
-show_result (EtlPreciseView *self, const Result *result)
+set_groups (EtlPreciseView *self, EtlPreciseGroup *root, EtlThreadStates *states)
+{
+  g_autoptr (EtlPreciseModel) groups
+      = etl_precise_model_new (root, states, self->trace != NULL ? etl_trace_get_origin (self->trace) : 0);
+  GtkTreeModel *sorted = gtk_tree_model_sort_new_with_model (GTK_TREE_MODEL (groups));
+  int sort_column = GTK_TREE_SORTABLE_DEFAULT_SORT_COLUMN_ID;
+  GtkSortType order = GTK_SORT_ASCENDING;
+
+  if (self->model != NULL
+      && gtk_tree_sortable_get_sort_column_id (GTK_TREE_SORTABLE (self->model), &sort_column, &order))
+    gtk_tree_sortable_set_sort_column_id (GTK_TREE_SORTABLE (sorted), sort_column, order);
+  self->fill_rows = etl_precise_model_get_n_rows (groups);
+  gtk_tree_view_set_model (self->tree_view, sorted);
+  g_clear_object (&self->model);
+  self->model = sorted;
+}
+
+static void
+show_result (EtlPreciseView *self, Result *result)
 {
   g_autofree char *text = NULL;
   g_autofree char *range = NULL;
@@ -371,19 +333,11 @@ show_result (EtlPreciseView *self, const Result *result)
   /* The groups open now stay open: a zoom regroups, it does not fold. */
   gtk_tree_view_map_expanded_rows (self->tree_view, add_expanded, expanded);
   self->rebuilding = TRUE;
-  g_object_ref (self->store);
-  gtk_tree_view_set_model (self->tree_view, NULL);
-  gtk_tree_store_clear (self->store);
-  self->fill_rows = 0;
-  if (result != NULL)
-    for (guint i = 0; i < result->root->children->len; i++)
-      add_node (self, NULL, g_ptr_array_index (result->root->children, i));
-  gtk_tree_view_set_model (self->tree_view, GTK_TREE_MODEL (self->store));
-  self->fill_usec = g_get_monotonic_time () - t0;
-  g_object_unref (self->store);
+  set_groups (self, result != NULL ? g_steal_pointer (&result->root) : NULL, result != NULL ? result->states : NULL);
   if (g_hash_table_size (expanded) > 0)
     expand_again (self, NULL, expanded);
   reselect (self);
+  self->fill_usec = g_get_monotonic_time () - t0;
   self->rebuilding = FALSE;
   if (result == NULL)
     {
@@ -610,7 +564,7 @@ etl_precise_view_set_trace (EtlPreciseView *self, EtlTrace *trace, EtlStacks *st
   self->selected_index = NO_INDEX;
   /* No row of the old trace stays: their indexes mean nothing now. */
   self->rebuilding = TRUE;
-  gtk_tree_store_clear (self->store);
+  set_groups (self, NULL, NULL);
   self->rebuilding = FALSE;
   etl_precise_details_clear (self->details);
   schedule (self);
@@ -703,9 +657,10 @@ etl_precise_view_get_n_groupings (EtlPreciseView *self)
  * etl_precise_view_get_last_fill:
  * @self: a view
  * @n_rows: (out) (optional): rows the table was last filled with (groups,
- *   switch-ins and "… N more" rows)
- * @usec: (out) (optional): the main thread's time for it, µs: clearing the
- *   store, formatting and inserting the rows, handing the model back
+ *   switch-ins and "… N more" rows, open or not), at most %G_MAXUINT
+ * @usec: (out) (optional): the main thread's time for it, µs: making the
+ *   model over the groups, setting it on the view, opening the groups that
+ *   were open and selecting the selected switch-in again
  *
  * What the last regrouping cost the main loop (bench-precise-page reports
  * it per 1,000 rows).
@@ -715,7 +670,7 @@ etl_precise_view_get_last_fill (EtlPreciseView *self, guint *n_rows, gint64 *use
 {
   g_return_if_fail (ETL_IS_PRECISE_VIEW (self));
   if (n_rows != NULL)
-    *n_rows = self->fill_rows;
+    *n_rows = (guint) MIN (self->fill_rows, G_MAXUINT);
   if (usec != NULL)
     *usec = self->fill_usec;
 }
@@ -883,6 +838,57 @@ on_paned_pressed (GtkWidget *paned, GdkEventButton *event, EtlPreciseView *self)
   return GDK_EVENT_PROPAGATE;
 }
 
+/* The text of numeric @column at @iter, in @buf (no allocation but for a
+ * Switch-In Time). */
+static const char *
+format_cell_into (GtkTreeModel *model, GtkTreeIter *iter, EtlPreciseViewColumn column,
+                  char buf[ETL_PRECISE_FORMAT_SIZE])
+{
+  EtlPreciseRow row;
+  GtkTreeIter child;
+  gint64 ticks;
+
+  /* The table's own model: its numbers straight from the groups. */
+  if (GTK_IS_TREE_MODEL_SORT (model)
+      && ETL_IS_PRECISE_MODEL (gtk_tree_model_sort_get_model (GTK_TREE_MODEL_SORT (model))))
+    {
+      gtk_tree_model_sort_convert_iter_to_child_iter (GTK_TREE_MODEL_SORT (model), &child, iter);
+      if (!etl_precise_model_get_row (ETL_PRECISE_MODEL (gtk_tree_model_sort_get_model (GTK_TREE_MODEL_SORT (model))),
+                                      &child, &row))
+        return "";
+    }
+  else
+    gtk_tree_model_get (model, iter, ETL_PRECISE_VIEW_COLUMN_COUNT, &row.count, ETL_PRECISE_VIEW_COLUMN_READY,
+                        &row.ready, ETL_PRECISE_VIEW_COLUMN_WAITS, &row.waits, ETL_PRECISE_VIEW_COLUMN_CPU_USAGE,
+                        &row.cpu_usage, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN, &row.switch_in, -1);
+  switch (column)
+    {
+    case ETL_PRECISE_VIEW_COLUMN_COUNT:
+      return etl_precise_format_count_into (buf, ETL_PRECISE_FORMAT_SIZE, row.count);
+    case ETL_PRECISE_VIEW_COLUMN_SWITCH_IN:
+      {
+        g_autofree char *text = NULL;
+
+        if (row.switch_in < 0)
+          return "";
+        text = etl_time_format_span (row.switch_in);
+        g_strlcpy (buf, text, ETL_PRECISE_FORMAT_SIZE);
+        return buf;
+      }
+    case ETL_PRECISE_VIEW_COLUMN_READY:
+      ticks = row.ready;
+      break;
+    case ETL_PRECISE_VIEW_COLUMN_WAITS:
+      ticks = row.waits;
+      break;
+    case ETL_PRECISE_VIEW_COLUMN_CPU_USAGE:
+    default:
+      ticks = row.cpu_usage;
+      break;
+    }
+  return etl_precise_format_us_into (buf, ETL_PRECISE_FORMAT_SIZE, ticks);
+}
+
 /**
  * etl_precise_view_dup_cell_text:
  * @model: the view's model (etl_precise_view_get_tree_view()'s)
@@ -894,7 +900,7 @@ on_paned_pressed (GtkWidget *paned, GdkEventButton *event, EtlPreciseView *self)
  *   %ETL_PRECISE_VIEW_COLUMN_SWITCH_IN (etl_time_format_span(), "" on
  *   groups)
  *
- * What the table shows in @column of @iter: the store keeps numbers, and
+ * What the table shows in @column of @iter: the model holds numbers, and
  * the cells format only the rows drawn.
  *
  * Returns: (transfer full): the text
@@ -902,50 +908,22 @@ on_paned_pressed (GtkWidget *paned, GdkEventButton *event, EtlPreciseView *self)
 char *
 etl_precise_view_dup_cell_text (GtkTreeModel *model, GtkTreeIter *iter, EtlPreciseViewColumn column)
 {
+  char buf[ETL_PRECISE_FORMAT_SIZE];
+
   g_return_val_if_fail (GTK_IS_TREE_MODEL (model), NULL);
   g_return_val_if_fail (iter != NULL, NULL);
-
-  switch (column)
-    {
-    case ETL_PRECISE_VIEW_COLUMN_COUNT:
-      {
-        guint64 count;
-
-        gtk_tree_model_get (model, iter, column, &count, -1);
-        return g_strdup_printf ("%'" G_GUINT64_FORMAT, count);
-      }
-    case ETL_PRECISE_VIEW_COLUMN_READY:
-    case ETL_PRECISE_VIEW_COLUMN_WAITS:
-    case ETL_PRECISE_VIEW_COLUMN_CPU_USAGE:
-      {
-        gint64 ticks;
-
-        gtk_tree_model_get (model, iter, column, &ticks, -1);
-        return etl_precise_format_us (ticks);
-      }
-    case ETL_PRECISE_VIEW_COLUMN_SWITCH_IN:
-      {
-        gint64 ticks;
-
-        gtk_tree_model_get (model, iter, column, &ticks, -1);
-        return ticks >= 0 ? etl_time_format_span (ticks) : g_strdup ("");
-      }
-    case ETL_PRECISE_VIEW_COLUMN_LABEL:
-    case ETL_PRECISE_VIEW_COLUMN_INDEX:
-    case ETL_PRECISE_VIEW_N_COLUMNS:
-    default:
-      g_return_val_if_reached (NULL);
-    }
+  g_return_val_if_fail (column > ETL_PRECISE_VIEW_COLUMN_LABEL && column < ETL_PRECISE_VIEW_COLUMN_INDEX, NULL);
+  return g_strdup (format_cell_into (model, iter, column, buf));
 }
 
 static void
 format_cell (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *model, GtkTreeIter *iter,
              gpointer data)
 {
-  g_autofree char *text = etl_precise_view_dup_cell_text (model, iter, GPOINTER_TO_INT (data));
+  char buf[ETL_PRECISE_FORMAT_SIZE];
 
   (void) column;
-  g_object_set (cell, "text", text, NULL);
+  g_object_set (cell, "text", format_cell_into (model, iter, GPOINTER_TO_INT (data), buf), NULL);
 }
 
 /* A column showing @model_column: the label as it is, numbers formatted
@@ -992,7 +970,7 @@ etl_precise_view_dispose (GObject *object)
   g_clear_pointer (&self->states, etl_thread_states_unref);
   g_clear_pointer (&self->stacks, etl_stacks_unref);
   g_clear_pointer (&self->trace, etl_trace_unref);
-  g_clear_object (&self->store);
+  g_clear_object (&self->model);
   G_OBJECT_CLASS (etl_precise_view_parent_class)->dispose (object);
 }
 
@@ -1037,9 +1015,8 @@ etl_precise_view_init (EtlPreciseView *self)
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->range_combo), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->status), TRUE, TRUE, 0);
 
-  self->store = gtk_tree_store_new (ETL_PRECISE_VIEW_N_COLUMNS, G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_INT64,
-                                    G_TYPE_INT64, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_UINT);
-  self->tree_view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->store)));
+  self->tree_view = GTK_TREE_VIEW (gtk_tree_view_new ());
+  set_groups (self, NULL, NULL);
   gtk_tree_view_set_enable_search (self->tree_view, TRUE);
   gtk_tree_view_set_search_column (self->tree_view, ETL_PRECISE_VIEW_COLUMN_LABEL);
   add_column (self, "New Process ▸ New Thread ▸ Readying Process ▸ Wait Reason", ETL_PRECISE_VIEW_COLUMN_LABEL,

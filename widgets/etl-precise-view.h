@@ -5,43 +5,13 @@
 
 #include "etl-precise-details.h"
 #include "etl-precise-groups.h"
+#include "etl-precise-model.h"
 #include "etl-stacks.h"
 #include "etl-thread-states.h"
 #include "etl-trace.h"
 #include "etl-zoom-manager.h"
 
 G_BEGIN_DECLS
-
-/**
- * EtlPreciseViewColumn:
- * @ETL_PRECISE_VIEW_COLUMN_LABEL: the group's label, or a switch-in's
- *   "CPU n · New Thread Id" (string)
- * @ETL_PRECISE_VIEW_COLUMN_COUNT: switch-ins (guint64)
- * @ETL_PRECISE_VIEW_COLUMN_READY: Ready, summed, 100-ns ticks (gint64)
- * @ETL_PRECISE_VIEW_COLUMN_WAITS: Waits, summed, 100-ns ticks (gint64)
- * @ETL_PRECISE_VIEW_COLUMN_CPU_USAGE: CPU Usage, summed, 100-ns ticks (gint64)
- * @ETL_PRECISE_VIEW_COLUMN_SWITCH_IN: a switch-in row's Switch-In Time since
- *   the origin, 100-ns ticks; -1 on group rows (gint64)
- * @ETL_PRECISE_VIEW_COLUMN_INDEX: a switch-in row's index into
- *   etl_thread_states_get_switch_ins(); %G_MAXUINT on group rows (guint)
- * @ETL_PRECISE_VIEW_N_COLUMNS: the number of columns
- *
- * The columns of the view's #GtkTreeStore.  The numbers are stored as
- * numbers only: their text is made when a row is drawn
- * (etl_precise_view_dup_cell_text()), so that filling the table costs no
- * formatting for the rows nobody scrolls to.
- */
-typedef enum
-{
-  ETL_PRECISE_VIEW_COLUMN_LABEL,
-  ETL_PRECISE_VIEW_COLUMN_COUNT,
-  ETL_PRECISE_VIEW_COLUMN_READY,
-  ETL_PRECISE_VIEW_COLUMN_WAITS,
-  ETL_PRECISE_VIEW_COLUMN_CPU_USAGE,
-  ETL_PRECISE_VIEW_COLUMN_SWITCH_IN,
-  ETL_PRECISE_VIEW_COLUMN_INDEX,
-  ETL_PRECISE_VIEW_N_COLUMNS,
-} EtlPreciseViewColumn;
 
 /**
  * EtlPreciseViewRange:

@@ -121,6 +121,102 @@ etl_time_format_relative (gint64 ticks, gint64 step)
   return g_strdup_printf ("%.*f µs", decimals_for (step, 10), ticks / 10.0);
 }
 
+/* Appends to a text being built in a fixed buffer; what does not fit is
+ * dropped (the buffer ends NUL-terminated). */
+typedef struct
+{
+  char *p;
+  char *end; /* the last byte, kept for the NUL */
+} Out;
+
+static void
+put_str (Out *out, const char *text)
+{
+  for (; *text != '\0' && out->p < out->end; text++)
+    *out->p++ = *text;
+}
+
+/* @value in decimal, at least @width digits (zeros in front). */
+static void
+put_uint (Out *out, guint64 value, int width)
+{
+  char digits[24];
+  int n = 0;
+
+  do
+    {
+      digits[n++] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  while (value > 0);
+  while (n < width && n < (int) sizeof digits)
+    digits[n++] = '0';
+  while (n > 0 && out->p < out->end)
+    *out->p++ = digits[--n];
+}
+
+/**
+ * etl_time_format_span_into:
+ * @buf: (out caller-allocates): where the text goes, with its NUL
+ * @size: @buf's size, at least %ETL_TIME_FORMAT_SIZE
+ * @ticks: as for etl_time_format_span()
+ *
+ * etl_time_format_span() without an allocation or printf: the tables format
+ * their visible rows as they draw them.  Every digit comes from integer
+ * arithmetic on the ticks, as printf's correctly rounded "%.4f" of ticks /
+ * 1e4 (and "%.1f" of ticks / 10) gives them.
+ *
+ * Returns: @buf
+ */
+char *
+etl_time_format_span_into (char *buf, gsize size, gint64 ticks)
+{
+  Out out = { buf, buf + size - 1 };
+  guint64 t = ticks < 0 ? (guint64) (-(ticks + 1)) + 1 : (guint64) ticks;
+  guint64 hours, minutes, seconds, fraction;
+
+  g_return_val_if_fail (size >= ETL_TIME_FORMAT_SIZE, buf);
+  if (ticks < 0)
+    put_str (&out, "−");
+  if (t < (guint64) TICKS_PER_MS)
+    {
+      put_uint (&out, t / 10, 1);
+      put_str (&out, ".");
+      put_uint (&out, t % 10, 1);
+      put_str (&out, " µs");
+    }
+  else if (t < (guint64) TICKS_PER_SECOND)
+    {
+      put_uint (&out, t / (guint64) TICKS_PER_MS, 1);
+      put_str (&out, ".");
+      put_uint (&out, t % (guint64) TICKS_PER_MS, 4);
+      put_str (&out, " ms");
+    }
+  else
+    {
+      hours = t / (3600 * (guint64) TICKS_PER_SECOND);
+      minutes = t / (60 * (guint64) TICKS_PER_SECOND) % 60;
+      seconds = t / (guint64) TICKS_PER_SECOND % 60;
+      fraction = t % (guint64) TICKS_PER_SECOND;
+      if (hours > 0)
+        {
+          put_uint (&out, hours, 1);
+          put_str (&out, " h ");
+        }
+      if (t >= 60 * (guint64) TICKS_PER_SECOND)
+        {
+          put_uint (&out, minutes, hours > 0 ? 2 : 1);
+          put_str (&out, " min ");
+        }
+      put_uint (&out, seconds, t >= 60 * (guint64) TICKS_PER_SECOND ? 2 : 1);
+      put_str (&out, ".");
+      put_uint (&out, fraction, 7);
+      put_str (&out, " s");
+    }
+  *out.p = '\0';
+  return buf;
+}
+
 /**
  * etl_time_format_span:
  * @ticks: a time since the origin or a duration, 100-ns ticks (may be
@@ -131,32 +227,14 @@ etl_time_format_relative (gint64 ticks, gint64 step)
  * "8 h 11 min 59.6680115 s".  Used wherever the views show a time or a
  * duration, so "29519668.0115 ms" reads as hours.
  *
- * Returns: (transfer full): the text
+ * Returns: (transfer full): the text (etl_time_format_span_into())
  */
 char *
 etl_time_format_span (gint64 ticks)
 {
-  const char *sign = ticks < 0 ? "−" : "";
-  guint64 t = ticks < 0 ? (guint64) (-(ticks + 1)) + 1 : (guint64) ticks;
-  guint64 hours, minutes, seconds, fraction;
+  char buf[ETL_TIME_FORMAT_SIZE];
 
-  if (t < (guint64) TICKS_PER_MS)
-    return g_strdup_printf ("%s%.1f µs", sign, t / 10.0);
-  if (t < (guint64) TICKS_PER_SECOND)
-    return g_strdup_printf ("%s%.4f ms", sign, t / 1e4);
-  /* Integer arithmetic: every digit down to the 100-ns tick is exact. */
-  hours = t / (3600 * (guint64) TICKS_PER_SECOND);
-  minutes = t / (60 * (guint64) TICKS_PER_SECOND) % 60;
-  seconds = t / (guint64) TICKS_PER_SECOND % 60;
-  fraction = t % (guint64) TICKS_PER_SECOND;
-  if (t < 60 * (guint64) TICKS_PER_SECOND)
-    return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%07" G_GUINT64_FORMAT " s", sign, seconds, fraction);
-  if (hours == 0)
-    return g_strdup_printf ("%s%" G_GUINT64_FORMAT " min %02" G_GUINT64_FORMAT ".%07" G_GUINT64_FORMAT " s", sign,
-                            minutes, seconds, fraction);
-  return g_strdup_printf ("%s%" G_GUINT64_FORMAT " h %02" G_GUINT64_FORMAT " min %02" G_GUINT64_FORMAT
-                          ".%07" G_GUINT64_FORMAT " s",
-                          sign, hours, minutes, seconds, fraction);
+  return g_strdup (etl_time_format_span_into (buf, sizeof buf, ticks));
 }
 
 /**

@@ -24,7 +24,15 @@ guint etl_time_ruler_get_n_markers (EtlTimeRuler *self);
 void etl_time_ruler_render (EtlTimeRuler *self, cairo_t *cr, int width, int height);
 
 char *etl_time_format_relative (gint64 ticks, gint64 step);
+/**
+ * ETL_TIME_FORMAT_SIZE:
+ *
+ * The room etl_time_format_span_into() needs, with its NUL.
+ */
+#define ETL_TIME_FORMAT_SIZE 64
+
 char *etl_time_format_span (gint64 ticks);
+char *etl_time_format_span_into (char *buf, gsize size, gint64 ticks);
 char *etl_time_format_wall_clock (gint64 filetime, gint64 step, gboolean utc, gboolean with_date);
 gint64 etl_time_nice_step (gint64 min_ticks);
 

@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 #include <string.h>
 
@@ -842,6 +843,59 @@ test_no_client (void)
   fixture_teardown (&f);
 }
 
+/* `etlscope-cli stacks --symbols srv*LOCAL*URL [--download]`: the JSON's
+ * "symbols" row status, and the output. */
+static char *
+cli_status (Fixture *f, const char *url, gboolean download, char **out)
+{
+  const char *cli = g_getenv ("ETLSCOPE_CLI");
+  g_autofree char *path = g_strdup_printf ("srv*%s*%s", f->local, url);
+  const char *argv[] = { cli, "stacks", "--symbols", path, f->trace, download ? "--download" : NULL, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *err = NULL;
+  JsonObject *row;
+
+  g_assert_nonnull (cli);
+  proc = etl_test_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, &err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, *out, -1, &error));
+  row = json_array_get_object_element (
+      json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "symbols"), 0);
+  return g_strdup (json_object_get_string_member (row, "status"));
+}
+
+static void
+test_cli (void)
+{
+  Fixture f;
+  Server *s;
+  g_autofree char *status = NULL;
+  g_autofree char *out = NULL;
+
+  if (!fixture_setup (&f, 5))
+    return;
+  g_free (put (f.pdb, f.served, FALSE, CPPCON_KEY, "CppCon.pdb"));
+  s = server_start (f.served, SERVE_FILES);
+  status = cli_status (&f, s->url, FALSE, &out);
+  g_assert_cmpstr (status, ==, "not-found");
+  g_assert_nonnull (strstr (out, "downloading is off"));
+  g_assert_cmpint (g_atomic_int_get (&s->requests), ==, 0);
+  g_clear_pointer (&status, g_free);
+  g_clear_pointer (&out, g_free);
+  status = cli_status (&f, s->url, TRUE, &out);
+  g_assert_cmpstr (status, ==, "resolved");
+  g_assert_nonnull (strstr (out, "CppCon.exe!main"));
+  g_assert_cmpint (g_atomic_int_get (&s->requests), ==, 2);
+  server_stop (s);
+  fixture_teardown (&f);
+}
+
 /* The namer swap: a thread names frames in a loop while the main thread
  * installs namers and removes them; each namer's data is poisoned by its
  * destroy notify, and the namer checks its data before and after a short
@@ -973,6 +1027,7 @@ main (int argc, char **argv)
   g_test_add_func ("/symsrv/too-big", test_too_big);
   g_test_add_func ("/symsrv/cancel", test_cancel);
   g_test_add_func ("/symsrv/no-client", test_no_client);
+  g_test_add_func ("/symsrv/cli", test_cli);
   g_test_add_func ("/stacks/namer-swap", test_namer_swap);
   return g_test_run ();
 }

@@ -423,6 +423,14 @@ test_off (void)
   g_assert_cmpint (g_atomic_int_get (&s->requests), ==, 0);
   left = files_below (f.local);
   g_assert_cmpstr (left, ==, "");
+  /* Turned on afterwards: retried, then downloaded. */
+  etl_symbol_resolver_set_downloads (r, TRUE);
+  g_assert_cmpuint (etl_symbol_resolver_retry (r), ==, 1);
+  g_assert_cmpuint (etl_symbol_resolver_retry (r), ==, 0); /* pending now, not failed */
+  g_clear_pointer (&name, g_free);
+  name = frame_name (&f);
+  g_assert_cmpstr (name, ==, "CppCon.exe!main+0x4");
+  g_assert_cmpint (g_atomic_int_get (&s->requests), ==, 2);
   server_stop (s);
   fixture_teardown (&f);
 }

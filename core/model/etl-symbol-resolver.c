@@ -1081,7 +1081,7 @@ etl_symbol_resolver_set_fetcher (EtlSymbolResolver *resolver, EtlSymbolFetchFunc
  *
  * Turns downloading from symbol servers on or off (off when made).  It
  * applies to PDB identities resolved from then on; one already failed "not
- * found" stays so (make a new resolver to ask again).  Thread-safe.
+ * found" stays so until etl_symbol_resolver_retry().  Thread-safe.
  */
 void
 etl_symbol_resolver_set_downloads (EtlSymbolResolver *resolver, gboolean enabled)
@@ -1101,4 +1101,40 @@ etl_symbol_resolver_get_downloads (EtlSymbolResolver *resolver)
 {
   g_return_val_if_fail (resolver != NULL, FALSE);
   return g_atomic_int_get (&resolver->downloads) != 0;
+}
+
+/**
+ * etl_symbol_resolver_retry:
+ * @resolver: a resolver
+ *
+ * Makes the PDB identities that ended "not found" or "download failed"
+ * pending again, for instance after downloading was turned on
+ * (etl_symbol_resolver_set_downloads()) or the network came back: they are
+ * looked for again when a frame names them or at
+ * etl_symbol_resolver_request_all().  What a symbol-server client
+ * remembers as not on a server (404) stays so for its session.
+ * Thread-safe.
+ *
+ * Returns: how many identities were made pending
+ */
+guint
+etl_symbol_resolver_retry (EtlSymbolResolver *resolver)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (resolver != NULL, 0);
+  g_mutex_lock (&resolver->lock);
+  for (guint i = 0; i < resolver->entries->len; i++)
+    {
+      Entry *e = g_ptr_array_index (resolver->entries, i);
+
+      if (e->busy || (e->status != ETL_SYMBOL_STATUS_NOT_FOUND && e->status != ETL_SYMBOL_STATUS_DOWNLOAD_FAILED))
+        continue;
+      e->status = ETL_SYMBOL_STATUS_PENDING;
+      g_clear_pointer (&e->reason, g_free);
+      g_clear_pointer (&e->file, g_free);
+      n++;
+    }
+  g_mutex_unlock (&resolver->lock);
+  return n;
 }

@@ -181,6 +181,7 @@ void etl_symbol_resolver_set_fetcher (EtlSymbolResolver *resolver, EtlSymbolFetc
                                       gpointer data, GDestroyNotify destroy);
 void etl_symbol_resolver_set_downloads (EtlSymbolResolver *resolver, gboolean enabled);
 gboolean etl_symbol_resolver_get_downloads (EtlSymbolResolver *resolver);
+guint etl_symbol_resolver_retry (EtlSymbolResolver *resolver);
 const char *etl_symbol_status_to_string (EtlSymbolStatus status);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlSymbolResolver, etl_symbol_resolver_unref)

@@ -456,7 +456,10 @@ fetch (gpointer data, const EtlSymbolFetchRequest *request, GCancellable *cancel
         g_remove (tmp);
         if (pdb == NULL)
           {
-            *reason = g_strdup_printf ("%s: %s", uri, error->message);
+            g_auto (GStrv) parts = g_strsplit (error->message, tmp, -1);
+            g_autofree char *said = g_strjoinv ("the answer", parts);
+
+            *reason = g_strdup_printf ("%s: %s", uri, said);
             return ETL_SYMBOL_FETCH_FAILED;
           }
         *file = pdb;

@@ -487,7 +487,10 @@ adopt_file (const char *tmp, const char *dest, const char *origin, const EtlGuid
 {
   if (!open_and_check (tmp, origin, guid, age, out))
     {
-      char *reason = g_strdup_printf ("%s (not kept)", out->reason);
+      /* The reader names the temporary file, which is about to go. */
+      g_auto (GStrv) parts = g_strsplit (out->reason, tmp, -1);
+      g_autofree char *said = g_strjoinv ("the file", parts);
+      char *reason = g_strdup_printf ("%s (not kept)", said);
 
       g_free (out->reason);
       out->reason = reason;

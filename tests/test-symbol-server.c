@@ -11,7 +11,8 @@
  * `.pd_` cabinet (MSZIP and stored, made with gcab), a two-tier store on
  * both sides (index2.txt), 404 (remembered: a second resolver sharing the
  * client asks nothing), a wrong GUID/age, garbage answers (as .pdb and as
- * .pd_), an answer above the size limit, a slow server cancelled mid-body
+ * .pd_), an answer above the size limit, an answer shorter than its
+ * Content-Length (a raw socket server), a slow server cancelled mid-body
  * (quick, nothing left on disk), a local `.pd_` unpacked; and the namer
  * swap of etl_stacks_set_namer_full() while another thread names frames.
  */
@@ -757,6 +758,114 @@ test_too_big (void)
   fixture_teardown (&f);
 }
 
+/* A raw HTTP server whose answers lie: "Content-Length: 100000", 5000
+ * bytes, then the connection closed (index2.txt: a plain 404). */
+typedef struct
+{
+  GSocketListener *listener;
+  GCancellable *stop;
+  GThread *thread;
+  guint16 port;
+  gint requests;
+} LiarServer;
+
+static gpointer
+liar_thread (gpointer data)
+{
+  LiarServer *l = data;
+
+  for (;;)
+    {
+      g_autoptr (GSocketConnection) conn = g_socket_listener_accept (l->listener, NULL, l->stop, NULL);
+      GInputStream *in;
+      GOutputStream *out;
+      char request[4096];
+      gsize got = 0;
+      const char *answer;
+
+      if (conn == NULL)
+        return NULL;
+      in = g_io_stream_get_input_stream (G_IO_STREAM (conn));
+      out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+      while (got < sizeof request - 1)
+        {
+          gssize n = g_input_stream_read (in, request + got, sizeof request - 1 - got, NULL, NULL);
+
+          if (n <= 0)
+            break;
+          got += (gsize)n;
+          request[got] = '\0';
+          if (strstr (request, "\r\n\r\n") != NULL)
+            break;
+        }
+      request[got] = '\0';
+      g_atomic_int_inc (&l->requests);
+      if (strstr (request, "index2.txt") != NULL)
+        answer = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      else
+        answer = "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n";
+      g_output_stream_write_all (out, answer, strlen (answer), NULL, NULL, NULL);
+      if (strstr (request, "index2.txt") == NULL)
+        {
+          char body[5000];
+
+          memset (body, 'L', sizeof body);
+          g_output_stream_write_all (out, body, sizeof body, NULL, NULL, NULL);
+        }
+      g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
+    }
+}
+
+static void
+test_short_answer (void)
+{
+  Fixture f;
+  LiarServer l = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlSymbolServer) client = etl_symbol_server_new ();
+  g_autofree char *url = NULL;
+  g_autoptr (EtlSymbolResolver) r = NULL;
+  g_autoptr (GArray) rows = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *left = NULL;
+  EtlSymbolModuleStatus row;
+
+  if (!fixture_setup (&f, 5))
+    return;
+  l.listener = g_socket_listener_new ();
+  {
+    g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+    g_autoptr (GSocketAddress) addr = g_inet_socket_address_new (lo, 0);
+    g_autoptr (GSocketAddress) bound = NULL;
+
+    g_assert_true (g_socket_listener_add_address (l.listener, addr, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                                                  NULL, &bound, &error));
+    g_assert_no_error (error);
+    l.port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  }
+  l.stop = g_cancellable_new ();
+  l.thread = g_thread_new ("liar", liar_thread, &l);
+  url = g_strdup_printf ("http://127.0.0.1:%u/symbols", l.port);
+  r = make_resolver (&f, client, url, NULL, TRUE, TRUE);
+  name = frame_name (&f);
+  g_assert_cmpstr (name, ==, "CppCon.exe+0x1004");
+  row = status_row (r, &rows);
+  g_test_message ("reason: %s", row.reason);
+  g_assert_cmpint (row.status, ==, ETL_SYMBOL_STATUS_DOWNLOAD_FAILED);
+  g_assert_nonnull (strstr (row.reason, "CppCon.pdb"));
+  g_assert_cmpuint (row.received, ==, 5000);
+  g_assert_cmpuint (row.total, ==, 100000);
+  g_assert_cmpint (g_atomic_int_get (&l.requests), ==, 2);
+  left = files_below (f.local);
+  g_assert_cmpstr (left, ==, "");
+  g_cancellable_cancel (l.stop);
+  g_thread_join (l.thread);
+  g_socket_listener_close (l.listener);
+  g_object_unref (l.listener);
+  g_object_unref (l.stop);
+  fixture_teardown (&f);
+}
+
 typedef struct
 {
   EtlSymbolResolver *resolver;
@@ -1033,6 +1142,7 @@ main (int argc, char **argv)
   g_test_add_func ("/symsrv/wrong-guid", test_wrong_guid);
   g_test_add_func ("/symsrv/garbage", test_garbage);
   g_test_add_func ("/symsrv/too-big", test_too_big);
+  g_test_add_func ("/symsrv/short-answer", test_short_answer);
   g_test_add_func ("/symsrv/cancel", test_cancel);
   g_test_add_func ("/symsrv/no-client", test_no_client);
   g_test_add_func ("/symsrv/cli", test_cli);

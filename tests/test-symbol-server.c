@@ -676,6 +676,51 @@ test_not_on_server (void)
   fixture_teardown (&f);
 }
 
+/* `srv*URL` without a DIR downloads into the default cache
+ * ($XDG_CACHE_HOME/etlscope/symbols, set by main()), and a later resolver
+ * finds it there with downloads off. */
+static void
+test_default_cache (void)
+{
+  Fixture f;
+  Server *s;
+  g_autoptr (EtlSymbolServer) client = etl_symbol_server_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (EtlSymbolPath) path = NULL;
+  g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "etlscope", "symbols", NULL);
+  g_autofree char *stored = g_build_filename (cache, "CppCon.pdb", CPPCON_KEY, "CppCon.pdb", NULL);
+
+  if (!fixture_setup (&f, 5))
+    return;
+  g_assert_true (g_str_has_prefix (cache, g_getenv ("XDG_CACHE_HOME")));
+  g_free (put (f.pdb, f.served, FALSE, CPPCON_KEY, "CppCon.pdb"));
+  s = server_start (f.served, SERVE_FILES);
+  text = g_strdup_printf ("srv*%s", s->url);
+  path = etl_symbol_path_parse (text, &error);
+  g_assert_no_error (error);
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr (EtlSymbolResolver) r = etl_symbol_resolver_new (f.stacks, path, TRUE);
+      g_autoptr (GArray) rows = NULL;
+      g_autofree char *name = NULL;
+      EtlSymbolModuleStatus row;
+
+      etl_symbol_server_install (client, r);
+      etl_symbol_resolver_set_downloads (r, round == 0);
+      etl_symbol_resolver_attach (r);
+      name = frame_name (&f);
+      g_assert_cmpstr (name, ==, "CppCon.exe!main+0x4");
+      row = status_row (r, &rows);
+      g_assert_cmpint (row.status, ==, ETL_SYMBOL_STATUS_RESOLVED);
+      g_assert_cmpstr (row.file, ==, stored);
+      g_assert_cmpint (g_atomic_int_get (&s->requests), ==, 2); /* the first round's */
+    }
+  etl_test_rm_rf (cache);
+  server_stop (s);
+  fixture_teardown (&f);
+}
+
 /* Runs the fixture's resolver against a server answering with @mode (or
  * the files put in the store) and expects @status with @reason_part, and
  * nothing left in the local store. */
@@ -1130,6 +1175,13 @@ test_namer_swap (void)
 int
 main (int argc, char **argv)
 {
+  g_autofree char *cache_home = NULL;
+  int status;
+
+  /* The default symbol cache goes below a folder of the test's own. */
+  cache_home = g_dir_make_tmp ("etlscope-symsrv-cache-XXXXXX", NULL);
+  g_assert_nonnull (cache_home);
+  g_setenv ("XDG_CACHE_HOME", cache_home, TRUE);
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/symsrv/downloads-off", test_off);
@@ -1146,6 +1198,9 @@ main (int argc, char **argv)
   g_test_add_func ("/symsrv/cancel", test_cancel);
   g_test_add_func ("/symsrv/no-client", test_no_client);
   g_test_add_func ("/symsrv/cli", test_cli);
+  g_test_add_func ("/symsrv/default-cache", test_default_cache);
   g_test_add_func ("/stacks/namer-swap", test_namer_swap);
-  return g_test_run ();
+  status = g_test_run ();
+  etl_test_rm_rf (cache_home);
+  return status;
 }

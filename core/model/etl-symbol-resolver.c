@@ -567,12 +567,11 @@ ask_servers (EtlSymbolResolver *r, Entry *entry, const char *pdb_name, const Etl
       if (e->kind != ETL_SYMBOL_PATH_SERVER || e->url == NULL)
         continue;
       n_servers++;
-      if (!g_atomic_int_get (&r->downloads) || r->fetch == NULL)
-        continue;
       store = download_store (path, i);
       dir = etl_symbol_store_dir (store, base, key);
       dest = g_build_filename (dir, base, NULL);
-      /* The default cache is no element of the path: look in it too. */
+      /* The default cache (or a cache* folder before the element) is no
+       * store of the element: look in it too, downloads on or off. */
       if (g_file_test (dest, G_FILE_TEST_IS_REGULAR))
         {
           Outcome o = { 0 };
@@ -586,6 +585,8 @@ ask_servers (EtlSymbolResolver *r, Entry *entry, const char *pdb_name, const Etl
             }
           g_free (o.reason);
         }
+      if (!g_atomic_int_get (&r->downloads) || r->fetch == NULL)
+        continue;
       request.url = e->url;
       request.pdb_name = base;
       request.key = key;

@@ -917,7 +917,17 @@ typedef struct
   GCancellable *cancellable;
   GError *error;
   gint done;
+  gint notified;
 } Worker;
+
+static void
+count_notify (gpointer resolver, gpointer data)
+{
+  Worker *w = data;
+
+  g_assert_true (resolver == w->resolver);
+  g_atomic_int_inc (&w->notified);
+}
 
 static gpointer
 worker_thread (gpointer data)
@@ -952,6 +962,7 @@ test_cancel (void)
   g_assert_cmpstr (name, ==, "CppCon.exe+0x1004");
   w.resolver = r;
   w.cancellable = cancellable;
+  etl_symbol_resolver_set_notify (r, count_notify, &w);
   thread = g_thread_new ("resolve", worker_thread, &w);
   /* Until some of the body is in (progress reported). */
   start = g_get_monotonic_time ();
@@ -965,6 +976,7 @@ test_cancel (void)
       g_usleep (10000);
     }
   g_assert_cmpuint (received, >=, 8192);
+  g_assert_cmpint (g_atomic_int_get (&w.notified), >=, 2); /* started, advanced */
   {
     g_autofree char *partial = files_below (f.local);
 

@@ -123,6 +123,8 @@ struct _EtlSymbolResolver
   gpointer fetch_data;
   GDestroyNotify fetch_destroy;
   gint downloads;          /* atomic: etl_symbol_resolver_set_downloads() */
+  GFunc notify;            /* etl_symbol_resolver_set_notify(): set before resolution starts */
+  gpointer notify_data;
   GMutex progress_lock;    /* the entries' download progress; taken inside lock, never around it */
 };
 
@@ -517,6 +519,8 @@ progress_cb (gpointer data, guint64 received, guint64 total)
   e->received = received;
   e->total = total;
   g_mutex_unlock (&r->progress_lock);
+  if (r->notify != NULL)
+    r->notify (r, r->notify_data);
 }
 
 /* The local store a `srv*` element downloads into: its nearest store, else
@@ -597,6 +601,8 @@ ask_servers (EtlSymbolResolver *r, Entry *entry, const char *pdb_name, const Etl
       entry->downloading = TRUE;
       entry->received = entry->total = 0;
       g_mutex_unlock (&r->progress_lock);
+      if (r->notify != NULL)
+        r->notify (r, r->notify_data);
       result = r->fetch (r->fetch_data, &request, cancellable, &tmp, &reason);
       g_mutex_lock (&r->progress_lock);
       entry->downloading = FALSE;
@@ -921,6 +927,8 @@ etl_symbol_resolver_resolve_pending (EtlSymbolResolver *resolver, GCancellable *
           g_queue_push_head (&resolver->queue, GUINT_TO_POINTER (index));
         }
       g_mutex_unlock (&resolver->lock);
+      if (resolver->notify != NULL)
+        resolver->notify (resolver, resolver->notify_data);
       if (o.cancelled)
         {
           g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "symbol download cancelled");
@@ -1141,4 +1149,29 @@ etl_symbol_resolver_retry (EtlSymbolResolver *resolver)
     }
   g_mutex_unlock (&resolver->lock);
   return n;
+}
+
+/**
+ * etl_symbol_resolver_set_notify:
+ * @resolver: a resolver
+ * @notify: (nullable): called with (@resolver, @data) when a download starts
+ *   or advances and when etl_symbol_resolver_resolve_pending() has settled
+ *   an identity
+ * @data: for @notify (not owned)
+ *
+ * Lets a view follow the resolution (a status list, a progress bar, stacks
+ * to rename) without polling.  @notify runs in the resolving thread (the
+ * worker, or on demand the thread naming a frame, then with the resolver's
+ * lock held): it must not call the resolver back; schedule an idle
+ * callback in the main loop that calls etl_symbol_resolver_dup_statuses().
+ * Set it before resolution starts.
+ */
+void
+etl_symbol_resolver_set_notify (EtlSymbolResolver *resolver, GFunc notify, gpointer data)
+{
+  g_return_if_fail (resolver != NULL);
+  g_mutex_lock (&resolver->lock);
+  resolver->notify = notify;
+  resolver->notify_data = data;
+  g_mutex_unlock (&resolver->lock);
 }

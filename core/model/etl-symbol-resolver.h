@@ -182,6 +182,7 @@ void etl_symbol_resolver_set_fetcher (EtlSymbolResolver *resolver, EtlSymbolFetc
 void etl_symbol_resolver_set_downloads (EtlSymbolResolver *resolver, gboolean enabled);
 gboolean etl_symbol_resolver_get_downloads (EtlSymbolResolver *resolver);
 guint etl_symbol_resolver_retry (EtlSymbolResolver *resolver);
+void etl_symbol_resolver_set_notify (EtlSymbolResolver *resolver, GFunc notify, gpointer data);
 const char *etl_symbol_status_to_string (EtlSymbolStatus status);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlSymbolResolver, etl_symbol_resolver_unref)

@@ -604,6 +604,8 @@ ask_servers (EtlSymbolResolver *r, Entry *entry, const char *pdb_name, const Etl
       if (r->notify != NULL)
         r->notify (r, r->notify_data);
       result = r->fetch (r->fetch_data, &request, cancellable, &tmp, &reason);
+      if (result == ETL_SYMBOL_FETCH_DONE && tmp == NULL)
+        result = ETL_SYMBOL_FETCH_FAILED; /* a fetcher's bug: no file */
       g_mutex_lock (&r->progress_lock);
       entry->downloading = FALSE;
       g_mutex_unlock (&r->progress_lock);

@@ -38,6 +38,7 @@
 
 #include "etl-cli-stacks.h"
 #include "etl-stacks.h"
+#include "etl-symbol-server.h"
 #include "etl-thread-time.h"
 #include "etl-trace.h"
 
@@ -96,21 +97,26 @@ add_symbols (JsonBuilder *b, EtlSymbolResolver *resolver)
  * @option: (nullable): the --symbols argument; %NULL: $_NT_SYMBOL_PATH
  *   when set
  * @command: the command's name, for messages
+ * @download: ask the path's symbol servers (`srv*DIR*URL`) for PDBs not
+ *   found locally (--download; off by default)
  * @usage_error: (out): set when @option cannot be parsed (the message is
  *   printed)
  *
  * Makes an on-demand resolver for @stacks from the symbol path and
- * attaches it (etl_symbol_resolver_attach()).
+ * attaches it (etl_symbol_resolver_attach()), with the symbol-server client
+ * installed (symsrv/: it also unpacks local `.pd_` cabinets).
  *
  * Returns: (transfer full) (nullable): the resolver, or %NULL when no symbol
  *   path is given (or on a usage error)
  */
 EtlSymbolResolver *
-etl_cli_symbols_resolver_new (EtlStacks *stacks, const char *option, const char *command, gboolean *usage_error)
+etl_cli_symbols_resolver_new (EtlStacks *stacks, const char *option, const char *command, gboolean download,
+                              gboolean *usage_error)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (EtlSymbolPath) path = NULL;
   const char *text = option != NULL ? option : g_getenv ("_NT_SYMBOL_PATH");
+  g_autoptr (EtlSymbolServer) server = NULL;
   EtlSymbolResolver *resolver;
 
   *usage_error = FALSE;
@@ -125,6 +131,9 @@ etl_cli_symbols_resolver_new (EtlStacks *stacks, const char *option, const char 
       return NULL;
     }
   resolver = etl_symbol_resolver_new (stacks, path, TRUE);
+  server = etl_symbol_server_new ();
+  etl_symbol_server_install (server, resolver);
+  etl_symbol_resolver_set_downloads (resolver, download);
   etl_symbol_resolver_attach (resolver);
   return resolver;
 }
@@ -326,6 +335,7 @@ etl_cli_stacks_main (int argc, char **argv)
   g_auto (GStrv) tid_args = NULL;
   g_autofree char *symbols = NULL;
   g_autoptr (EtlSymbolResolver) resolver = NULL;
+  gboolean download = FALSE;
   gboolean usage_error = FALSE;
   g_autoptr (GArray) tids = g_array_new (FALSE, FALSE, sizeof (guint32));
   gboolean thread_time = FALSE;
@@ -347,6 +357,8 @@ etl_cli_stacks_main (int argc, char **argv)
     { "symbols", 0, 0, G_OPTION_ARG_STRING, &symbols,
       "Name native frames through PDBs found in this symbol path (_NT_SYMBOL_PATH syntax; default "
       "$_NT_SYMBOL_PATH)", "PATH" },
+    { "download", 0, 0, G_OPTION_ARG_NONE, &download,
+      "Download PDBs not found locally from the symbol path's servers (srv*DIR*URL)", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE..." },
     { NULL }
   };
@@ -392,7 +404,7 @@ etl_cli_stacks_main (int argc, char **argv)
       return EXIT_INPUT;
     }
   stacks = etl_stacks_compute (trace, NULL, NULL, NULL, &error);
-  resolver = etl_cli_symbols_resolver_new (stacks, symbols, "stacks", &usage_error);
+  resolver = etl_cli_symbols_resolver_new (stacks, symbols, "stacks", download, &usage_error);
   if (usage_error)
     return EXIT_USAGE;
   origin = etl_trace_get_origin (trace);

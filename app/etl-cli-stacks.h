@@ -9,6 +9,6 @@ G_BEGIN_DECLS
 
 int etl_cli_stacks_main (int argc, char **argv);
 EtlSymbolResolver *etl_cli_symbols_resolver_new (EtlStacks *stacks, const char *option, const char *command,
-                                                 gboolean *usage_error);
+                                                 gboolean download, gboolean *usage_error);
 
 G_END_DECLS

@@ -571,6 +571,7 @@ run_trace_command (const char *command, int argc, char **argv)
   g_autoptr (EtlStacks) stacks = NULL;
   g_autofree char *symbols = NULL;
   g_autoptr (EtlSymbolResolver) resolver = NULL;
+  gboolean download = FALSE;
   g_autofree char *format = NULL;
   g_autofree char *param = NULL;
   gint64 limit = -1;
@@ -589,6 +590,8 @@ run_trace_command (const char *command, int argc, char **argv)
     { "symbols", 0, 0, G_OPTION_ARG_STRING, &symbols,
       "With --stacks, name native frames module!function+0xOFFSET through PDBs found in this symbol path "
       "(_NT_SYMBOL_PATH syntax; default $_NT_SYMBOL_PATH)", "PATH" },
+    { "download", 0, 0, G_OPTION_ARG_NONE, &download,
+      "With --symbols, download PDBs not found locally from the symbol path's servers (srv*DIR*URL)", NULL },
     { NULL }
   };
   GOptionEntry file_entries[] = {
@@ -668,7 +671,7 @@ run_trace_command (const char *command, int argc, char **argv)
 
       if (with_stacks)
         stacks = etl_stacks_compute (trace, NULL, NULL, NULL, NULL);
-      resolver = etl_cli_symbols_resolver_new (stacks, symbols, "dump", &usage_error);
+      resolver = etl_cli_symbols_resolver_new (stacks, symbols, "dump", download, &usage_error);
       if (usage_error)
         return EXIT_USAGE;
       command_status = cmd_dump (trace, dump_format, limit, !no_fields, stacks);

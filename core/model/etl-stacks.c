@@ -117,6 +117,20 @@ typedef struct
   guint id;       /* index in ids */
 } PendingId;
 
+typedef struct _Namer Namer;
+
+/* A namer as etl_stacks_set_namer_full() installs it: immutable, shared by
+ * the threads naming frames with it, freed (and its data's destroy
+ * notify called) when the last of them is done, so a swap while a worker
+ * names frames never pulls the data from under it. */
+struct _Namer
+{
+  gint ref_count;
+  EtlStacksNamer func;
+  gpointer data;
+  GDestroyNotify destroy;
+};
+
 struct _EtlStacks
 {
   gint ref_count;
@@ -128,9 +142,37 @@ struct _EtlStacks
   GStringChunk *names;
   guint64 kernel_boundary;
   GArray *ids;              /* EtlModuleId: the ImageID records' identities */
-  EtlStacksNamer namer;     /* etl_stacks_set_namer() */
-  gpointer namer_data;
+  Namer *namer;             /* etl_stacks_set_namer(): read through namer_get() */
+  GMutex namer_lock;        /* makes "load the pointer, take a reference" one step */
 };
+
+static void
+namer_unref (Namer *n)
+{
+  if (n == NULL || !g_atomic_int_dec_and_test (&n->ref_count))
+    return;
+  if (n->destroy != NULL)
+    n->destroy (n->data);
+  g_free (n);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Namer, namer_unref)
+
+/* The current namer with a reference (namer_unref() it), or %NULL. */
+static Namer *
+namer_get (EtlStacks *stacks)
+{
+  Namer *n;
+
+  if (g_atomic_pointer_get (&stacks->namer) == NULL)
+    return NULL; /* none: no lock (a namer set meanwhile is seen next time) */
+  g_mutex_lock (&stacks->namer_lock);
+  n = stacks->namer;
+  if (n != NULL)
+    g_atomic_int_inc (&n->ref_count);
+  g_mutex_unlock (&stacks->namer_lock);
+  return n;
+}
 
 static guint32
 read_u32 (const guint8 *p)
@@ -657,6 +699,7 @@ etl_stacks_compute (EtlTrace *trace, EtlProgressFunc progress, gpointer progress
   g_return_val_if_fail (trace != NULL, NULL);
 
   s->ref_count = 1;
+  g_mutex_init (&s->namer_lock);
   s->trace = etl_trace_ref (trace);
   s->modules = g_array_new (FALSE, FALSE, sizeof (Range));
   s->methods = g_array_new (FALSE, FALSE, sizeof (Range));
@@ -859,6 +902,8 @@ etl_stacks_unref (EtlStacks *stacks)
   g_clear_pointer (&stacks->methods, g_array_unref);
   g_clear_pointer (&stacks->names, g_string_chunk_free);
   g_clear_pointer (&stacks->ids, g_array_unref);
+  g_clear_pointer (&stacks->namer, namer_unref);
+  g_mutex_clear (&stacks->namer_lock);
   g_free (stacks);
 }
 
@@ -1149,25 +1194,63 @@ etl_stacks_get_module_id (EtlStacks *stacks, guint index)
 }
 
 /**
- * etl_stacks_set_namer:
+ * etl_stacks_set_namer_full:
  * @stacks: stacks
  * @namer: (nullable) (scope notified): names a frame in a module, or %NULL
  *   to go back to `module+0xOFFSET`
- * @data: closure for @namer; not owned: clear the namer before @data goes
+ * @data: (transfer full): closure for @namer
+ * @destroy: (nullable): frees @data once no thread uses this namer any more
  *
  * Lets a symbol resolver (etl-symbol-resolver.c) name the frames that fall
  * in modules: etl_stacks_symbolize() then gives `module!function+0xOFFSET`
  * (`module!function` at offset 0) and etl_stacks_summarize() groups by
  * `module!function` where @namer answers, `module+0xOFFSET` and the module
- * elsewhere.  Set it before @stacks is shared with other threads; @namer
- * itself is called from any thread that symbolizes.
+ * elsewhere.  @namer is called from any thread that symbolizes.
+ *
+ * Safe to call while other threads name frames: the namer is an immutable
+ * record swapped under a lock and reference-counted; a thread naming a
+ * frame (or summarizing: one namer for the whole summary) holds a
+ * reference to the one it started with, and @destroy of the old namer runs
+ * when the last such thread is done with it, in that thread.
+ */
+void
+etl_stacks_set_namer_full (EtlStacks *stacks, EtlStacksNamer namer, gpointer data, GDestroyNotify destroy)
+{
+  Namer *n = NULL, *old;
+
+  g_return_if_fail (stacks != NULL);
+  if (namer != NULL)
+    {
+      n = g_new0 (Namer, 1);
+      n->ref_count = 1;
+      n->func = namer;
+      n->data = data;
+      n->destroy = destroy;
+    }
+  g_mutex_lock (&stacks->namer_lock);
+  old = stacks->namer;
+  g_atomic_pointer_set (&stacks->namer, n);
+  g_mutex_unlock (&stacks->namer_lock);
+  namer_unref (old);
+  if (namer == NULL && destroy != NULL)
+    destroy (data);
+}
+
+/**
+ * etl_stacks_set_namer:
+ * @stacks: stacks
+ * @namer: (nullable) (scope notified): names a frame in a module, or %NULL
+ * @data: closure for @namer; not owned: after a swap, a thread that was
+ *   naming a frame with the old namer may still be inside it, so @data
+ *   must outlive the stacks' users or go through
+ *   etl_stacks_set_namer_full()
+ *
+ * etl_stacks_set_namer_full() without a destroy notify.
  */
 void
 etl_stacks_set_namer (EtlStacks *stacks, EtlStacksNamer namer, gpointer data)
 {
-  g_return_if_fail (stacks != NULL);
-  stacks->namer = namer;
-  stacks->namer_data = data;
+  etl_stacks_set_namer_full (stacks, namer, data, NULL);
 }
 
 /**
@@ -1198,16 +1281,22 @@ etl_stacks_symbolize (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 a
     *resolved = TRUE;
   if (r != NULL)
     {
-      if (stacks->namer != NULL)
+      Namer *n = namer_get (stacks);
+
+      if (n != NULL)
         {
           guint32 offset = 0;
-          const char *name = stacks->namer (stacks->namer_data, (guint)(r - (const Range *)stacks->modules->data),
-                                            address - r->base, &offset);
+          const char *name = n->func (n->data, (guint)(r - (const Range *)stacks->modules->data),
+                                      address - r->base, &offset);
+          char *text = NULL;
 
           if (name != NULL && offset == 0)
-            return g_strdup (name);
-          if (name != NULL)
-            return g_strdup_printf ("%s+0x%" G_GINT32_MODIFIER "x", name, offset);
+            text = g_strdup (name);
+          else if (name != NULL)
+            text = g_strdup_printf ("%s+0x%" G_GINT32_MODIFIER "x", name, offset);
+          namer_unref (n);
+          if (text != NULL)
+            return text;
         }
       return g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", r->name, address - r->base);
     }
@@ -1222,14 +1311,13 @@ etl_stacks_symbolize (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 a
 /* The group of a frame for the summary: function (`module!function`, with
  * a namer), module, method or "?". */
 static const char *
-frame_group (EtlStacks *s, guint32 pid, gint64 filetime, guint64 address)
+frame_group (EtlStacks *s, Namer *n, guint32 pid, gint64 filetime, guint64 address)
 {
   const Range *r = find_module_range (s, pid, filetime, address);
 
-  if (r != NULL && s->namer != NULL)
+  if (r != NULL && n != NULL)
     {
-      const char *name = s->namer (s->namer_data, (guint)(r - (const Range *)s->modules->data), address - r->base,
-                                   NULL);
+      const char *name = n->func (n->data, (guint)(r - (const Range *)s->modules->data), address - r->base, NULL);
 
       if (name != NULL)
         return name;
@@ -1317,6 +1405,7 @@ etl_stacks_summarize (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetim
   guint64 first = etl_trace_lower_bound (stacks->trace, from_filetime);
   guint64 last = etl_trace_lower_bound (stacks->trace, to_filetime);
   guint64 stamp = 0;
+  g_autoptr (Namer) namer = namer_get (stacks); /* one namer for the whole summary */
 
   sum->rows = g_array_new (FALSE, FALSE, sizeof (EtlStackFrameCount));
   g_array_set_clear_func (sum->rows, clear_row);
@@ -1354,7 +1443,7 @@ etl_stacks_summarize (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetim
       stamp++;
       for (guint f = 0; f < frames->len; f++)
         {
-          const char *group = frame_group (stacks, pid, ft, g_array_index (frames, guint64, f));
+          const char *group = frame_group (stacks, namer, pid, ft, g_array_index (frames, guint64, f));
           Seen *seen;
           EtlStackFrameCount *row;
 

@@ -114,6 +114,7 @@ gboolean etl_stacks_get_module (EtlStacks *stacks, guint index, EtlStackModule *
 guint etl_stacks_get_n_module_ids (EtlStacks *stacks);
 const EtlModuleId *etl_stacks_get_module_id (EtlStacks *stacks, guint index);
 void etl_stacks_set_namer (EtlStacks *stacks, EtlStacksNamer namer, gpointer data);
+void etl_stacks_set_namer_full (EtlStacks *stacks, EtlStacksNamer namer, gpointer data, GDestroyNotify destroy);
 
 EtlStackSummary *etl_stacks_summarize (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
                                        GCancellable *cancellable, GError **error);

@@ -33,12 +33,25 @@
  * (for each 4 KiB page of RVAs, the last function starting at or below it:
  * a bisection over a few functions instead of all of them), and its
  * `module!function` string is made once per image name and function.
+ *
+ * Symbol servers (`srv*DIR*URL`) are asked only when downloading is on
+ * (etl_symbol_resolver_set_downloads(), off by default: a trace must not
+ * make the viewer phone home unasked) and a fetcher is installed
+ * (etl_symbol_resolver_set_fetcher()): the HTTP client and the cabinet
+ * unpacker live outside core/ (symsrv/etl-symbol-server.c, libsoup and
+ * libmspack), the resolver only calls them.  The local folders of the whole
+ * path are looked in first, then the servers in the path's order; a
+ * downloaded PDB is checked (GUID and age) before it is renamed into the
+ * element's local store at the symbol-store place (etl_symbol_store_dir()),
+ * so a store never holds a partial or wrong file.
  */
 
 #include "config.h"
 
 #define G_LOG_DOMAIN "etlscope"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "etl-pdb.h"
@@ -65,6 +78,10 @@ typedef struct
   EtlPdb *pdb;
   guint32 *page_first; /* per page of RVAs: the last function starting at or below it */
   guint n_pages;
+  /* Under progress_lock: a download in flight. */
+  gboolean downloading;
+  guint64 received;
+  guint64 total;
 } Entry;
 
 /* The images of one file name with one entry: they share their names. */
@@ -85,7 +102,8 @@ typedef struct
 
 struct _EtlSymbolResolver
 {
-  gint ref_count;
+  gint ref_count;   /* the users' references */
+  gint keep_count;  /* the memory's: one for all users, one per stacks namer holding it */
   EtlStacks *stacks;
   EtlSymbolPath *path; /* NULL: none given */
   gboolean on_demand;
@@ -99,6 +117,15 @@ struct _EtlSymbolResolver
   GQueue queue;         /* entry indexes, as GUINT_TO_POINTER */
   GStringChunk *chunk; /* the groups' names */
   Slot *cache;
+  /* etl_symbol_resolver_set_fetcher(): set before resolution starts. */
+  EtlSymbolFetchFunc fetch;
+  EtlSymbolUnpackFunc unpack;
+  gpointer fetch_data;
+  GDestroyNotify fetch_destroy;
+  gint downloads;          /* atomic: etl_symbol_resolver_set_downloads() */
+  GFunc notify;            /* etl_symbol_resolver_set_notify(): set before resolution starts */
+  gpointer notify_data;
+  GMutex progress_lock;    /* the entries' download progress; taken inside lock, never around it */
 };
 
 static void
@@ -192,6 +219,7 @@ etl_symbol_resolver_new (EtlStacks *stacks, const EtlSymbolPath *path, gboolean 
 
   r = g_new0 (EtlSymbolResolver, 1);
   r->ref_count = 1;
+  r->keep_count = 1;
   r->stacks = etl_stacks_ref (stacks);
   if (path != NULL)
     {
@@ -201,6 +229,7 @@ etl_symbol_resolver_new (EtlStacks *stacks, const EtlSymbolPath *path, gboolean 
     }
   r->on_demand = on_demand;
   g_mutex_init (&r->lock);
+  g_mutex_init (&r->progress_lock);
   r->entries = g_ptr_array_new_with_free_func (entry_free);
   r->n_modules = etl_stacks_get_n_modules (stacks);
   r->module_entry = g_new0 (guint, MAX (r->n_modules, 1));
@@ -245,19 +274,13 @@ etl_symbol_resolver_ref (EtlSymbolResolver *resolver)
   return resolver;
 }
 
-/**
- * etl_symbol_resolver_unref:
- * @resolver: (transfer full) (nullable): a resolver
- *
- * Drops a reference; with the last, detaches it from its stacks and closes
- * its PDBs.
- */
-void
-etl_symbol_resolver_unref (EtlSymbolResolver *resolver)
+static void
+keep_unref (gpointer data)
 {
-  if (resolver == NULL || !g_atomic_int_dec_and_test (&resolver->ref_count))
+  EtlSymbolResolver *resolver = data;
+
+  if (!g_atomic_int_dec_and_test (&resolver->keep_count))
     return;
-  etl_symbol_resolver_detach (resolver);
   g_clear_pointer (&resolver->entries, g_ptr_array_unref);
   for (guint i = 0; i < resolver->groups->len; i++)
     g_free (g_array_index (resolver->groups, Group, i).names);
@@ -269,8 +292,29 @@ etl_symbol_resolver_unref (EtlSymbolResolver *resolver)
   g_free (resolver->module_entry);
   g_free (resolver->cache);
   g_mutex_clear (&resolver->lock);
+  g_mutex_clear (&resolver->progress_lock);
+  if (resolver->fetch_destroy != NULL)
+    resolver->fetch_destroy (resolver->fetch_data);
   etl_stacks_unref (resolver->stacks);
   g_free (resolver);
+}
+
+/**
+ * etl_symbol_resolver_unref:
+ * @resolver: (transfer full) (nullable): a resolver
+ *
+ * Drops a reference; with the last, detaches it from its stacks and closes
+ * its PDBs (once no other thread is naming a frame through it).
+ */
+void
+etl_symbol_resolver_unref (EtlSymbolResolver *resolver)
+{
+  if (resolver == NULL || !g_atomic_int_dec_and_test (&resolver->ref_count))
+    return;
+  /* The stacks' namer may still be naming a frame in another thread: it
+   * holds its own keep reference, dropped when that thread is done. */
+  etl_symbol_resolver_detach (resolver);
+  keep_unref (resolver);
 }
 
 static const char *
@@ -285,14 +329,15 @@ namer (gpointer data, guint module, guint64 offset, guint32 *function_offset)
  *
  * Makes @resolver its stacks' namer (etl_stacks_set_namer()): from then on
  * etl_stacks_symbolize(), etl_stacks_dup_symbolized() and
- * etl_stacks_summarize() name frames through it.  As with
- * etl_stacks_set_namer(), do it before the stacks are shared.
+ * etl_stacks_summarize() name frames through it.  Safe while other
+ * threads name frames (etl_stacks_set_namer_full()).
  */
 void
 etl_symbol_resolver_attach (EtlSymbolResolver *resolver)
 {
   g_return_if_fail (resolver != NULL);
-  etl_stacks_set_namer (resolver->stacks, namer, resolver);
+  g_atomic_int_inc (&resolver->keep_count);
+  etl_stacks_set_namer_full (resolver->stacks, namer, resolver, keep_unref);
   resolver->attached = TRUE;
 }
 
@@ -320,6 +365,7 @@ typedef struct
   EtlPdb *pdb;
   guint32 *page_first;
   guint n_pages;
+  gboolean cancelled; /* a download was cancelled: the identity stays pending */
 } Outcome;
 
 /* The page index of @pdb's function table (see the section description);
@@ -391,15 +437,233 @@ format_guid (const EtlGuid *guid)
   return g_strdup (text);
 }
 
-/* Looks for and opens one PDB: no shared state is touched (the path is
- * read-only), so a worker runs it outside the lock. */
-static void
-resolve_work (const EtlSymbolPath *path, const char *pdb_name, const EtlGuid *guid, guint32 age, Outcome *out)
+/* Opens @file and checks it is the PDB wanted; @shown names it in reasons. */
+static gboolean
+open_and_check (const char *file, const char *shown, const EtlGuid *guid, guint32 age, Outcome *out)
 {
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlPdb) pdb = etl_pdb_open (file, &error);
+
+  if (pdb == NULL)
+    {
+      out->status = ETL_SYMBOL_STATUS_UNREADABLE;
+      out->reason = g_strdup_printf ("%s: %s", shown, error->message);
+      return FALSE;
+    }
+  /* The PDB info stream's GUID and Age against the image's CodeView
+   * record, as debuggers match them (a symbol store files a PDB under that
+   * pair: etl_symbol_store_key()). */
+  if (!etl_guid_equal (etl_pdb_get_guid (pdb), guid) || etl_pdb_get_age (pdb) != age)
+    {
+      g_autofree char *have = format_guid (etl_pdb_get_guid (pdb));
+      g_autofree char *want = format_guid (guid);
+
+      out->status = ETL_SYMBOL_STATUS_MISMATCH;
+      out->reason = g_strdup_printf ("%s is another build: GUID %s age %u, the image needs GUID %s age %u", shown,
+                                     have, etl_pdb_get_age (pdb), want, age);
+      return FALSE;
+    }
+  out->status = ETL_SYMBOL_STATUS_RESOLVED;
+  build_pages (pdb, out);
+  out->pdb = g_steal_pointer (&pdb);
+  return TRUE;
+}
+
+/* Replaces @dest with @tmp (g_rename() does not replace on Windows). */
+static gboolean
+commit_file (const char *tmp, const char *dest, char **reason)
+{
+  if (g_rename (tmp, dest) == 0)
+    return TRUE;
+  if (g_file_test (dest, G_FILE_TEST_EXISTS) && g_remove (dest) == 0 && g_rename (tmp, dest) == 0)
+    return TRUE;
+  *reason = g_strdup_printf ("cannot rename %s to %s: %s", tmp, dest, g_strerror (errno));
+  g_remove (tmp);
+  return FALSE;
+}
+
+/* Checks a PDB a fetcher or unpacker wrote to @tmp and, when it is the
+ * one wanted, moves it to @dest; otherwise removes it. */
+static void
+adopt_file (const char *tmp, const char *dest, const char *origin, const EtlGuid *guid, guint32 age, Outcome *out)
+{
+  if (!open_and_check (tmp, origin, guid, age, out))
+    {
+      /* The reader names the temporary file, which is about to go. */
+      g_auto (GStrv) parts = g_strsplit (out->reason, tmp, -1);
+      g_autofree char *said = g_strjoinv ("the file", parts);
+      char *reason = g_strdup_printf ("%s (not kept)", said);
+
+      g_free (out->reason);
+      out->reason = reason;
+      g_remove (tmp);
+      return;
+    }
+  if (!commit_file (tmp, dest, &out->reason))
+    {
+      /* The PDB is read (it copies what it keeps): use it, say so. */
+      g_debug ("%s", out->reason);
+      g_clear_pointer (&out->reason, g_free);
+    }
+  out->file = g_strdup (dest);
+}
+
+static void
+progress_cb (gpointer data, guint64 received, guint64 total)
+{
+  gpointer *pair = data;
+  EtlSymbolResolver *r = pair[0];
+  Entry *e = pair[1];
+
+  g_mutex_lock (&r->progress_lock);
+  e->received = received;
+  e->total = total;
+  g_mutex_unlock (&r->progress_lock);
+  if (r->notify != NULL)
+    r->notify (r, r->notify_data);
+}
+
+/* The local store a `srv*` element downloads into: its nearest store, else
+ * the last `cache*` folder before it, else the default cache. */
+static char *
+download_store (const EtlSymbolPath *path, guint index)
+{
+  const EtlSymbolPathElement *e = etl_symbol_path_get_element (path, index);
+
+  if (e->stores != NULL && e->stores[0] != NULL && *e->stores[0] != '\0')
+    return g_strdup (e->stores[0]);
+  for (guint i = index; i-- > 0;)
+    {
+      const EtlSymbolPathElement *c = etl_symbol_path_get_element (path, i);
+
+      if (c->kind == ETL_SYMBOL_PATH_CACHE && c->stores != NULL && c->stores[0] != NULL && *c->stores[0] != '\0')
+        return g_strdup (c->stores[0]);
+    }
+  return g_build_filename (g_get_user_cache_dir (), "etlscope", "symbols", NULL);
+}
+
+/* Asks the servers of @path in order, once the local folders failed;
+ * @local is the "not found locally" sentence. */
+static void
+ask_servers (EtlSymbolResolver *r, Entry *entry, const char *pdb_name, const EtlGuid *guid, guint32 age,
+             GCancellable *cancellable, const char *local, Outcome *out)
+{
+  const EtlSymbolPath *path = r->path;
+  g_autofree char *base = etl_symbol_pdb_basename (pdb_name);
+  g_autofree char *key = etl_symbol_store_key (guid, age);
+  g_autoptr (GString) missing = g_string_new (NULL);
+  guint n_servers = 0;
+  gboolean failed = FALSE;
+  gpointer pair[2] = { r, entry };
+
+  for (guint i = 0; i < etl_symbol_path_get_n_elements (path); i++)
+    {
+      const EtlSymbolPathElement *e = etl_symbol_path_get_element (path, i);
+      g_autofree char *store = NULL;
+      g_autofree char *dir = NULL;
+      g_autofree char *dest = NULL;
+      g_autofree char *tmp = NULL;
+      g_autofree char *reason = NULL;
+      g_autofree char *origin = NULL;
+      EtlSymbolFetchRequest request;
+      EtlSymbolFetchResult result;
+
+      if (e->kind != ETL_SYMBOL_PATH_SERVER || e->url == NULL)
+        continue;
+      n_servers++;
+      store = download_store (path, i);
+      dir = etl_symbol_store_dir (store, base, key);
+      dest = g_build_filename (dir, base, NULL);
+      /* The default cache (or a cache* folder before the element) is no
+       * store of the element: look in it too, downloads on or off. */
+      if (g_file_test (dest, G_FILE_TEST_IS_REGULAR))
+        {
+          Outcome o = { 0 };
+
+          if (open_and_check (dest, dest, guid, age, &o))
+            {
+              g_free (out->reason);
+              *out = o;
+              out->file = g_strdup (dest);
+              return;
+            }
+          g_free (o.reason);
+        }
+      if (!g_atomic_int_get (&r->downloads) || r->fetch == NULL)
+        continue;
+      request.url = e->url;
+      request.pdb_name = base;
+      request.key = key;
+      request.dest = dest;
+      request.progress = progress_cb;
+      request.progress_data = pair;
+      g_mutex_lock (&r->progress_lock);
+      entry->downloading = TRUE;
+      entry->received = entry->total = 0;
+      g_mutex_unlock (&r->progress_lock);
+      if (r->notify != NULL)
+        r->notify (r, r->notify_data);
+      result = r->fetch (r->fetch_data, &request, cancellable, &tmp, &reason);
+      if (result == ETL_SYMBOL_FETCH_DONE && tmp == NULL)
+        result = ETL_SYMBOL_FETCH_FAILED; /* a fetcher's bug: no file */
+      g_mutex_lock (&r->progress_lock);
+      entry->downloading = FALSE;
+      g_mutex_unlock (&r->progress_lock);
+      switch (result)
+        {
+        case ETL_SYMBOL_FETCH_DONE:
+          {
+            Outcome o = { 0 };
+
+            origin = g_strdup_printf ("%s downloaded from %s", base, e->url);
+            adopt_file (tmp, dest, origin, guid, age, &o);
+            g_free (out->reason);
+            g_free (out->file);
+            *out = o;
+            if (o.status == ETL_SYMBOL_STATUS_RESOLVED)
+              return;
+            failed = TRUE;
+            break;
+          }
+        case ETL_SYMBOL_FETCH_NOT_ON_SERVER:
+          g_string_append_printf (missing, "%s%s", missing->len > 0 ? ", " : "", e->url);
+          break;
+        case ETL_SYMBOL_FETCH_CANCELLED:
+          out->cancelled = TRUE;
+          return;
+        case ETL_SYMBOL_FETCH_FAILED:
+        default:
+          g_free (out->reason);
+          out->status = ETL_SYMBOL_STATUS_DOWNLOAD_FAILED;
+          out->reason = g_strdup_printf ("%s from %s: %s", base, e->url, reason != NULL ? reason : "failed");
+          failed = TRUE;
+          break;
+        }
+    }
+  if (failed)
+    return;
+  g_free (out->reason);
+  out->status = ETL_SYMBOL_STATUS_NOT_FOUND;
+  if (n_servers == 0)
+    out->reason = g_strdup (local);
+  else if (!g_atomic_int_get (&r->downloads))
+    out->reason = g_strdup_printf ("%s; symbol servers not asked: downloading is off", local);
+  else if (r->fetch == NULL)
+    out->reason = g_strdup_printf ("%s; symbol servers not asked: no symbol-server support installed", local);
+  else
+    out->reason = g_strdup_printf ("%s; not on the symbol server (%s)", local, missing->str);
+}
+
+/* Looks for and opens one PDB: shared state is only read (the path, the
+ * fetcher) or written under progress_lock, so a worker runs it outside the
+ * lock. */
+static void
+resolve_work (EtlSymbolResolver *r, Entry *entry, const char *pdb_name, const EtlGuid *guid, guint32 age,
+              GCancellable *cancellable, Outcome *out)
+{
+  const EtlSymbolPath *path = r->path;
   g_autoptr (GPtrArray) tried = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *found = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (EtlPdb) pdb = NULL;
   EtlSymbolLookup lookup;
 
   memset (out, 0, sizeof *out);
@@ -421,46 +685,44 @@ resolve_work (const EtlSymbolPath *path, const char *pdb_name, const EtlGuid *gu
         if (tried->len > MAX_TRIED_IN_REASON)
           g_string_append_printf (s, " and %u more", tried->len - MAX_TRIED_IN_REASON);
         if (tried->len == 0)
-          g_string_append (s, "nothing (no local folder: symbol servers are not asked)");
-        out->status = ETL_SYMBOL_STATUS_NOT_FOUND;
-        out->reason = g_string_free (g_steal_pointer (&s), FALSE);
+          g_string_append (s, "nothing (no local folder)");
+        ask_servers (r, entry, pdb_name, guid, age, cancellable, s->str, out);
         return;
       }
     case ETL_SYMBOL_LOOKUP_COMPRESSED:
-      out->status = ETL_SYMBOL_STATUS_COMPRESSED;
-      out->reason = g_strdup_printf ("%s is a compressed cabinet (.pd_): unpacking is not supported yet", found);
-      out->file = g_steal_pointer (&found);
-      return;
+      {
+        g_autoptr (GError) error = NULL;
+        g_autofree char *tmp = NULL;
+        g_autofree char *dest = NULL;
+
+        if (r->unpack == NULL)
+          {
+            out->status = ETL_SYMBOL_STATUS_COMPRESSED;
+            out->reason = g_strdup_printf ("%s is a compressed cabinet (.pd_): no unpacker installed", found);
+            out->file = g_steal_pointer (&found);
+            return;
+          }
+        if (!r->unpack (r->fetch_data, found, &tmp, &error))
+          {
+            out->status = ETL_SYMBOL_STATUS_COMPRESSED;
+            out->reason = g_strdup_printf ("%s: %s", found, error->message);
+            out->file = g_steal_pointer (&found);
+            return;
+          }
+        /* name.pd_ → name.pdb next to it, as symsrv expands it. */
+        dest = g_strdup (found);
+        dest[strlen (dest) - 1] = 'b';
+        adopt_file (tmp, dest, found, guid, age, out);
+        if (out->file == NULL)
+          out->file = g_steal_pointer (&found);
+        return;
+      }
     case ETL_SYMBOL_LOOKUP_FOUND:
     default:
       break;
     }
-  pdb = etl_pdb_open (found, &error);
-  if (pdb == NULL)
-    {
-      out->status = ETL_SYMBOL_STATUS_UNREADABLE;
-      out->reason = g_strdup (error->message);
-      out->file = g_steal_pointer (&found);
-      return;
-    }
-  /* The PDB info stream's GUID and Age against the image's CodeView
-   * record, as debuggers match them (a symbol store files a PDB under that
-   * pair: etl_symbol_store_key()). */
-  if (!etl_guid_equal (etl_pdb_get_guid (pdb), guid) || etl_pdb_get_age (pdb) != age)
-    {
-      g_autofree char *have = format_guid (etl_pdb_get_guid (pdb));
-      g_autofree char *want = format_guid (guid);
-
-      out->status = ETL_SYMBOL_STATUS_MISMATCH;
-      out->reason = g_strdup_printf ("%s is another build: GUID %s age %u, the image needs GUID %s age %u", found,
-                                     have, etl_pdb_get_age (pdb), want, age);
-      out->file = g_steal_pointer (&found);
-      return;
-    }
-  out->status = ETL_SYMBOL_STATUS_RESOLVED;
+  open_and_check (found, found, guid, age, out);
   out->file = g_steal_pointer (&found);
-  build_pages (pdb, out);
-  out->pdb = g_steal_pointer (&pdb);
 }
 
 /* Under the lock. */
@@ -475,6 +737,14 @@ publish (Entry *e, Outcome *out)
   e->n_pages = out->n_pages;
   e->busy = FALSE;
   e->queued = FALSE;
+  if (out->cancelled)
+    {
+      /* Left pending: a later etl_symbol_resolver_resolve_pending() asks
+       * again. */
+      e->status = ETL_SYMBOL_STATUS_PENDING;
+      g_clear_pointer (&e->reason, g_free);
+      g_clear_pointer (&e->file, g_free);
+    }
 }
 
 /* `module!function` for @f of @e, one string per image name and function
@@ -544,7 +814,7 @@ etl_symbol_resolver_lookup (EtlSymbolResolver *resolver, guint module, guint64 o
         {
           Outcome o;
 
-          resolve_work (resolver->path, e->pdb_name, &e->guid, e->age, &o);
+          resolve_work (resolver, e, e->pdb_name, &e->guid, e->age, NULL, &o);
           publish (e, &o);
         }
       else if (!e->queued && !e->busy)
@@ -625,6 +895,7 @@ etl_symbol_resolver_resolve_pending (EtlSymbolResolver *resolver, GCancellable *
       g_autofree char *pdb_name = NULL;
       EtlGuid guid;
       guint32 age;
+      guint index;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return done;
@@ -634,7 +905,8 @@ etl_symbol_resolver_resolve_pending (EtlSymbolResolver *resolver, GCancellable *
           g_mutex_unlock (&resolver->lock);
           return done;
         }
-      e = g_ptr_array_index (resolver->entries, GPOINTER_TO_UINT (g_queue_pop_head (&resolver->queue)));
+      index = GPOINTER_TO_UINT (g_queue_pop_head (&resolver->queue));
+      e = g_ptr_array_index (resolver->entries, index);
       if (e->status != ETL_SYMBOL_STATUS_PENDING || e->busy)
         {
           g_mutex_unlock (&resolver->lock);
@@ -647,11 +919,23 @@ etl_symbol_resolver_resolve_pending (EtlSymbolResolver *resolver, GCancellable *
       age = e->age;
       g_mutex_unlock (&resolver->lock);
 
-      resolve_work (resolver->path, pdb_name, &guid, age, &o);
+      resolve_work (resolver, e, pdb_name, &guid, age, cancellable, &o);
 
       g_mutex_lock (&resolver->lock);
       publish (e, &o);
+      if (o.cancelled && !e->queued)
+        {
+          e->queued = TRUE;
+          g_queue_push_head (&resolver->queue, GUINT_TO_POINTER (index));
+        }
       g_mutex_unlock (&resolver->lock);
+      if (resolver->notify != NULL)
+        resolver->notify (resolver, resolver->notify_data);
+      if (o.cancelled)
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "symbol download cancelled");
+          return done;
+        }
       done++;
     }
 }
@@ -746,6 +1030,12 @@ etl_symbol_resolver_dup_statuses (EtlSymbolResolver *resolver)
       row.status = e->status;
       row.reason = g_strdup (e->reason);
       row.file = g_strdup (e->file);
+      g_mutex_lock (&resolver->progress_lock);
+      if (e->downloading)
+        row.status = ETL_SYMBOL_STATUS_DOWNLOADING;
+      row.received = e->received;
+      row.total = e->total;
+      g_mutex_unlock (&resolver->progress_lock);
       g_array_append_val (rows, row);
     }
   g_mutex_unlock (&resolver->lock);
@@ -759,13 +1049,131 @@ etl_symbol_resolver_dup_statuses (EtlSymbolResolver *resolver)
  *
  * Returns: (transfer none): its name in the CLI's JSON: "pending",
  *   "resolved", "no-dbgid", "unsupported", "not-found", "mismatch",
- *   "unreadable", "compressed"
+ *   "unreadable", "compressed", "downloading", "download-failed"
  */
 const char *
 etl_symbol_status_to_string (EtlSymbolStatus status)
 {
-  static const char *const names[] = { "pending",   "resolved", "no-dbgid",   "unsupported",
-                                       "not-found", "mismatch", "unreadable", "compressed" };
+  static const char *const names[] = { "pending",    "resolved",   "no-dbgid",    "unsupported",    "not-found",
+                                       "mismatch",   "unreadable", "compressed", "downloading", "download-failed" };
 
   return (guint)status < G_N_ELEMENTS (names) ? names[status] : "unknown";
+}
+
+/**
+ * etl_symbol_resolver_set_fetcher:
+ * @resolver: a resolver
+ * @fetch: (nullable): downloads a PDB from a symbol server
+ * @unpack: (nullable): unpacks a compressed `name.pd_` found locally
+ * @data: (transfer full): for @fetch and @unpack
+ * @destroy: (nullable): frees @data with the resolver
+ *
+ * Installs the code that reaches symbol servers and unpacks cabinets, which
+ * lives outside core/ (etl_symbol_server_install() does it with libsoup and
+ * libmspack).  Call it once, before the first frame is named.  Installing
+ * does not turn downloading on (etl_symbol_resolver_set_downloads()).
+ */
+void
+etl_symbol_resolver_set_fetcher (EtlSymbolResolver *resolver, EtlSymbolFetchFunc fetch, EtlSymbolUnpackFunc unpack,
+                                 gpointer data, GDestroyNotify destroy)
+{
+  g_return_if_fail (resolver != NULL);
+  g_mutex_lock (&resolver->lock);
+  if (resolver->fetch_destroy != NULL)
+    resolver->fetch_destroy (resolver->fetch_data);
+  resolver->fetch = fetch;
+  resolver->unpack = unpack;
+  resolver->fetch_data = data;
+  resolver->fetch_destroy = destroy;
+  g_mutex_unlock (&resolver->lock);
+}
+
+/**
+ * etl_symbol_resolver_set_downloads:
+ * @resolver: a resolver
+ * @enabled: whether the `srv*` elements' servers may be asked
+ *
+ * Turns downloading from symbol servers on or off (off when made).  It
+ * applies to PDB identities resolved from then on; one already failed "not
+ * found" stays so until etl_symbol_resolver_retry().  Thread-safe.
+ */
+void
+etl_symbol_resolver_set_downloads (EtlSymbolResolver *resolver, gboolean enabled)
+{
+  g_return_if_fail (resolver != NULL);
+  g_atomic_int_set (&resolver->downloads, enabled ? 1 : 0);
+}
+
+/**
+ * etl_symbol_resolver_get_downloads:
+ * @resolver: a resolver
+ *
+ * Returns: whether symbol servers may be asked
+ */
+gboolean
+etl_symbol_resolver_get_downloads (EtlSymbolResolver *resolver)
+{
+  g_return_val_if_fail (resolver != NULL, FALSE);
+  return g_atomic_int_get (&resolver->downloads) != 0;
+}
+
+/**
+ * etl_symbol_resolver_retry:
+ * @resolver: a resolver
+ *
+ * Makes the PDB identities that ended "not found" or "download failed"
+ * pending again, for instance after downloading was turned on
+ * (etl_symbol_resolver_set_downloads()) or the network came back: they are
+ * looked for again when a frame names them or at
+ * etl_symbol_resolver_request_all().  What a symbol-server client
+ * remembers as not on a server (404) stays so for its session.
+ * Thread-safe.
+ *
+ * Returns: how many identities were made pending
+ */
+guint
+etl_symbol_resolver_retry (EtlSymbolResolver *resolver)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (resolver != NULL, 0);
+  g_mutex_lock (&resolver->lock);
+  for (guint i = 0; i < resolver->entries->len; i++)
+    {
+      Entry *e = g_ptr_array_index (resolver->entries, i);
+
+      if (e->busy || (e->status != ETL_SYMBOL_STATUS_NOT_FOUND && e->status != ETL_SYMBOL_STATUS_DOWNLOAD_FAILED))
+        continue;
+      e->status = ETL_SYMBOL_STATUS_PENDING;
+      g_clear_pointer (&e->reason, g_free);
+      g_clear_pointer (&e->file, g_free);
+      n++;
+    }
+  g_mutex_unlock (&resolver->lock);
+  return n;
+}
+
+/**
+ * etl_symbol_resolver_set_notify:
+ * @resolver: a resolver
+ * @notify: (nullable): called with (@resolver, @data) when a download starts
+ *   or advances and when etl_symbol_resolver_resolve_pending() has settled
+ *   an identity
+ * @data: for @notify (not owned)
+ *
+ * Lets a view follow the resolution (a status list, a progress bar, stacks
+ * to rename) without polling.  @notify runs in the resolving thread (the
+ * worker, or on demand the thread naming a frame, then with the resolver's
+ * lock held): it must not call the resolver back; schedule an idle
+ * callback in the main loop that calls etl_symbol_resolver_dup_statuses().
+ * Set it before resolution starts.
+ */
+void
+etl_symbol_resolver_set_notify (EtlSymbolResolver *resolver, GFunc notify, gpointer data)
+{
+  g_return_if_fail (resolver != NULL);
+  g_mutex_lock (&resolver->lock);
+  resolver->notify = notify;
+  resolver->notify_data = data;
+  g_mutex_unlock (&resolver->lock);
 }

@@ -353,22 +353,41 @@ look_in_key_folder (const char *dir, const char *name, char **found, GPtrArray *
   return ETL_SYMBOL_LOOKUP_NOT_FOUND;
 }
 
-/* A symbol store at @store: `name\KEY\`, two-tier `na\name\KEY\` when
- * index2.txt is at its root. */
-static EtlSymbolLookup
-look_in_store (const char *store, const char *name, const char *key, char **found, GPtrArray *tried)
+/**
+ * etl_symbol_store_dir:
+ * @store: a symbol store's root folder
+ * @name: the PDB's file name (etl_symbol_pdb_basename())
+ * @key: its key (etl_symbol_store_key())
+ *
+ * The folder of @store that holds the PDB ("Symbol Store Folder Tree"):
+ * `store\name\KEY`, or two-tier `store\na\name\KEY` (the name's first two
+ * characters) when `index2.txt` is at the store's root.  Nothing is
+ * created.
+ *
+ * Returns: (transfer full): the folder
+ */
+char *
+etl_symbol_store_dir (const char *store, const char *name, const char *key)
 {
-  g_autofree char *index2 = g_build_filename (store, "index2.txt", NULL);
-  g_autofree char *dir = NULL;
+  g_autofree char *index2 = NULL;
 
+  g_return_val_if_fail (store != NULL && name != NULL && key != NULL, NULL);
+  index2 = g_build_filename (store, "index2.txt", NULL);
   if (is_file (index2))
     {
       g_autofree char *prefix = g_strndup (name, MIN (strlen (name), 2));
 
-      dir = g_build_filename (store, prefix, name, key, NULL);
+      return g_build_filename (store, prefix, name, key, NULL);
     }
-  else
-    dir = g_build_filename (store, name, key, NULL);
+  return g_build_filename (store, name, key, NULL);
+}
+
+/* A symbol store at @store (etl_symbol_store_dir()). */
+static EtlSymbolLookup
+look_in_store (const char *store, const char *name, const char *key, char **found, GPtrArray *tried)
+{
+  g_autofree char *dir = etl_symbol_store_dir (store, name, key);
+
   return look_in_key_folder (dir, name, found, tried);
 }
 

@@ -74,6 +74,7 @@ char *etl_symbol_path_to_string (const EtlSymbolPath *path);
 
 char *etl_symbol_store_key (const EtlGuid *guid, guint32 age);
 char *etl_symbol_pdb_basename (const char *pdb_path);
+char *etl_symbol_store_dir (const char *store, const char *name, const char *key);
 EtlSymbolLookup etl_symbol_path_find_local (const EtlSymbolPath *path, const char *pdb_name, const EtlGuid *guid,
                                             guint32 age, char **found, GPtrArray *tried);
 

@@ -15,6 +15,8 @@
  *   records share the Irp; an elapsed-time span lasts HighResResponseTime.
  * - process-net452: Test.x64.exe's Process Start → Stop (pid 3676) and its
  *   threads inside it.
+ * - synth: etl-synth-spans.c's trace (its table restated here): every span
+ *   to the 100-ns tick, names, files, status, nesting, the unmatched OpEnd.
  * - rules: the builder fed by hand: GC dedupe by Count, nesting of GC and
  *   pause, abandoned begins, unmatched ends, out-of-order ends, File I/O
  *   operations to OpEnd (v2 and v3, 4- and 8-byte pointers), process and
@@ -30,6 +32,7 @@
 #include "etl-builtin-spans-private.h"
 #include "etl-put-le.h"
 #include "etl-span-payloads.h"
+#include "etl-synth.h"
 #include "etl-test-trace.h"
 
 static const EtlGuid clr = { 0xe13c0d23, 0xccbc, 0x4e12, { 0x93, 0x1b, 0xd9, 0xcc, 0x2e, 0xee, 0x27, 0xe4 } };
@@ -401,6 +404,121 @@ test_process_net452 (void)
   for (guint i = 0; i < n; i++)
     if (s[i].kind == ETL_SPAN_THREAD)
       g_assert_cmpuint (s[i].tid, !=, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The synthetic trace                                                      */
+
+typedef struct
+{
+  EtlSpanKind kind;
+  const char *name;
+  guint start_t, stop_t; /* 0.1 ms; stop 100 (the last record) when open */
+  guint64 start_record, stop_record;
+  guint32 tid, parent, flags;
+  guint32 bytes;
+  guint64 offset;
+  const char *file;
+  guint32 status;
+} SynthSpan;
+
+#define NO_REC ETL_SPAN_NO_RECORD
+#define NO     ETL_SPAN_NONE
+#define PATH   "\\Device\\HarddiskVolume2\\data.bin"
+
+/* etl-synth-spans.c's table: record = row + 1 (the header is record 0). */
+static const SynthSpan synth_spans[] = {
+  { ETL_SPAN_PROCESS, "app.exe", 10, 90, 1, 16, 0, NO, 0, 0, 0, NULL, 0 },
+  { ETL_SPAN_THREAD, "app.exe", 11, 80, 2, 15, 1004, 0, 0, 0, 0, NULL, 0 },
+  { ETL_SPAN_FILE_IO, "File Create", 20, 25, 4, 5, 1004, NO, 0, 0, 0, PATH, 0 },
+  { ETL_SPAN_FILE_IO, "File Read", 30, 34, 6, 9, 1004, NO, 0, 4096, 8192, PATH, 0 },
+  { ETL_SPAN_DISK_IO, "Disk Read", 31, 33, 7, 8, 1004, NO, 0, 4096, 1048576, PATH, 0 },
+  { ETL_SPAN_FILE_IO, "File Write", 40, 100, 10, NO_REC, 1004, NO, ETL_SPAN_OPEN, 512, 0, PATH, ETL_SPAN_UNKNOWN },
+  { ETL_SPAN_DISK_IO, "Disk Write", 50, 60, 12, 12, 1004, NO, ETL_SPAN_FROM_ELAPSED, 512, 0, PATH, 0 },
+  { ETL_SPAN_FILE_IO, "File Cleanup", 65, 66, 13, 14, 1004, NO, 0, 0, 0, PATH, 0xC0000022u },
+  { ETL_SPAN_THREAD, "Process 1000", 100, 100, 17, NO_REC, 1008, NO, ETL_SPAN_OPEN, 0, 0, NULL, 0 },
+};
+
+static void
+test_synth (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-spans-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "spans.etl", NULL);
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (EtlBuiltinSpans) spans = NULL;
+  const EtlBuiltinSpan *s;
+  const EtlBuiltinStop *um;
+  const EtlBuiltinSpansCounts *c;
+  EtlSynthParams params;
+  gint64 origin;
+  guint n, n_um;
+
+  g_assert_no_error (error);
+  etl_synth_params_init (&params);
+  params.n_cpus = 1;
+  params.builtin_spans = TRUE;
+  g_assert_true (etl_synth_write (&params, path, &error));
+  g_assert_no_error (error);
+  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  spans = etl_builtin_spans_new (trace, ETL_SPAN_KINDS_ALL, NULL, &error);
+  g_assert_no_error (error);
+  origin = etl_trace_get_file_info (trace, 0)->header_filetime;
+  s = etl_builtin_spans_get (spans, &n);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (synth_spans));
+  for (guint i = 0; i < n; i++)
+    {
+      const SynthSpan *w = &synth_spans[i];
+
+      g_test_message ("span %u: %s", i, w->name);
+      g_assert_cmpuint (s[i].kind, ==, w->kind);
+      g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[i].name), ==, w->name);
+      g_assert_cmpint (s[i].start - origin, ==, (gint64) w->start_t * 1000);
+      g_assert_cmpint (s[i].stop - origin, ==, (gint64) w->stop_t * 1000);
+      g_assert_cmpuint (s[i].start_record, ==, w->start_record);
+      g_assert_cmpuint (s[i].stop_record, ==, w->stop_record);
+      g_assert_cmpuint (s[i].pid, ==, 1000);
+      g_assert_cmpuint (s[i].tid, ==, w->tid);
+      g_assert_cmpuint (s[i].parent, ==, w->parent);
+      g_assert_cmpuint (s[i].depth, ==, w->parent == NO ? 0 : 1);
+      g_assert_cmpuint (s[i].flags, ==, w->flags);
+      if (w->kind == ETL_SPAN_FILE_IO)
+        {
+          g_assert_cmpuint (s[i].detail.file.bytes, ==, w->bytes);
+          g_assert_cmpuint (s[i].detail.file.offset, ==, w->offset);
+          g_assert_cmpuint (s[i].detail.file.status, ==, w->status);
+          g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[i].detail.file.file), ==, w->file);
+        }
+      else if (w->kind == ETL_SPAN_DISK_IO)
+        {
+          g_assert_cmpuint (s[i].detail.disk.bytes, ==, w->bytes);
+          g_assert_cmpuint (s[i].detail.disk.offset, ==, w->offset);
+          g_assert_cmpuint (s[i].detail.disk.disk_number, ==, w->start_t == 50 ? 1 : 0);
+          g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[i].detail.disk.file), ==, w->file);
+        }
+      else if (w->kind == ETL_SPAN_PROCESS)
+        {
+          g_assert_cmpuint (s[i].detail.process.exit_status, ==, 0);
+          g_assert_cmpuint (s[i].detail.process.parent_pid, ==, 4);
+        }
+    }
+  um = etl_builtin_spans_get_unmatched (spans, &n_um);
+  g_assert_cmpuint (n_um, ==, 1);
+  g_assert_cmpuint (um[0].record, ==, 11);
+  g_assert_cmpuint (um[0].kind, ==, ETL_SPAN_FILE_IO);
+  c = etl_builtin_spans_get_counts (spans);
+  g_assert_cmpuint (c->records, ==, 16);
+  g_assert_cmpuint (c->begins[ETL_SPAN_FILE_IO], ==, 4);
+  g_assert_cmpuint (c->paired[ETL_SPAN_FILE_IO], ==, 3);
+  g_assert_cmpuint (c->open[ETL_SPAN_FILE_IO], ==, 1);
+  g_assert_cmpuint (c->unmatched_ends[ETL_SPAN_FILE_IO], ==, 1);
+  g_assert_cmpuint (c->missing + c->truncated + c->dropped + c->out_of_order, ==, 0);
+
+  g_clear_pointer (&spans, etl_builtin_spans_unref);
+  g_clear_pointer (&trace, etl_trace_unref);
+  g_remove (path);
+  g_rmdir (dir);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -869,6 +987,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/builtin-spans/gc-gcevents", test_gc_gcevents);
   g_test_add_func ("/etl/builtin-spans/disk-net452", test_disk_net452);
   g_test_add_func ("/etl/builtin-spans/process-net452", test_process_net452);
+  g_test_add_func ("/etl/builtin-spans/synth", test_synth);
   g_test_add_func ("/etl/builtin-spans/rules-gc", test_rules_gc);
   g_test_add_func ("/etl/builtin-spans/rules-io", test_rules_io);
   g_test_add_func ("/etl/builtin-spans/rules-lifetimes", test_rules_lifetimes);

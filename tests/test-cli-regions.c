@@ -11,6 +11,8 @@
  * (the first Start of each process and Count to its Stop, computed here),
  * the pauses, the disk regions (TraceEvent's baseline counts), instance
  * numbering after the activities, and `builtin_counts`.
+ * builtin-synth: `synth --builtin-spans` then `regions --builtin file,disk`:
+ * the FileIo and DiskIo regions of etl-synth-spans.c's scenario.
  */
 #include "config.h"
 
@@ -518,6 +520,42 @@ test_builtin_net452 (void)
   cli_run_clear (&run);
 }
 
+static void
+test_builtin_synth (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-cli-spans-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "spans.etl", NULL);
+  g_autoptr (JsonNode) root = NULL;
+  CliRun run = { 0 };
+  JsonArray *regions, *unmatched;
+  JsonObject *r;
+
+  g_assert_no_error (error);
+  run_cli (&run, "synth", "--builtin-spans", "-o", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  cli_run_clear (&run);
+  run_cli (&run, "regions", "--builtin", "file,disk", path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  regions = json_object_get_array_member (json_node_get_object (root), "regions");
+  g_assert_cmpuint (json_array_get_length (regions), ==, 7);
+  r = find_by_name (regions, "File Read");
+  g_assert_cmpstr (json_object_get_string_member (r, "kind"), ==, "file");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 1);
+  assert_ms (r, "total_ms", 0.4);
+  r = find_by_name (regions, "File Write");
+  g_assert_cmpint (json_object_get_int_member (r, "open"), ==, 1);
+  r = find_by_name (regions, "Disk Write");
+  assert_ms (r, "max_ms", 1.0);
+  r = find_by_name (regions, "File OpEnd");
+  g_assert_cmpint (json_object_get_int_member (r, "unmatched_stops"), ==, 1);
+  unmatched = json_object_get_array_member (json_node_get_object (root), "unmatched_stops");
+  g_assert_cmpuint (json_array_get_length (unmatched), ==, 1);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -527,5 +565,6 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/cli-regions/regions-file", test_regions_file);
   g_test_add_func ("/etl/cli-regions/usage", test_usage);
   g_test_add_func ("/etl/cli-regions/builtin-net452", test_builtin_net452);
+  g_test_add_func ("/etl/cli-regions/builtin-synth", test_builtin_synth);
   return g_test_run ();
 }

@@ -57,6 +57,7 @@
 #include <string.h>
 
 #include "etl-kernel-groups.h"
+#include "etl-parallel.h"
 #include "etl-record.h"
 #include "etl-span-payloads.h"
 
@@ -64,6 +65,9 @@
 #define MAX_PENDING  ETL_BUILTIN_SPANS_MAX_PENDING
 #define MAX_SPANS    (G_MAXUINT32 - 1)
 #define CANCEL_EVERY 65536
+#define WINDOW         (G_GUINT64_CONSTANT (1) << 22) /* records scanned, then fed, at a time */
+#define MIN_PER_WORKER 262144
+#define MAX_WORKERS    16 /* etl_parallel_n_workers()'s most */
 #define STILL_ACTIVE 259
 
 /* Microsoft-Windows-DotNETRuntime (ClrEtwAll.man) and its GC events. */
@@ -1053,6 +1057,95 @@ read_process (EtlTrace *trace, guint64 i, EtlSpanRecord *r, char **image)
   return TRUE;
 }
 
+/* What the pass shares with its scanning workers and its feeding. */
+typedef struct
+{
+  EtlTrace *trace;
+  EtlSpansBuilder *b;
+  const guint8 *cls;
+  guint n_providers;
+  const gint64 *freq;
+  guint n_files;
+  EtlProcessTable *table;
+  GArray *found[MAX_WORKERS]; /* guint64 record indexes, one list a worker */
+} PassCtx;
+
+static void
+scan_range (guint worker, guint64 first, guint64 last, gpointer data)
+{
+  PassCtx *ctx = data;
+  GArray *found = ctx->found[worker];
+
+  for (guint64 i = first; i < last; i++)
+    {
+      guint p = etl_trace_get_provider_index (ctx->trace, i);
+
+      if (p < ctx->n_providers && ctx->cls[p] != ETL_SPAN_CLASS_NONE)
+        g_array_append_val (found, i);
+    }
+}
+
+/* Reads record @i (of a class the pass reads) and feeds it to the builder. */
+static void
+feed_record (PassCtx *ctx, guint64 i)
+{
+  EtlTrace *trace = ctx->trace;
+  EtlRecordBrief brief;
+  EtlSpanRecord r;
+  g_autofree char *image = NULL;
+  guint p = etl_trace_get_provider_index (trace, i);
+
+  if (!etl_trace_peek_record (trace, i, &brief))
+    return;
+  memset (&r, 0, sizeof r);
+  r.record = i;
+  r.filetime = brief.filetime;
+  r.has_pid = brief.has_pid;
+  r.pid = brief.pid;
+  r.tid = brief.tid;
+  r.cls = ctx->cls[p];
+  r.opcode = brief.opcode;
+  r.event_id = brief.event_id;
+  r.version = brief.version;
+  r.pointer_size = pointer_size_of (brief.header_type);
+  r.payload = brief.user_data;
+  r.len = brief.user_data_len;
+  r.issuing_pid = ETL_SPAN_UNKNOWN;
+  if (r.cls == ETL_SPAN_CLASS_CLR
+      && (brief.header_type != ETL_HEADER_TYPE_EVENT_HEADER32 && brief.header_type != ETL_HEADER_TYPE_EVENT_HEADER64))
+    {
+      etl_record_brief_clear (&brief);
+      return; /* the classic (pre-4.0) runtime's records are not read */
+    }
+  if (r.cls == ETL_SPAN_CLASS_DISKIO)
+    {
+      guint f = etl_trace_get_file (trace, i);
+      EtlDiskIo d;
+
+      r.clock_freq = f < ctx->n_files ? ctx->freq[f] : 0;
+      if (ctx->table != NULL
+          && etl_diskio_read (r.payload, r.len, r.opcode, r.version, r.pointer_size, &d) != ETL_SPAN_READ_MISSING
+          && d.issuing_thread != ETL_SPAN_UNKNOWN)
+        {
+          const EtlThread *t = etl_process_table_lookup_thread (ctx->table, d.issuing_thread, r.filetime);
+
+          if (t != NULL)
+            r.issuing_pid = t->pid;
+        }
+    }
+  if (r.cls == ETL_SPAN_CLASS_PROCESS)
+    {
+      if (r.opcode < TYPE_START || r.opcode > TYPE_DC_END || !read_process (trace, i, &r, &image))
+        {
+          etl_record_brief_clear (&brief);
+          return;
+        }
+      r.image = image;
+    }
+  etl_spans_builder_add (ctx->b, &r);
+  etl_record_brief_clear (&brief);
+}
+
 /* Names the disk and file spans' FileKeys (the trace's FileIo name records). */
 static void
 name_files (EtlBuiltinSpans *spans, EtlTrace *trace)
@@ -1095,17 +1188,19 @@ name_files (EtlBuiltinSpans *spans, EtlTrace *trace)
  * @trace: a trace
  * @kinds: the wanted kinds: bit (1 << #EtlSpanKind) each, e.g.
  *   %ETL_SPAN_KINDS_ALL
- * @cancellable: (nullable): checked every 65,536 records
+ * @cancellable: (nullable): checked every window of 4 Mi records and
+ *   every 65,536 records read
  * @error: return location for a #GError
  *
  * Builds the built-in intervals of @trace (rules in the section overview:
  * ClrEtwAll.man's GC events, the kernel's DiskIo, FileIo, Process and
- * Thread MOF classes) in one pass in the calling thread (meant for a
- * worker).  The index's provider of each record selects the few records
- * read; their payloads are read in place (etl-span-payloads.c), a Process
- * record's through the decoder.  Disk and file spans get the name of their
- * FileKey from the trace's FileIo name records
- * (etl_trace_lookup_file_name()).
+ * Thread MOF classes) in one pass in record order in the calling thread
+ * (meant for a worker).  The index's provider of each record selects the
+ * few records read, windows of 4 Mi records at a time scanned by one thread
+ * a processor (etl_parallel_ranges()); their payloads are read in place
+ * (etl-span-payloads.c), a Process record's through the decoder.  Disk
+ * and file spans get the name of their FileKey from the trace's FileIo
+ * name records (etl_trace_lookup_file_name()).
  *
  * Returns: (transfer full) (nullable): the spans (none when the trace has
  *   no such records), or %NULL with %G_IO_ERROR_CANCELLED
@@ -1116,11 +1211,13 @@ etl_builtin_spans_new (EtlTrace *trace, guint kinds, GCancellable *cancellable, 
   EtlSpansBuilder *b;
   EtlBuiltinSpans *spans;
   EtlProcessTable *table;
-  guint n_providers, n_files;
+  guint n_providers, n_files, n_workers;
   guint64 n_records;
   g_autofree guint8 *cls = NULL;
   g_autofree gint64 *freq = NULL;
   guint8 wanted[ETL_SPAN_CLASS_THREAD + 1] = { 0 };
+  PassCtx ctx = { 0 };
+  gboolean cancelled = FALSE;
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -1148,71 +1245,46 @@ etl_builtin_spans_new (EtlTrace *trace, guint kinds, GCancellable *cancellable, 
 
   b = etl_spans_builder_new (kinds);
   n_records = etl_trace_get_n_records (trace);
-  for (guint64 i = 0; i < n_records; i++)
+  ctx.trace = trace;
+  ctx.b = b;
+  ctx.cls = cls;
+  ctx.n_providers = n_providers;
+  ctx.freq = freq;
+  ctx.n_files = n_files;
+  ctx.table = table;
+  n_workers = etl_parallel_n_workers (MIN (n_records, WINDOW), MIN_PER_WORKER);
+  for (guint w = 0; w < n_workers; w++)
+    ctx.found[w] = g_array_new (FALSE, FALSE, sizeof (guint64));
+  /* Windows of records: the workers list the records of the classes read
+   * (the index's provider of each), then they are fed in record order. */
+  for (guint64 first = 0; first < n_records && !cancelled; first += WINDOW)
     {
-      EtlRecordBrief brief;
-      EtlSpanRecord r;
-      g_autofree char *image = NULL;
-      guint p;
+      guint64 last = MIN (n_records, first + WINDOW);
 
-      if (i % CANCEL_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
+      etl_parallel_ranges (n_workers, first, last, scan_range, &ctx);
+      for (guint w = 0; w < n_workers && !cancelled; w++)
         {
-          etl_builtin_spans_unref (etl_spans_builder_finish (b, 0));
-          g_cancellable_set_error_if_cancelled (cancellable, error);
-          return NULL;
-        }
-      p = etl_trace_get_provider_index (trace, i);
-      if (p >= n_providers || cls[p] == ETL_SPAN_CLASS_NONE)
-        continue;
-      if (!etl_trace_peek_record (trace, i, &brief))
-        continue;
-      memset (&r, 0, sizeof r);
-      r.record = i;
-      r.filetime = brief.filetime;
-      r.has_pid = brief.has_pid;
-      r.pid = brief.pid;
-      r.tid = brief.tid;
-      r.cls = cls[p];
-      r.opcode = brief.opcode;
-      r.event_id = brief.event_id;
-      r.version = brief.version;
-      r.pointer_size = pointer_size_of (brief.header_type);
-      r.payload = brief.user_data;
-      r.len = brief.user_data_len;
-      r.issuing_pid = ETL_SPAN_UNKNOWN;
-      if (r.cls == ETL_SPAN_CLASS_CLR
-          && (brief.header_type != ETL_HEADER_TYPE_EVENT_HEADER32 && brief.header_type != ETL_HEADER_TYPE_EVENT_HEADER64))
-        {
-          etl_record_brief_clear (&brief);
-          continue; /* the classic (pre-4.0) runtime's records are not read */
-        }
-      if (r.cls == ETL_SPAN_CLASS_DISKIO)
-        {
-          guint f = etl_trace_get_file (trace, i);
-          EtlDiskIo d;
-
-          r.clock_freq = f < n_files ? freq[f] : 0;
-          if (table != NULL
-              && etl_diskio_read (r.payload, r.len, r.opcode, r.version, r.pointer_size, &d) != ETL_SPAN_READ_MISSING
-              && d.issuing_thread != ETL_SPAN_UNKNOWN)
+          for (guint k = 0; k < ctx.found[w]->len; k++)
             {
-              const EtlThread *t = etl_process_table_lookup_thread (table, d.issuing_thread, r.filetime);
-
-              if (t != NULL)
-                r.issuing_pid = t->pid;
+              if (k % CANCEL_EVERY == CANCEL_EVERY - 1 && g_cancellable_is_cancelled (cancellable))
+                {
+                  cancelled = TRUE;
+                  break;
+                }
+              feed_record (&ctx, g_array_index (ctx.found[w], guint64, k));
             }
+          g_array_set_size (ctx.found[w], 0);
         }
-      if (r.cls == ETL_SPAN_CLASS_PROCESS)
-        {
-          if (r.opcode < TYPE_START || r.opcode > TYPE_DC_END || !read_process (trace, i, &r, &image))
-            {
-              etl_record_brief_clear (&brief);
-              continue;
-            }
-          r.image = image;
-        }
-      etl_spans_builder_add (b, &r);
-      etl_record_brief_clear (&brief);
+      if (g_cancellable_is_cancelled (cancellable))
+        cancelled = TRUE;
+    }
+  for (guint w = 0; w < n_workers; w++)
+    g_array_unref (ctx.found[w]);
+  if (cancelled)
+    {
+      etl_builtin_spans_unref (etl_spans_builder_finish (b, 0));
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return NULL;
     }
   spans = etl_spans_builder_finish (b, etl_trace_get_last_filetime (trace));
   name_files (spans, trace);

@@ -549,7 +549,7 @@ feed (Feed *f, gint64 t, EtlSpanClass cls, guint8 opcode, guint16 event_id, guin
   r.pointer_size = 8;
   r.payload = payload;
   r.len = len;
-  r.clock_freq = 10000000;
+  r.clock_freq = 3000000; /* not the 10 MHz of FILETIME: the conversion shows */
   r.issuing_pid = ETL_SPAN_UNKNOWN;
   etl_spans_builder_add (f->b, &r);
 }
@@ -722,13 +722,13 @@ test_rules_io (void)
   len = fileio_rw_v3 (p, 0x3000, 0xF1, 0, 1);
   feed (&f, 22, ETL_SPAN_CLASS_FILEIO, 68, 0, 3, 1, 2, p, len);
   feed (&f, 23, ETL_SPAN_CLASS_FILEIO, 68, 0, 3, 1, 2, p, len);
-  /* DiskIo v2 completion without Init: 25 ms of a 10 MHz clock. */
+  /* DiskIo v2 completion without Init: 25 ms of a 3 MHz clock. */
   memset (p, 0, 48);
   put_u32 (p, 1);       /* DiskNumber */
   put_u32 (p + 8, 8192); /* TransferSize */
   put_u64 (p + 16, 123456); /* ByteOffset */
   put_u64 (p + 32, 0xD1);   /* Irp */
-  put_u64 (p + 40, 250000); /* HighResResponseTime */
+  put_u64 (p + 40, 75000); /* HighResResponseTime */
   feed (&f, 300000, ETL_SPAN_CLASS_DISKIO, 10, 0, 2, 4, 44, p, 48);
   /* A truncated completion (no HighResResponseTime): TRUNCATED, 0 elapsed. */
   feed (&f, 300001, ETL_SPAN_CLASS_DISKIO, 11, 0, 2, 4, 44, p, 44);
@@ -754,7 +754,7 @@ test_rules_io (void)
   g_assert_cmpint (s[3].stop, ==, 400000);
   g_assert_cmpuint (c->unmatched_ends[ETL_SPAN_FILE_IO], ==, 1);
   g_assert_cmpuint (c->abandoned[ETL_SPAN_FILE_IO], ==, 1);
-  /* The elapsed-time disk read: 300000 − 250000 ticks of 100 ns. */
+  /* The elapsed-time disk read: 75000 / 3 MHz = 25 ms = 250000 × 100 ns before its completion. */
   g_assert_cmpuint (s[4].kind, ==, ETL_SPAN_DISK_IO);
   g_assert_cmpint (s[4].start, ==, 50000);
   g_assert_cmpint (s[4].stop, ==, 300000);

@@ -54,6 +54,7 @@
 
 #include "etl-builtin-spans-private.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "etl-kernel-groups.h"

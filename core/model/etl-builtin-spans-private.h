@@ -45,5 +45,6 @@ typedef struct _EtlSpansBuilder EtlSpansBuilder;
 EtlSpansBuilder *etl_spans_builder_new (guint kinds);
 void etl_spans_builder_add (EtlSpansBuilder *b, const EtlSpanRecord *r);
 EtlBuiltinSpans *etl_spans_builder_finish (EtlSpansBuilder *b, gint64 last_filetime);
+void etl_builtin_spans_name_files (EtlBuiltinSpans *spans, EtlTrace *trace);
 
 G_END_DECLS

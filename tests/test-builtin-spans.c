@@ -627,11 +627,15 @@ test_rules_gc (void)
   gc_start (&f, 340, 300, 10, 1, 0, 1); /* r14: open */
   gc_start (&f, 350, 400, 1, 0, 0, 0);  /* r15: v0 (Count, Reason) */
   gc_end (&f, 345, 400, 1, 0);          /* r16: before its start */
+  gc_start (&f, 360, 500, 1, 123456, 0, 1); /* r17: an absurd Depth: named "GC" */
+  gc_end (&f, 370, 500, 1, 123456);     /* r18 */
   spans = etl_spans_builder_finish (f.b, 1000);
 
   s = etl_builtin_spans_get (spans, &n);
   c = etl_builtin_spans_get_counts (spans);
-  g_assert_cmpuint (n, ==, 7);
+  g_assert_cmpuint (n, ==, 8);
+  g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[7].name), ==, "GC");
+  g_assert_cmpuint (s[7].detail.gc.generation, ==, 123456);
   /* In start order: pause(100) 100, GC 110, GC 200(bg), pause(200) 210,
    * GC 220, GC 340 (open), GC 350. */
   g_assert_cmpuint (s[0].kind, ==, ETL_SPAN_GC_PAUSE);

@@ -66,6 +66,7 @@
 #define MAX_PENDING  ETL_BUILTIN_SPANS_MAX_PENDING
 #define MAX_SPANS    (G_MAXUINT32 - 1)
 #define STILL_ACTIVE 259
+#define MAX_NAMED_GENERATION 9
 
 /* Microsoft-Windows-DotNETRuntime's GC events (ClrEtwAll.man). */
 enum
@@ -351,6 +352,18 @@ pend (EtlSpansBuilder *b, guint map, EtlSpanKind kind, guint64 key, guint32 idx)
   return TRUE;
 }
 
+/* TRUE (and the begin counted dropped) when @map holds MAX_PENDING open
+ * spans and none of @key (which a new begin would replace): checked before
+ * the span is made, so that a flood of begins costs one probe each. */
+static gboolean
+pending_full (EtlSpansBuilder *b, guint map, guint64 key)
+{
+  if (b->maps[map].len < MAX_PENDING || map_find (&b->maps[map], key) != G_MAXUINT32)
+    return FALSE;
+  b->counts.dropped++;
+  return TRUE;
+}
+
 static void
 unmatched (EtlSpansBuilder *b, const EtlSpanRecord *r, EtlSpanKind kind, guint32 name, guint32 pid, guint32 tid)
 {
@@ -410,6 +423,17 @@ set_parent (EtlSpansBuilder *b, guint32 idx, guint32 parent)
   s->depth = parent != NONE ? span_at (b, parent)->depth + 1 : 0;
 }
 
+/* "GC gen N" for the generations a runtime collects (0–2; up to 9 kept),
+ * else "GC": a hostile Depth must not make a name per value. */
+static void
+gc_name (char *buf, gsize size, guint32 depth)
+{
+  if (depth <= MAX_NAMED_GENERATION)
+    g_snprintf (buf, size, "GC gen %u", depth);
+  else
+    g_strlcpy (buf, "GC", size);
+}
+
 static void
 add_clr (EtlSpansBuilder *b, const EtlSpanRecord *r)
 {
@@ -436,10 +460,9 @@ add_clr (EtlSpansBuilder *b, const EtlSpanRecord *r)
             return;
           }
         b->counts.begins[ETL_SPAN_GC]++;
-        if (g.depth != ETL_SPAN_UNKNOWN)
-          g_snprintf (buf, sizeof buf, "GC gen %u", g.depth);
-        else
-          g_strlcpy (buf, "GC", sizeof buf);
+        if (pending_full (b, MAP_GC, (guint64) pid << 32 | g.count))
+          return;
+        gc_name (buf, sizeof buf, g.depth);
         idx = span_new (b, r, ETL_SPAN_GC, intern (b, buf), pid, tid);
         if (idx == NONE)
           return;
@@ -486,10 +509,7 @@ add_clr (EtlSpansBuilder *b, const EtlSpanRecord *r)
           {
             char buf[32];
 
-            if (g.depth != ETL_SPAN_UNKNOWN)
-              g_snprintf (buf, sizeof buf, "GC gen %u", g.depth);
-            else
-              g_strlcpy (buf, "GC", sizeof buf);
+            gc_name (buf, sizeof buf, g.depth);
             unmatched (b, r, ETL_SPAN_GC, intern (b, buf), pid, tid);
             return;
           }
@@ -509,6 +529,8 @@ add_clr (EtlSpansBuilder *b, const EtlSpanRecord *r)
             return;
           }
         b->counts.begins[ETL_SPAN_GC_PAUSE]++;
+        if (pending_full (b, MAP_PAUSE, pid))
+          return;
         idx = span_new (b, r, ETL_SPAN_GC_PAUSE, intern (b, "GC pause"), pid, tid);
         if (idx == NONE)
           return;
@@ -597,6 +619,8 @@ add_diskio (EtlSpansBuilder *b, const EtlSpanRecord *r)
           pid = r->issuing_pid;
         }
       b->counts.begins[ETL_SPAN_DISK_IO]++;
+      if (pending_full (b, MAP_DISK, d.irp))
+        return;
       idx = span_new (b, r, ETL_SPAN_DISK_IO, intern (b, disk_name (r->opcode)), pid, tid);
       if (idx != NONE)
         {
@@ -682,6 +706,11 @@ add_fileio (EtlSpansBuilder *b, const EtlSpanRecord *r)
     char name[32];
     EtlBuiltinSpan *s;
 
+    if (pending_full (b, MAP_FILE, f.irp))
+      {
+        g_free (f.open_path);
+        return;
+      }
     g_snprintf (name, sizeof name, "File %s", op);
     idx = span_new (b, r, ETL_SPAN_FILE_IO, intern (b, name), header_pid (r), header_tid (r));
     if (idx == NONE)
@@ -727,6 +756,8 @@ add_process (EtlSpansBuilder *b, const EtlSpanRecord *r)
       guint32 name = process_name (b, r->image, pid);
 
       b->counts.begins[ETL_SPAN_PROCESS]++;
+      if (pending_full (b, MAP_PROCESS, pid))
+        return;
       idx = span_new (b, r, ETL_SPAN_PROCESS, name, pid, 0);
       if (idx == NONE)
         return;
@@ -779,6 +810,8 @@ add_thread (EtlSpansBuilder *b, const EtlSpanRecord *r)
       guint32 name = process != NONE ? span_at (b, process)->detail.process.image : process_name (b, NULL, pid);
 
       b->counts.begins[ETL_SPAN_THREAD]++;
+      if (pending_full (b, MAP_THREAD, tid))
+        return;
       idx = span_new (b, r, ETL_SPAN_THREAD, name, pid, tid);
       if (idx == NONE)
         return;

@@ -82,9 +82,11 @@ typedef enum
  *   inside the pause open in its process when it starts, a pause inside
  *   the GC open then (background GCs), a thread inside its process
  * @depth: 0 at the top, the parent's depth + 1 below it
- * @name: the span's name (etl_builtin_spans_get_string()): "GC gen 0",
- *   "GC pause", "Disk Read", "File Create", … , the process's image name
- *   for processes and threads
+ * @name: the span's name (etl_builtin_spans_get_string()): "GC gen 0" …
+ *   "GC gen 9" ("GC" when the version has no Depth or it is larger),
+ *   "GC pause", "Disk Read", "Disk Write", "Disk Flush", "File Create",
+ *   "File Read", … , the process's image name for processes and threads
+ *   ("Process N" when no record named it)
  * @kind: an #EtlSpanKind
  * @op: the begin record's event type (opcode)
  * @flags: #EtlSpanFlags

@@ -3,7 +3,7 @@
  * etlscope-cli regions: the Start/Stop activities of a trace (etl-activities.c)
  * and their statistics per name, as JSON.
  *
- *   etlscope-cli regions [--regions FILE.xml] [--name NAME] [--by-task] [--manifest FILE.man]... FILE...
+ *   etlscope-cli regions [--regions FILE.xml] [--builtin KINDS] [--name NAME] [--by-task] [--manifest FILE.man]... FILE...
  *
  * Prints one object:
  * - `regions`: one object per name (the activity's name, "Task(first
@@ -24,6 +24,21 @@
  * - `counts`: what the pairing met (EtlActivitiesCounts).
  * --name NAME keeps the regions, instances and unmatched Stops whose name
  * or task name is NAME (`--name Target` keeps every "Target(…)").
+ *
+ * Every region and instance has a `kind`: "activity" for the Start/Stop
+ * activities.  --builtin KINDS (comma-separated: gc (with its pauses),
+ * gc-pause, disk, file, process, thread, all) adds the built-in intervals
+ * (etl-builtin-spans.c) after them, in the same shape: their regions per
+ * kind and name (kind "gc", "gc-pause", "disk", "file", "process",
+ * "thread"), their instances numbered after the activities (`parent`
+ * likewise) with the detail of their kind (gc: `gc_count`, `generation`,
+ * `reason`, `type`; gc-pause: `gc_count`, `reason`; disk: `disk_number`,
+ * `bytes`, `offset`, `file`; file: `offset`, `bytes`, `file`, `status`;
+ * process: `image`, `parent_pid`, `exit_status`; thread: `image`), `flags`
+ * (the #EtlSpanFlags set, by name) and `pid`/`tid` null when unknown;
+ * their unmatched ends in `unmatched_stops` (with `kind`), and
+ * `builtin_counts` (EtlBuiltinSpansCounts, per kind where it counts per
+ * kind).
  */
 #include "config.h"
 
@@ -32,11 +47,13 @@
 #include <json-glib/json-glib.h>
 
 #include "etl-activities.h"
+#include "etl-builtin-spans.h"
 #include "etl-cli-regions.h"
 #include "etl-cli-util.h"
 #include "etl-interval-stats.h"
 #include "etl-regions-file.h"
 #include "etl-regions.h"
+#include "etl-span-payloads.h"
 #include "etl-trace.h"
 
 #define EXIT_INPUT ETL_CLI_EXIT_INPUT
@@ -102,7 +119,249 @@ add_counts (JsonBuilder *b, const EtlActivitiesCounts *c)
 }
 
 static void
-print_regions (EtlTrace *trace, EtlActivities *acts, const char *want, EtlActivityGroup group)
+add_stats_members (JsonBuilder *b, const EtlIntervalStats *st)
+{
+  json_builder_set_member_name (b, "count");
+  json_builder_add_int_value (b, (gint64) st->count);
+  add_ms (b, "total_ms", (double) st->total);
+  add_ms (b, "mean_ms", st->mean);
+  add_ms (b, "median_ms", st->median);
+  add_ms (b, "p90_ms", (double) st->p90);
+  add_ms (b, "p99_ms", (double) st->p99);
+  add_ms (b, "max_ms", (double) st->max);
+  json_builder_set_member_name (b, "open");
+  json_builder_add_int_value (b, (gint64) st->open);
+  json_builder_set_member_name (b, "unmatched_stops");
+  json_builder_add_int_value (b, (gint64) st->unmatched_stops);
+}
+
+static void
+add_id_or_null (JsonBuilder *b, const char *member, guint32 id)
+{
+  json_builder_set_member_name (b, member);
+  if (id != ETL_SPAN_UNKNOWN)
+    json_builder_add_int_value (b, id);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_string_or_null (JsonBuilder *b, const char *member, const char *value)
+{
+  json_builder_set_member_name (b, member);
+  if (value != NULL && value[0] != '\0')
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* The built-in spans' regions (after the activities' in `regions`). */
+static void
+add_builtin_regions (JsonBuilder *b, EtlBuiltinSpans *spans, const char *want)
+{
+  g_autoptr (GArray) stats = etl_builtin_spans_compute_stats (spans);
+
+  for (guint r = 0; r < stats->len; r++)
+    {
+      const EtlBuiltinSpanStats *s = &g_array_index (stats, EtlBuiltinSpanStats, r);
+      const char *name = etl_builtin_spans_get_string (spans, s->name);
+
+      if (want != NULL && g_strcmp0 (want, name) != 0)
+        continue;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, name);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, etl_span_kind_name (s->kind));
+      add_stats_members (b, &s->stats);
+      json_builder_end_object (b);
+    }
+}
+
+static void
+add_span_detail (JsonBuilder *b, EtlBuiltinSpans *spans, const EtlBuiltinSpan *s)
+{
+  switch (s->kind)
+    {
+    case ETL_SPAN_GC:
+    case ETL_SPAN_GC_PAUSE:
+      add_id_or_null (b, "gc_count", s->detail.gc.count);
+      if (s->kind == ETL_SPAN_GC)
+        {
+          add_id_or_null (b, "generation", s->detail.gc.generation);
+          add_string_or_null (b, "reason", etl_gc_reason_name (s->detail.gc.reason));
+          add_string_or_null (b, "type", etl_gc_type_name (s->detail.gc.type));
+        }
+      else
+        add_string_or_null (b, "reason", etl_gc_suspend_reason_name (s->detail.gc.reason));
+      break;
+    case ETL_SPAN_DISK_IO:
+      json_builder_set_member_name (b, "disk_number");
+      json_builder_add_int_value (b, s->detail.disk.disk_number);
+      json_builder_set_member_name (b, "bytes");
+      json_builder_add_int_value (b, s->detail.disk.bytes);
+      json_builder_set_member_name (b, "offset");
+      json_builder_add_int_value (b, (gint64) s->detail.disk.offset);
+      add_string_or_null (b, "file", etl_builtin_spans_get_string (spans, s->detail.disk.file));
+      break;
+    case ETL_SPAN_FILE_IO:
+      json_builder_set_member_name (b, "offset");
+      json_builder_add_int_value (b, (gint64) s->detail.file.offset);
+      json_builder_set_member_name (b, "bytes");
+      json_builder_add_int_value (b, s->detail.file.bytes);
+      add_string_or_null (b, "file", etl_builtin_spans_get_string (spans, s->detail.file.file));
+      add_id_or_null (b, "status", s->detail.file.status);
+      break;
+    case ETL_SPAN_PROCESS:
+      add_string_or_null (b, "image", etl_builtin_spans_get_string (spans, s->detail.process.image));
+      json_builder_set_member_name (b, "parent_pid");
+      json_builder_add_int_value (b, s->detail.process.parent_pid);
+      json_builder_set_member_name (b, "exit_status");
+      json_builder_add_int_value (b, s->detail.process.exit_status);
+      break;
+    case ETL_SPAN_THREAD:
+      add_string_or_null (b, "image", etl_builtin_spans_get_string (spans, s->detail.thread.image));
+      break;
+    default:
+      break;
+    }
+}
+
+/* The built-in spans' instances, numbered from @first. */
+static void
+add_builtin_instances (JsonBuilder *b, EtlTrace *trace, EtlBuiltinSpans *spans, const char *want, guint first)
+{
+  static const char *const flag_names[] = { "open", "abandoned", "from_elapsed", "rundown_start", "rundown_end",
+                                            "truncated" };
+  guint n;
+  const EtlBuiltinSpan *s = etl_builtin_spans_get (spans, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name = etl_builtin_spans_get_string (spans, s[i].name);
+
+      if (want != NULL && g_strcmp0 (want, name) != 0)
+        continue;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "index");
+      json_builder_add_int_value (b, (gint64) first + i);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, name);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, etl_span_kind_name (s[i].kind));
+      json_builder_set_member_name (b, "start_ms");
+      json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, s[i].start));
+      add_ms (b, "duration_ms", (double) (s[i].stop - s[i].start));
+      add_id_or_null (b, "pid", s[i].pid);
+      add_id_or_null (b, "tid", s[i].tid);
+      json_builder_set_member_name (b, "depth");
+      json_builder_add_int_value (b, s[i].depth);
+      json_builder_set_member_name (b, "parent");
+      if (s[i].parent != ETL_SPAN_NONE)
+        json_builder_add_int_value (b, (gint64) first + s[i].parent);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "open");
+      json_builder_add_boolean_value (b, (s[i].flags & ETL_SPAN_OPEN) != 0);
+      json_builder_set_member_name (b, "activity_id");
+      json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "flags");
+      json_builder_begin_array (b);
+      for (guint k = 0; k < G_N_ELEMENTS (flag_names); k++)
+        if (s[i].flags & (1u << k))
+          json_builder_add_string_value (b, flag_names[k]);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "opcode");
+      json_builder_add_int_value (b, s[i].op);
+      json_builder_set_member_name (b, "start_record");
+      json_builder_add_int_value (b, (gint64) s[i].start_record);
+      json_builder_set_member_name (b, "stop_record");
+      if (s[i].stop_record != ETL_SPAN_NO_RECORD)
+        json_builder_add_int_value (b, (gint64) s[i].stop_record);
+      else
+        json_builder_add_null_value (b);
+      add_span_detail (b, spans, &s[i]);
+      json_builder_end_object (b);
+    }
+}
+
+static void
+add_builtin_unmatched (JsonBuilder *b, EtlTrace *trace, EtlBuiltinSpans *spans, const char *want)
+{
+  guint n;
+  const EtlBuiltinStop *s = etl_builtin_spans_get_unmatched (spans, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name = etl_builtin_spans_get_string (spans, s[i].name);
+
+      if (want != NULL && g_strcmp0 (want, name) != 0)
+        continue;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, name);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, etl_span_kind_name (s[i].kind));
+      json_builder_set_member_name (b, "time_ms");
+      json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, s[i].time));
+      add_id_or_null (b, "pid", s[i].pid);
+      add_id_or_null (b, "tid", s[i].tid);
+      json_builder_set_member_name (b, "activity_id");
+      json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "record");
+      json_builder_add_int_value (b, (gint64) s[i].record);
+      json_builder_end_object (b);
+    }
+}
+
+static void
+add_builtin_counts (JsonBuilder *b, const EtlBuiltinSpansCounts *c)
+{
+  const struct
+  {
+    const char *name;
+    const guint64 *per_kind;
+  } kinded[] = {
+    { "begins", c->begins }, { "ends", c->ends }, { "paired", c->paired },
+    { "open", c->open }, { "abandoned", c->abandoned }, { "unmatched_ends", c->unmatched_ends },
+  };
+  const struct
+  {
+    const char *name;
+    guint64 value;
+  } rows[] = {
+    { "records", c->records },
+    { "duplicate_gc_starts", c->duplicate_gc_starts },
+    { "missing", c->missing },
+    { "truncated", c->truncated },
+    { "dropped", c->dropped },
+    { "out_of_order", c->out_of_order },
+    { "unmatched_listed_dropped", c->unmatched_listed_dropped },
+  };
+
+  json_builder_set_member_name (b, "builtin_counts");
+  json_builder_begin_object (b);
+  for (guint k = 0; k < G_N_ELEMENTS (rows); k++)
+    {
+      json_builder_set_member_name (b, rows[k].name);
+      json_builder_add_int_value (b, (gint64) rows[k].value);
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (kinded); k++)
+    {
+      json_builder_set_member_name (b, kinded[k].name);
+      json_builder_begin_object (b);
+      for (guint j = 0; j < ETL_N_SPAN_KINDS; j++)
+        {
+          json_builder_set_member_name (b, etl_span_kind_name (j));
+          json_builder_add_int_value (b, (gint64) kinded[k].per_kind[j]);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+print_regions (EtlTrace *trace, EtlActivities *acts, EtlBuiltinSpans *spans, const char *want, EtlActivityGroup group)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (GArray) stats = etl_activities_compute_stats (acts, group);
@@ -122,20 +381,13 @@ print_regions (EtlTrace *trace, EtlActivities *acts, const char *want, EtlActivi
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, etl_activities_get_string (acts, s->name));
-      json_builder_set_member_name (b, "count");
-      json_builder_add_int_value (b, (gint64) s->stats.count);
-      add_ms (b, "total_ms", (double) s->stats.total);
-      add_ms (b, "mean_ms", s->stats.mean);
-      add_ms (b, "median_ms", s->stats.median);
-      add_ms (b, "p90_ms", (double) s->stats.p90);
-      add_ms (b, "p99_ms", (double) s->stats.p99);
-      add_ms (b, "max_ms", (double) s->stats.max);
-      json_builder_set_member_name (b, "open");
-      json_builder_add_int_value (b, (gint64) s->stats.open);
-      json_builder_set_member_name (b, "unmatched_stops");
-      json_builder_add_int_value (b, (gint64) s->stats.unmatched_stops);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, "activity");
+      add_stats_members (b, &s->stats);
       json_builder_end_object (b);
     }
+  if (spans != NULL)
+    add_builtin_regions (b, spans, want);
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "instances");
@@ -151,6 +403,8 @@ print_regions (EtlTrace *trace, EtlActivities *acts, const char *want, EtlActivi
       json_builder_add_int_value (b, i);
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, etl_activities_get_string (acts, a[i].name));
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, "activity");
       json_builder_set_member_name (b, "task_name");
       json_builder_add_string_value (b, etl_activities_get_string (acts, a[i].task_name));
       json_builder_set_member_name (b, "start_ms");
@@ -189,6 +443,8 @@ print_regions (EtlTrace *trace, EtlActivities *acts, const char *want, EtlActivi
         json_builder_add_null_value (b);
       json_builder_end_object (b);
     }
+  if (spans != NULL)
+    add_builtin_instances (b, trace, spans, want, n_acts);
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "unmatched_stops");
@@ -200,6 +456,8 @@ print_regions (EtlTrace *trace, EtlActivities *acts, const char *want, EtlActivi
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, etl_activities_get_string (acts, stops[i].name));
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, "activity");
       json_builder_set_member_name (b, "time_ms");
       json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, stops[i].time));
       json_builder_set_member_name (b, "pid");
@@ -211,8 +469,12 @@ print_regions (EtlTrace *trace, EtlActivities *acts, const char *want, EtlActivi
       json_builder_add_int_value (b, (gint64) stops[i].record);
       json_builder_end_object (b);
     }
+  if (spans != NULL)
+    add_builtin_unmatched (b, trace, spans, want);
   json_builder_end_array (b);
   add_counts (b, etl_activities_get_counts (acts));
+  if (spans != NULL)
+    add_builtin_counts (b, etl_builtin_spans_get_counts (spans));
   json_builder_end_object (b);
   etl_cli_print_builder (b);
 }
@@ -350,6 +612,9 @@ etl_cli_regions_main (int argc, char **argv)
   g_auto (GStrv) manifests = NULL;
   g_autofree char *name = NULL;
   g_autofree char *regions_path = NULL;
+  g_autofree char *builtin = NULL;
+  g_autoptr (EtlBuiltinSpans) spans = NULL;
+  guint kinds = 0;
   g_autoptr (EtlRegionsFile) regions_file = NULL;
   g_autoptr (EtlTrace) trace = NULL;
   g_autoptr (EtlActivities) acts = NULL;
@@ -360,6 +625,10 @@ etl_cli_regions_main (int argc, char **argv)
           { "regions", 'r', 0, G_OPTION_ARG_FILENAME, &regions_path,
             "The regions of this Regions of Interest file (WPA's XML) instead of the Start/Stop activities",
             "FILE.xml" },
+          { "builtin", 'b', 0, G_OPTION_ARG_STRING, &builtin,
+            "Add the built-in intervals of these kinds: gc (with its pauses), gc-pause, disk, file, process, "
+            "thread, all (comma-separated)",
+            "KINDS" },
           { "by-task", 0, 0, G_OPTION_ARG_NONE, &by_task,
             "One region per task name instead of per full name (Task(first field))", NULL },
           { "manifest", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &manifests,
@@ -383,6 +652,13 @@ etl_cli_regions_main (int argc, char **argv)
   if (files == NULL || files[0] == NULL)
     {
       g_printerr ("etlscope-cli regions: no FILE given (see --help)\n");
+      return EXIT_USAGE;
+    }
+  if (builtin != NULL && !etl_span_kinds_parse (builtin, &kinds))
+    {
+      g_printerr ("etlscope-cli regions: --builtin: unknown kind in \"%s\" (gc, gc-pause, disk, file, process, "
+                  "thread, all)\n",
+                  builtin);
       return EXIT_USAGE;
     }
 
@@ -416,6 +692,11 @@ etl_cli_regions_main (int argc, char **argv)
       g_printerr ("etlscope-cli regions: %s\n", error->message);
       return EXIT_INPUT;
     }
-  print_regions (trace, acts, name, by_task ? ETL_ACTIVITY_GROUP_TASK : ETL_ACTIVITY_GROUP_NAME);
+  if (kinds != 0 && (spans = etl_builtin_spans_new (trace, kinds, NULL, &error)) == NULL)
+    {
+      g_printerr ("etlscope-cli regions: %s\n", error->message);
+      return EXIT_INPUT;
+    }
+  print_regions (trace, acts, spans, name, by_task ? ETL_ACTIVITY_GROUP_TASK : ETL_ACTIVITY_GROUP_NAME);
   return etl_cli_report_problems (trace);
 }

@@ -210,6 +210,7 @@ etl_cli_synth_main (int argc, char **argv)
   gboolean no_ready_thread = FALSE;
   gboolean waits_stacks = FALSE;
   gboolean activities = FALSE;
+  gboolean builtin_spans = FALSE;
   g_autofree char *pairs_arg = NULL;
   g_auto (GStrv) rest = NULL;
   EtlSynthParams params;
@@ -240,6 +241,9 @@ etl_cli_synth_main (int argc, char **argv)
       "Write TraceLogging Start/Stop activities instead (see etl-synth-activities.c): the known scenario, or "
       "with --activity-pairs N, --records records of which N Start/Stop pairs; --cpus defaults to 2", NULL },
     { "activity-pairs", 0, 0, G_OPTION_ARG_STRING, &pairs_arg, "With --activities, the Start/Stop pairs", "N" },
+    { "builtin-spans", 0, 0, G_OPTION_ARG_NONE, &builtin_spans,
+      "Write kernel process, thread, FileIo and DiskIo records of known intervals instead (see "
+      "etl-synth-spans.c); --records is not used", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
@@ -280,8 +284,15 @@ etl_cli_synth_main (int argc, char **argv)
       g_printerr ("etlscope-cli synth: --activity-pairs needs --activities, which goes without --waits and --schedule\n");
       return EXIT_USAGE;
     }
-  if ((waits || activities) && cpus_arg == NULL)
+  if (builtin_spans && (waits || schedule || activities))
+    {
+      g_printerr ("etlscope-cli synth: --builtin-spans goes without --waits, --schedule and --activities\n");
+      return EXIT_USAGE;
+    }
+  if ((waits || activities || builtin_spans) && cpus_arg == NULL)
     cpus_arg = g_strdup ("2");
+  if (builtin_spans && records_arg == NULL)
+    records_arg = g_strdup ("0");
   if (activities && pairs_arg == NULL && records_arg == NULL)
     records_arg = g_strdup ("0");
   if (output == NULL || cpus_arg == NULL || (records_arg == NULL && !schedule && !waits))
@@ -302,6 +313,7 @@ etl_cli_synth_main (int argc, char **argv)
   params.no_ready_thread = no_ready_thread;
   params.waits_stacks = waits_stacks;
   params.activities = activities;
+  params.builtin_spans = builtin_spans;
   if (pairs_arg != NULL && !parse_u64 (pairs_arg, 1, G_MAXUINT32, &params.activity_pairs))
     {
       g_printerr ("etlscope-cli synth: --activity-pairs takes 1 to 4294967295, not '%s'\n", pairs_arg);

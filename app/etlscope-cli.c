@@ -544,7 +544,7 @@ static const char *usage_summary =
   "  processes FILE...   the processes and threads of the trace, with lifetimes, as JSON\n"
   "  cpu FILE...         CPU usage per process or thread (sampled or --precise), totals and series, JSON\n"
   "  waits FILE...       CPU Usage (Precise) rows: who waited, why, who readied it (--from/--to/--pid/--tid), JSON\n"
-  "  regions FILE...     Start/Stop activities: statistics per name, instances, nesting (--name), JSON\n"
+  "  regions FILE...     Start/Stop activities (and GC, I/O, lifetimes: --builtin): statistics per name, instances, nesting, JSON\n"
   "  critical-path FILE... the chain of threads a thread waited on (--tid N --from MS --to MS), JSON\n"
   "  stacks FILE...      top frames of the sample stacks in a time range (--from/--to MS), JSON\n"
   "  groups FILE...      records grouped by --by provider,event|process|thread|cpu: counts, times, JSON\n"

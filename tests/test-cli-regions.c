@@ -6,6 +6,13 @@
  * JSON: ms from the trace's start); --name and --by-task; the Target and
  * ExecuteTask regions of real/msbuild_PerfViewData.etl; usage errors (exit
  * status 2 and a line naming the problem).
+ * builtin-net452: `regions --builtin gc,disk` on net.4.5.2.x64.etl: the
+ * GC regions and every GC instance against `dump`'s GCStart/GCEnd lines
+ * (the first Start of each process and Count to its Stop, computed here),
+ * the pauses, the disk regions (TraceEvent's baseline counts), instance
+ * numbering after the activities, and `builtin_counts`.
+ * builtin-synth: `synth --builtin-spans` then `regions --builtin file,disk`:
+ * the FileIo and DiskIo regions of etl-synth-spans.c's scenario.
  */
 #include "config.h"
 
@@ -380,6 +387,175 @@ test_usage (void)
   cli_run_clear (&run);
 }
 
+/* The GCs of `dump`'s lines: (pid, Count) → first GCStart rel_ms, GCEnd
+ * rel_ms, Depth. */
+typedef struct
+{
+  double start_ms, stop_ms;
+  gint64 depth;
+  gboolean stopped;
+} DumpGc;
+
+static void
+test_builtin_net452 (void)
+{
+  g_autofree char *path = etl_test_corpus_path ("net.4.5.2.x64.etl");
+  g_autoptr (GHashTable) gcs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (JsonNode) root = NULL;
+  g_auto (GStrv) lines = NULL;
+  CliRun run = { 0 };
+  JsonObject *top, *r, *counts;
+  JsonArray *regions, *instances;
+  guint n_gc = 0, n_acts = 0, first_builtin = G_MAXUINT, n_pause_parent = 0;
+
+  if (path == NULL)
+    return;
+  run_cli (&run, "dump", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  lines = g_strsplit (run.out, "\n", -1);
+  cli_run_clear (&run);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr (JsonParser) parser = NULL;
+      JsonObject *o, *fields;
+      gint64 id;
+      char key[64];
+      DumpGc *g;
+
+      if (strstr (lines[i], "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4") == NULL)
+        continue;
+      parser = json_parser_new ();
+      g_assert_true (json_parser_load_from_data (parser, lines[i], -1, NULL));
+      o = json_node_get_object (json_parser_get_root (parser));
+      id = json_object_get_int_member (o, "event_id");
+      if (id != 1 && id != 2)
+        continue;
+      fields = json_object_get_object_member (o, "fields");
+      g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT "/%s", json_object_get_int_member (o, "pid"),
+                  json_object_get_string_member (fields, "Count"));
+      g = g_hash_table_lookup (gcs, key);
+      if (id == 1 && g == NULL)
+        {
+          g = g_new0 (DumpGc, 1);
+          g->start_ms = json_object_get_double_member (o, "rel_ms");
+          g->depth = g_ascii_strtoll (json_object_get_string_member (fields, "Depth"), NULL, 10);
+          g_hash_table_insert (gcs, g_strdup (key), g);
+        }
+      else if (id == 2)
+        {
+          g_assert_nonnull (g);
+          g->stop_ms = json_object_get_double_member (o, "rel_ms");
+          g->stopped = TRUE;
+        }
+    }
+  g_assert_cmpuint (g_hash_table_size (gcs), ==, 264);
+
+  run_cli (&run, "regions", "--builtin", "gc,disk", path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  top = json_node_get_object (root);
+  regions = json_object_get_array_member (top, "regions");
+  r = find_by_name (regions, "GC gen 0");
+  g_assert_cmpstr (json_object_get_string_member (r, "kind"), ==, "gc");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 263);
+  g_assert_cmpint (json_object_get_int_member (r, "open"), ==, 0);
+  r = find_by_name (regions, "GC gen 1");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 1);
+  r = find_by_name (regions, "GC pause");
+  g_assert_cmpstr (json_object_get_string_member (r, "kind"), ==, "gc-pause");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 265);
+  assert_ms (r, "max_ms", 10.8771);
+  g_assert_cmpint (json_object_get_int_member (find_by_name (regions, "Disk Read"), "count"), ==, 1208);
+  g_assert_cmpint (json_object_get_int_member (find_by_name (regions, "Disk Write"), "count"), ==, 21);
+  g_assert_cmpint (json_object_get_int_member (find_by_name (regions, "Disk Flush"), "count"), ==, 2);
+  r = find_by_name (regions, "ImmersiveShellAppManagerSetActiveProcess");
+  g_assert_cmpstr (json_object_get_string_member (r, "kind"), ==, "activity");
+
+  instances = json_object_get_array_member (top, "instances");
+  for (guint i = 0; i < json_array_get_length (instances); i++)
+    {
+      JsonObject *o = json_array_get_object_element (instances, i);
+      const char *kind = json_object_get_string_member (o, "kind");
+      char key[64];
+      const DumpGc *g;
+
+      g_assert_cmpint (json_object_get_int_member (o, "index"), ==, i);
+      if (strcmp (kind, "activity") == 0)
+        {
+          g_assert_cmpuint (first_builtin, ==, G_MAXUINT); /* the activities come first */
+          n_acts++;
+          continue;
+        }
+      first_builtin = MIN (first_builtin, i);
+      if (strcmp (kind, "gc") != 0)
+        continue;
+      n_gc++;
+      g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, json_object_get_int_member (o, "pid"),
+                  json_object_get_int_member (o, "gc_count"));
+      g = g_hash_table_lookup (gcs, key);
+      g_assert_nonnull (g);
+      g_assert_true (g->stopped);
+      g_assert_cmpint (json_object_get_int_member (o, "generation"), ==, g->depth);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "start_ms"), g->start_ms, 1e-3);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "duration_ms"), g->stop_ms - g->start_ms, 2e-4);
+      if (!json_object_get_null_member (o, "parent"))
+        {
+          JsonObject *p = json_array_get_object_element (instances, (guint) json_object_get_int_member (o, "parent"));
+
+          g_assert_cmpstr (json_object_get_string_member (p, "kind"), ==, "gc-pause");
+          n_pause_parent++;
+        }
+    }
+  g_assert_cmpuint (n_gc, ==, 264);
+  g_assert_cmpuint (n_pause_parent, ==, 264); /* every GC of this trace is blocking: inside its pause */
+  g_assert_cmpuint (first_builtin, ==, n_acts);
+  counts = json_object_get_object_member (top, "builtin_counts");
+  g_assert_cmpint (json_object_get_int_member (counts, "duplicate_gc_starts"), ==, 264);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (counts, "paired"), "disk"), ==, 1231);
+
+  run_cli (&run, "regions", "--builtin", "gc,bogus", path, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "bogus"));
+  g_assert_cmpstr (run.out, ==, "");
+  cli_run_clear (&run);
+}
+
+static void
+test_builtin_synth (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-cli-spans-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "spans.etl", NULL);
+  g_autoptr (JsonNode) root = NULL;
+  CliRun run = { 0 };
+  JsonArray *regions, *unmatched;
+  JsonObject *r;
+
+  g_assert_no_error (error);
+  run_cli (&run, "synth", "--builtin-spans", "-o", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  cli_run_clear (&run);
+  run_cli (&run, "regions", "--builtin", "file,disk", path, NULL);
+  root = parse_ok (&run);
+  cli_run_clear (&run);
+  regions = json_object_get_array_member (json_node_get_object (root), "regions");
+  g_assert_cmpuint (json_array_get_length (regions), ==, 7);
+  r = find_by_name (regions, "File Read");
+  g_assert_cmpstr (json_object_get_string_member (r, "kind"), ==, "file");
+  g_assert_cmpint (json_object_get_int_member (r, "count"), ==, 1);
+  assert_ms (r, "total_ms", 0.4);
+  r = find_by_name (regions, "File Write");
+  g_assert_cmpint (json_object_get_int_member (r, "open"), ==, 1);
+  r = find_by_name (regions, "Disk Write");
+  assert_ms (r, "max_ms", 1.0);
+  r = find_by_name (regions, "File OpEnd");
+  g_assert_cmpint (json_object_get_int_member (r, "unmatched_stops"), ==, 1);
+  unmatched = json_object_get_array_member (json_node_get_object (root), "unmatched_stops");
+  g_assert_cmpuint (json_array_get_length (unmatched), ==, 1);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -388,5 +564,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/cli-regions/msbuild", test_msbuild);
   g_test_add_func ("/etl/cli-regions/regions-file", test_regions_file);
   g_test_add_func ("/etl/cli-regions/usage", test_usage);
+  g_test_add_func ("/etl/cli-regions/builtin-net452", test_builtin_net452);
+  g_test_add_func ("/etl/cli-regions/builtin-synth", test_builtin_synth);
   return g_test_run ();
 }

@@ -471,3 +471,28 @@ etl_trace_get_derived_fields (EtlTrace *trace, const EtlRecord *record, const Et
     }
   return etl_mof_derived_fields (decoded, record, freq, g_once (&d->file_names_once, build_file_names, d));
 }
+
+/**
+ * etl_trace_lookup_file_name:
+ * @trace: a trace
+ * @file_key: a kernel file key (FileIo's FileObject or FileKey, DiskIo's
+ *   FileObject)
+ *
+ * The name the trace's FileIo Name, FileCreate and FileRundown records give
+ * @file_key (the table of the derived FileName fields, decoded at the first
+ * call; see etl_trace_get_derived_fields()).
+ *
+ * Returns: (transfer none) (nullable): the file name, valid as long as
+ *   @trace, or %NULL when no record names @file_key
+ */
+const char *
+etl_trace_lookup_file_name (EtlTrace *trace, guint64 file_key)
+{
+  TraceDecoding *d;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  d = trace_decoding (trace);
+  if (d == NULL)
+    return NULL;
+  return etl_mof_file_names_lookup (g_once (&d->file_names_once, build_file_names, d), file_key);
+}

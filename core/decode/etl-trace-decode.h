@@ -18,5 +18,6 @@ gboolean etl_trace_load_manifest (EtlTrace *trace, const char *path, EtlManifest
 EtlDecoded *etl_trace_decode_record (EtlTrace *trace, const EtlRecord *record);
 EtlDecoded *etl_trace_decode_record_prefix (EtlTrace *trace, const EtlRecord *record, guint max_fields);
 GArray *etl_trace_get_derived_fields (EtlTrace *trace, const EtlRecord *record, const EtlDecoded *decoded);
+const char *etl_trace_lookup_file_name (EtlTrace *trace, guint64 file_key);
 
 G_END_DECLS

@@ -37,6 +37,7 @@
 
 #include "etl-format-private.h"
 #include "etl-synth-activities-private.h"
+#include "etl-synth-spans-private.h"
 #include "etl-synth-waits-private.h"
 #include "etl-writer.h"
 #include "etl-put-le.h"
@@ -951,6 +952,7 @@ etl_synth_params_init (EtlSynthParams *params)
   params->symbol_stacks = NULL;
   params->n_symbol_stacks = 0;
   params->activities = FALSE;
+  params->builtin_spans = FALSE;
   params->activity_pairs = 0;
 }
 
@@ -1034,7 +1036,8 @@ sift_down (const SynthCpu *cpus, guint *heap, guint len, guint i)
  * hal.dll+0x2F10.  The sample's InstructionPointer is its first frame.
  * With @params->waits, the records are the waits schedule of
  * etl-synth-waits.c instead; with @params->activities, the Start/Stop
- * activities of etl-synth-activities.c.  With 4
+ * activities of etl-synth-activities.c; with @params->builtin_spans, the
+ * file and disk I/O of etl-synth-spans.c.  With 4
  * processors and 100 slots, for example, the precise CPU time is alpha.exe
  * 84 ms, beta.exe 64 ms, gamma.exe 88 ms, delta.exe 18 ms and idle 146 ms.
  *
@@ -1122,13 +1125,15 @@ etl_synth_write (const EtlSynthParams *params, const char *path, GError **error)
   w = etl_writer_new (path, &h, error);
   if (w == NULL)
     return FALSE;
-  if (params->schedule || params->waits || params->symbol_modules != NULL || params->activities)
+  if (params->schedule || params->waits || params->symbol_modules != NULL || params->activities
+      || params->builtin_spans)
     {
       gint64 ticks_per_second = params->clock == ETL_CLOCK_SYSTEM_TIME  ? 10000000
                                 : params->clock == ETL_CLOCK_CPU_CYCLE ? (gint64) h.cpu_speed_mhz * 1000000
                                                                        : h.perf_freq;
 
-      if (params->symbol_modules != NULL
+      if (params->builtin_spans ? !etl_synth_spans_write (params, w, h.header_ts_raw, ticks_per_second, error)
+          : params->symbol_modules != NULL
               ? !etl_synth_symbols_write (params, w, h.header_ts_raw, ticks_per_second, error)
           : params->activities ? !etl_synth_activities_write (params, w, h.header_ts_raw, ticks_per_second, error)
           : params->waits      ? !etl_synth_waits_write (params, w, h.header_ts_raw, ticks_per_second, error)

@@ -76,6 +76,10 @@ typedef struct
  * @activity_pairs: with @activities: 0 writes the exact scenario (22
  *   records, @n_records ignored); N > 0 writes @n_records records of which
  *   N Start/Stop pairs, on @n_cpus threads
+ * @builtin_spans: write the built-in spans trace instead (kernel process,
+ *   thread, FileIo and DiskIo records of one process with known intervals;
+ *   see etl-synth-spans.c); @n_records, @loss_rate and the schedule fields
+ *   are then ignored
  *
  * What etl_synth_write() generates.  Initialise with etl_synth_params_init().
  */
@@ -99,6 +103,7 @@ typedef struct
   guint n_symbol_stacks;
   gboolean activities;
   guint64 activity_pairs;
+  gboolean builtin_spans;
 } EtlSynthParams;
 
 void etl_synth_params_init (EtlSynthParams *params);

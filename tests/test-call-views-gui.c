@@ -17,6 +17,7 @@
 #include <gtk/gtk.h>
 
 #include "etl-call-views.h"
+#include "etl-test-gui-util.h"
 #include "etl-flame-graph.h"
 #include "etl-stacks-dialog.h"
 #include "etl-symbol-path.h"
@@ -295,6 +296,108 @@ test_net_without_pdbs (void)
   etl_symbol_resolver_detach (resolver);
 }
 
+/* With ETLSCOPE_SCREENSHOT_DIR set, the CppCon trace's dialog at 1600×1000
+ * and 1366×768: its flame graph (function names from CppCon.pdb), the
+ * Callers/Callees of main and the Symbols page, as
+ * symbols-{flame-graph,callers-callees,status}-WxH.png (for
+ * docs/screenshots; not an assertion). */
+static void
+save_page (GtkWidget *dialog, GtkNotebook *notebook, const char *tab, const char *dir, const char *name, int w,
+           int h)
+{
+  g_autofree char *out = g_strdup_printf ("%s/%s-%dx%d.png", dir, name, w, h);
+  g_autoptr (GdkPixbuf) pixbuf = NULL;
+  g_autoptr (GError) error = NULL;
+  GdkWindow *window;
+
+  for (int k = 0; k < gtk_notebook_get_n_pages (notebook); k++)
+    if (g_strcmp0 (gtk_notebook_get_tab_label_text (notebook, gtk_notebook_get_nth_page (notebook, k)), tab) == 0)
+      gtk_notebook_set_current_page (notebook, k);
+  etl_test_wait_transitions (dialog);
+  window = gtk_widget_get_window (dialog);
+  pixbuf = gdk_pixbuf_get_from_window (window, 0, 0, gdk_window_get_width (window), gdk_window_get_height (window));
+  g_assert_nonnull (pixbuf);
+  gdk_pixbuf_save (pixbuf, out, "png", &error, NULL);
+  g_assert_no_error (error);
+  g_test_message ("saved %s (%d×%d)", out, gdk_window_get_width (window), gdk_window_get_height (window));
+}
+
+static GtkNotebook *
+find_notebook (GtkWidget *widget)
+{
+  if (GTK_IS_NOTEBOOK (widget))
+    return GTK_NOTEBOOK (widget);
+  if (GTK_IS_CONTAINER (widget))
+    {
+      g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
+
+      for (GList *l = children; l != NULL; l = l->next)
+        {
+          GtkNotebook *n = find_notebook (l->data);
+
+          if (n != NULL)
+            return n;
+        }
+    }
+  return NULL;
+}
+
+static void
+test_screenshots (void)
+{
+  const char *out = g_getenv ("ETLSCOPE_SCREENSHOT_DIR");
+  const int sizes[][2] = { { 1600, 1000 }, { 1366, 768 } };
+  g_autofree char *sym = NULL, *dir = NULL, *path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlStacks) stacks = NULL;
+  g_autoptr (EtlSymbolPath) sympath = NULL;
+  g_autoptr (EtlSymbolResolver) resolver = NULL;
+
+  if (out == NULL || !have_display)
+    {
+      g_test_skip ("set ETLSCOPE_SCREENSHOT_DIR (and a display) to save symbols-*-WxH.png");
+      return;
+    }
+  if ((sym = etl_test_cppcon_symbols_dir ()) == NULL)
+    return;
+  dir = g_dir_make_tmp ("etl-call-views-shot-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "cppcon.etl", NULL);
+  etl_test_write_cppcon_trace (path);
+  stacks = open_stacks (path);
+  sympath = etl_symbol_path_parse (sym, &error);
+  g_assert_no_error (error);
+  resolver = etl_symbol_resolver_new (stacks, sympath, FALSE);
+  etl_symbol_resolver_attach (resolver);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      int w = sizes[i][0], h = sizes[i][1];
+      GtkWidget *dialog = open_dialog (stacks, resolver, "..\\shared\\symbols");
+      GtkNotebook *notebook = find_notebook (dialog);
+
+      gtk_window_move (GTK_WINDOW (dialog), 0, 0);
+      for (int pass = 0, ask_w = w, ask_h = h; pass < 3; pass++)
+        {
+          GdkWindow *window;
+
+          gtk_window_resize (GTK_WINDOW (dialog), ask_w, ask_h);
+          etl_test_wait_paint (dialog);
+          window = gtk_widget_get_window (dialog);
+          if (gdk_window_get_width (window) == w && gdk_window_get_height (window) == h)
+            break;
+          ask_w -= gdk_window_get_width (window) - w;
+          ask_h -= gdk_window_get_height (window) - h;
+        }
+      save_page (dialog, notebook, "Flame Graph", out, "symbols-flame-graph", w, h);
+      etl_call_views_set_focus (etl_stacks_dialog_get_call_views (ETL_STACKS_DIALOG (dialog)), CPPCON_MAIN);
+      save_page (dialog, notebook, "Callers/Callees", out, "symbols-callers-callees", w, h);
+      save_page (dialog, notebook, "Symbols", out, "symbols-status", w, h);
+      gtk_widget_destroy (dialog);
+    }
+  etl_symbol_resolver_detach (resolver);
+  etl_test_rm_rf (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -302,5 +405,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/etl/call-views-gui/cppcon", test_cppcon);
   g_test_add_func ("/etl/call-views-gui/net-without-pdbs", test_net_without_pdbs);
+  g_test_add_func ("/etl/call-views-gui/screenshots", test_screenshots);
   return g_test_run ();
 }

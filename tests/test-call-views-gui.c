@@ -89,15 +89,43 @@ open_stacks (const char *path)
   return stacks;
 }
 
+/* The longest gap between two runs of a 5 ms timeout: how long the main
+ * loop was kept from running while the dialog's workers computed. */
+typedef struct
+{
+  gint64 last;
+  gint64 worst;
+} Stall;
+
+static gboolean
+on_tick (gpointer user_data)
+{
+  Stall *st = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (st->last != 0)
+    st->worst = MAX (st->worst, now - st->last);
+  st->last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static gint64 last_stall_us;
+
 static GtkWidget *
 open_dialog (EtlStacks *stacks, EtlSymbolResolver *resolver, const char *text)
 {
   GtkWidget *dialog = etl_stacks_dialog_new (NULL, stacks, G_MININT64, G_MAXINT64, "the whole trace");
+  Stall st = { 0 };
+  guint tick;
 
   gtk_window_set_default_size (GTK_WINDOW (dialog), 1200, 800);
   etl_stacks_dialog_set_resolver (ETL_STACKS_DIALOG (dialog), resolver, text, FALSE);
   gtk_widget_show (dialog);
+  tick = g_timeout_add (5, on_tick, &st);
   wait_dialog (dialog);
+  g_source_remove (tick);
+  last_stall_us = st.worst;
+  g_test_message ("longest main-loop stall while the dialog computed and named: %.1f ms", st.worst / 1000.0);
   return dialog;
 }
 
@@ -266,6 +294,10 @@ test_net_without_pdbs (void)
   resolver = etl_symbol_resolver_new (stacks, NULL, FALSE);
   etl_symbol_resolver_attach (resolver);
   dialog = open_dialog (stacks, resolver, "");
+  /* Issue 22: no stall over 100 ms while symbols load; the machine running
+   * the suite is shared, so only a gross stall (a PDB read or the stacks
+   * named in the main loop) fails here; the figure is in the log. */
+  g_assert_cmpint (last_stall_us, <, 500000);
   model = etl_stacks_dialog_get_symbols_model (ETL_STACKS_DIALOG (dialog));
   g_assert_true (gtk_tree_model_get_iter_first (model, &it));
   do

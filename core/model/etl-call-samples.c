@@ -31,6 +31,7 @@
 
 struct _EtlCallSamples
 {
+  gint ref_count;
   EtlStackTreeUnit unit;
   GStringChunk *chunk;
   GPtrArray *names;   /* id → interned name */
@@ -48,13 +49,15 @@ struct _EtlCallSamples
  * etl_call_samples_new:
  * @unit: what the weights count
  *
- * Returns: (transfer full): an empty set of samples
+ * Returns: (transfer full): an empty set of samples (reference-counted:
+ *   etl_call_samples_ref())
  */
 EtlCallSamples *
 etl_call_samples_new (EtlStackTreeUnit unit)
 {
   EtlCallSamples *s = g_new0 (EtlCallSamples, 1);
 
+  s->ref_count = 1;
   s->unit = unit;
   s->chunk = g_string_chunk_new (8192);
   s->names = g_ptr_array_new ();
@@ -68,13 +71,32 @@ etl_call_samples_new (EtlStackTreeUnit unit)
 }
 
 /**
- * etl_call_samples_free:
+ * etl_call_samples_ref:
+ * @samples: samples
+ *
+ * Samples are read-only once handed to a view: a worker keeps its own
+ * reference while it computes.
+ *
+ * Returns: (transfer full): @samples
+ */
+EtlCallSamples *
+etl_call_samples_ref (EtlCallSamples *samples)
+{
+  g_return_val_if_fail (samples != NULL, NULL);
+  g_atomic_int_inc (&samples->ref_count);
+  return samples;
+}
+
+/**
+ * etl_call_samples_unref:
  * @samples: (transfer full) (nullable): samples
+ *
+ * Drops a reference; the last frees the samples.
  */
 void
-etl_call_samples_free (EtlCallSamples *samples)
+etl_call_samples_unref (EtlCallSamples *samples)
 {
-  if (samples == NULL)
+  if (samples == NULL || !g_atomic_int_dec_and_test (&samples->ref_count))
     return;
   g_string_chunk_free (samples->chunk);
   g_ptr_array_unref (samples->names);

@@ -33,7 +33,8 @@ typedef struct
 typedef struct _EtlCallSamples EtlCallSamples;
 
 EtlCallSamples *etl_call_samples_new (EtlStackTreeUnit unit);
-void etl_call_samples_free (EtlCallSamples *samples);
+EtlCallSamples *etl_call_samples_ref (EtlCallSamples *samples);
+void etl_call_samples_unref (EtlCallSamples *samples);
 guint32 etl_call_samples_intern (EtlCallSamples *samples, const char *name);
 const char *etl_call_samples_get_name (EtlCallSamples *samples, guint32 id);
 guint etl_call_samples_get_n_names (EtlCallSamples *samples);
@@ -50,6 +51,6 @@ EtlStackTreeUnit etl_call_samples_get_unit (EtlCallSamples *samples);
 EtlCallSamples *etl_call_samples_new_cpu (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
                                           GCancellable *cancellable, GError **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlCallSamples, etl_call_samples_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlCallSamples, etl_call_samples_unref)
 
 G_END_DECLS

@@ -501,7 +501,7 @@ etl_call_tree_free (EtlCallTree *tree)
   g_clear_pointer (&tree->by_name_index, g_hash_table_unref);
   g_clear_pointer (&tree->by_name, g_array_unref);
   g_clear_pointer (&tree->nodes, g_array_unref);
-  g_clear_pointer (&tree->samples, etl_call_samples_free);
+  g_clear_pointer (&tree->samples, etl_call_samples_unref);
   g_free (tree);
 }
 

@@ -7,8 +7,10 @@
  * and Callers/Callees of the recursive main are checked row by row, and
  * grouping, folding and an exclude change the pages and the flame graph
  * alike.  Then net.4.5.2.x64.etl with an empty symbol path: frames stay
- * modules and every image says why on the Symbols page.  Run under Xvfb;
- * skipped without a display. */
+ * modules and every image says why on the Symbols page; a symbol server
+ * with downloads off says so; the Preferences' two settings in the state
+ * file (app/etl-preferences.c).  Run under Xvfb; skipped without a
+ * display. */
 
 #include "config.h"
 
@@ -17,6 +19,7 @@
 #include <gtk/gtk.h>
 
 #include "etl-call-views.h"
+#include "etl-preferences.h"
 #include "etl-test-gui-util.h"
 #include "etl-flame-graph.h"
 #include "etl-stacks-dialog.h"
@@ -24,6 +27,7 @@
 #include "etl-symbol-resolver.h"
 #include "etl-test-cppcon.h"
 #include "etl-trace.h"
+#include "etl-window.h"
 
 static gboolean have_display;
 
@@ -430,13 +434,116 @@ test_screenshots (void)
   etl_test_rm_rf (dir);
 }
 
+/* Preferences: the symbol path defaults to $_NT_SYMBOL_PATH, downloads are
+ * off, and both are saved into the window's state file beside its other
+ * keys. */
+static void
+test_preferences (void)
+{
+  g_autofree char *state = etl_window_get_state_path ();
+  g_autofree char *dir = g_path_get_dirname (state);
+  g_autofree char *path = NULL;
+  g_autoptr (GKeyFile) kf = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_setenv ("_NT_SYMBOL_PATH", "srv*C:\\cache*https://msdl.microsoft.com/download/symbols", TRUE);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (state, "[window]\nwidth=1234\n", -1, NULL));
+  path = etl_preferences_get_symbol_path ();
+  g_assert_cmpstr (path, ==, "srv*C:\\cache*https://msdl.microsoft.com/download/symbols");
+  g_assert_false (etl_preferences_get_download_symbols ());
+
+  g_assert_true (etl_preferences_save_symbols ("D:\\symbols;cache*E:\\c", TRUE, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&path, g_free);
+  path = etl_preferences_get_symbol_path ();
+  g_assert_cmpstr (path, ==, "D:\\symbols;cache*E:\\c");
+  g_assert_true (etl_preferences_get_download_symbols ());
+  g_assert_true (g_key_file_load_from_file (kf, state, G_KEY_FILE_NONE, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_key_file_get_integer (kf, "window", "width", NULL), ==, 1234);
+
+  /* Empty: back to the environment. */
+  g_assert_true (etl_preferences_save_symbols ("", FALSE, NULL));
+  g_clear_pointer (&path, g_free);
+  path = etl_preferences_get_symbol_path ();
+  g_assert_cmpstr (path, ==, "srv*C:\\cache*https://msdl.microsoft.com/download/symbols");
+  g_unsetenv ("_NT_SYMBOL_PATH");
+}
+
+/* A symbol server in the path with downloads off: the image's reason says
+ * so (nothing is fetched). */
+static void
+test_downloads_off (void)
+{
+  g_autofree char *dir = NULL, *path = NULL, *text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlStacks) stacks = NULL;
+  g_autoptr (EtlSymbolPath) sympath = NULL;
+  g_autoptr (EtlSymbolResolver) resolver = NULL;
+  GtkWidget *dialog;
+  GtkTreeModel *model;
+  GtkTreeIter it;
+  gboolean seen = FALSE;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return;
+    }
+  dir = g_dir_make_tmp ("etl-call-views-srv-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "cppcon.etl", NULL);
+  etl_test_write_cppcon_trace (path);
+  stacks = open_stacks (path);
+  text = g_strdup_printf ("srv*%s*https://symbols.invalid/", dir);
+  sympath = etl_symbol_path_parse (text, &error);
+  g_assert_no_error (error);
+  resolver = etl_symbol_resolver_new (stacks, sympath, FALSE);
+  etl_symbol_resolver_attach (resolver);
+  dialog = open_dialog (stacks, resolver, text);
+  model = etl_stacks_dialog_get_symbols_model (ETL_STACKS_DIALOG (dialog));
+  g_assert_true (gtk_tree_model_get_iter_first (model, &it));
+  do
+    {
+      g_autofree char *module = NULL, *status = NULL, *reason = NULL;
+
+      gtk_tree_model_get (model, &it, 0, &module, 4, &status, 5, &reason, -1);
+      if (strcmp (module, "CppCon.exe") != 0)
+        continue;
+      seen = TRUE;
+      g_assert_cmpstr (status, ==, "not-found");
+      g_assert_nonnull (strstr (reason, "downloads from symbol servers are off"));
+    }
+  while (gtk_tree_model_iter_next (model, &it));
+  g_assert_true (seen);
+  /* The frames stay modules. */
+  assert_nth (etl_call_views_get_model (etl_stacks_dialog_get_call_views (ETL_STACKS_DIALOG (dialog)),
+                                        ETL_CALL_VIEWS_MODEL_BY_NAME),
+              0, "CppCon.exe", 10, 10);
+  gtk_widget_destroy (dialog);
+  etl_symbol_resolver_detach (resolver);
+  etl_test_rm_rf (dir);
+}
+
 int
 main (int argc, char **argv)
 {
+  g_autofree char *config = g_dir_make_tmp ("etl-call-views-config-XXXXXX", NULL);
+
+  /* Before anything asks GLib for the user's folders (they are cached). */
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/etl/call-views-gui/cppcon", test_cppcon);
   g_test_add_func ("/etl/call-views-gui/net-without-pdbs", test_net_without_pdbs);
   g_test_add_func ("/etl/call-views-gui/screenshots", test_screenshots);
-  return g_test_run ();
+  g_test_add_func ("/etl/call-views-gui/preferences", test_preferences);
+  g_test_add_func ("/etl/call-views-gui/downloads-off", test_downloads_off);
+  {
+    int status = g_test_run ();
+
+    etl_test_rm_rf (config);
+    return status;
+  }
 }

@@ -456,6 +456,12 @@ add_columns (EtlCallViews *self, GtkTreeView *view, gboolean sortable)
         }
       else
         {
+          /* Fixed widths: the Callers/Callees page's three tables line up. */
+          gtk_tree_view_column_set_sizing (col, GTK_TREE_VIEW_COLUMN_FIXED);
+          gtk_tree_view_column_set_fixed_width (col, c == ETL_CALL_VIEWS_COLUMN_INCLUSIVE_PERCENT
+                                                             || c == ETL_CALL_VIEWS_COLUMN_EXCLUSIVE_PERCENT
+                                                         ? 64
+                                                         : 96);
           g_object_set (cell, "xalign", 1.0, NULL);
           gtk_tree_view_column_set_cell_data_func (col, cell,
                                                    c == ETL_CALL_VIEWS_COLUMN_INCLUSIVE

@@ -361,7 +361,12 @@ recompute (EtlCallViews *self)
   self->generation++;
   if (self->samples == NULL)
     {
+      /* Nothing to show (yet): empty pages, and no flame graph either. */
       self->busy = FALSE;
+      g_clear_pointer (&self->tree, etl_call_tree_free);
+      g_clear_pointer (&self->stack_tree, etl_stack_tree_free);
+      fill_all (self);
+      g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
       return;
     }
   self->cancellable = g_cancellable_new ();

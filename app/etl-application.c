@@ -8,7 +8,8 @@
  * A #GtkApplication with id io.github.etlscope.Etlscope that handles
  * "open": `etlscope a.etl b.etl` shows both files as one merged timeline.
  * It loads the style sheet from the GResource at startup, owns the app.open,
- * app.open-files (as: paths or URIs), app.about and app.quit actions and the
+ * app.open-files (as: paths or URIs), app.about, app.preferences (the symbol
+ * path, etl-preferences.c) and app.quit actions and the
  * one accelerator table (every window action has a shortcut; they are listed
  * in gtk/help-overlay.ui, Ctrl+?).  GTK picks up gtk/menus.ui and
  * gtk/help-overlay.ui from the resource base path by itself.
@@ -19,6 +20,7 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include "etl-application.h"
+#include "etl-preferences.h"
 #include "etl-window.h"
 
 struct _EtlApplication
@@ -75,6 +77,16 @@ about_action (GSimpleAction *action, GVariant *param, gpointer user_data)
                          NULL);
 }
 
+/* app.preferences: the symbol path and the download switch
+ * (etl-preferences.c). */
+static void
+preferences_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_widget_show (etl_preferences_dialog_new (window));
+}
+
 /* app.quit (Ctrl+Q): every window keeps its state as the close button
  * does; g_application_quit() alone would leave without disposing them. */
 static void
@@ -91,6 +103,7 @@ etl_application_startup (GApplication *application)
     { "open", open_action },
     { "open-files", open_files_action, "as" },
     { "about", about_action },
+    { "preferences", preferences_action },
     { "quit", quit_action },
   };
   /* The one accelerator table (STYLE.md). */
@@ -103,6 +116,7 @@ etl_application_startup (GApplication *application)
     { "win.close-trace", { "<Primary>w", NULL } },
     { "win.cancel", { "Escape", NULL } },
     { "app.quit", { "<Primary>q", NULL } },
+    { "app.preferences", { "<Primary>comma", NULL } },
     { "win.export-selection", { "<Primary>e", NULL } },
     { "win.export-image", { "<Primary><Shift>e", NULL } },
     { "zoom.zoom-in", { "<Primary>plus", "<Primary>equal", "<Primary>KP_Add", NULL } },

@@ -17,7 +17,9 @@
 #include "etl-details.h"
 #include "etl-event-list.h"
 #include "etl-names.h"
+#include "etl-preferences.h"
 #include "etl-stacks-dialog.h"
+#include "etl-symbol-path.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
 #include "etl-window-private.h"
@@ -490,6 +492,49 @@ etl_window_zoom_to_data (EtlWindow *self)
     etl_zoom_manager_set_visible (self->zoom_manager, begin, end);
 }
 
+
+
+/* The window's symbol resolver for @stacks and the symbol path @text of the
+ * Preferences, made (on_demand FALSE: PDBs load in the stacks dialog's
+ * worker, never in the main loop) and attached to the stacks when the
+ * stacks or the path changed; the one before is detached first.  A path
+ * that does not parse resolves nothing (every image: not found). */
+typedef struct
+{
+  EtlStacks *stacks;
+  char *text;
+  EtlSymbolResolver *resolver;
+} WindowSymbols;
+
+static void
+window_symbols_free (gpointer data)
+{
+  WindowSymbols *ws = data;
+
+  etl_symbol_resolver_detach (ws->resolver);
+  etl_symbol_resolver_unref (ws->resolver);
+  g_free (ws->text);
+  g_free (ws);
+}
+
+static EtlSymbolResolver *
+window_resolver (EtlWindow *self, EtlStacks *stacks, const char *text)
+{
+  WindowSymbols *ws = g_object_get_data (G_OBJECT (self), "etl-window-symbols");
+  g_autoptr (EtlSymbolPath) path = NULL;
+
+  if (ws != NULL && ws->stacks == stacks && g_strcmp0 (ws->text, text) == 0)
+    return ws->resolver;
+  g_object_set_data (G_OBJECT (self), "etl-window-symbols", NULL); /* detaches the old one */
+  path = etl_symbol_path_parse (text, NULL);
+  ws = g_new0 (WindowSymbols, 1);
+  ws->stacks = stacks;
+  ws->text = g_strdup (text);
+  ws->resolver = etl_symbol_resolver_new (stacks, path, FALSE);
+  etl_symbol_resolver_attach (ws->resolver);
+  g_object_set_data_full (G_OBJECT (self), "etl-window-symbols", ws, window_symbols_free);
+  return ws->resolver;
+}
 /**
  * etl_window_show_stacks:
  * @self: a window
@@ -527,6 +572,13 @@ etl_window_show_stacks (EtlWindow *self)
   to = etl_time_format_span (end - etl_trace_get_origin (trace));
   range = g_strdup_printf ("%s – %s", from, to);
   dialog = etl_stacks_dialog_new (GTK_WINDOW (self), etl_document_get_stacks (self->document), begin, end, range);
+  {
+    g_autofree char *text = etl_preferences_get_symbol_path ();
+    EtlSymbolResolver *resolver = window_resolver (self, etl_document_get_stacks (self->document), text);
+
+    etl_stacks_dialog_set_resolver (ETL_STACKS_DIALOG (dialog), resolver, text,
+                                    etl_preferences_get_download_symbols ());
+  }
   if (etl_document_get_filter (self->document)->has_tid)
     tid = etl_document_get_filter (self->document)->tid;
   else if ((row = selected_row (self)) < etl_trace_get_n_records (trace) && etl_trace_peek_record (trace, row, &brief))

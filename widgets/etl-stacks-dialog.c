@@ -25,6 +25,23 @@
  *   samples only and is hidden meanwhile.  Without CSwitch records the
  *   choice is insensitive, its tooltip saying how to record them.
  *
+ * Beside them, PerfView's stack viewer pages for the source shown
+ * (#EtlCallViews over etl_call_samples_new_cpu() or
+ * etl_thread_time_samples_new()): By Name, Callers/Callees and Call Tree,
+ * with the controls bar above the pages (group by module, fold %,
+ * include/exclude).  The Flame Graph page draws the same grouped, folded and
+ * filtered stacks (etl_call_tree_to_stack_tree()), so that the pages always
+ * agree.
+ *
+ * With a symbol resolver (etl_stacks_dialog_set_resolver()) a Symbols page
+ * lists every image: its path, PDB name, GUID and age, status and why it
+ * did not resolve (etl_symbol_resolver_dup_statuses()).  Resolution is lazy
+ * and in a worker: the samples are named first with `module` for images
+ * whose PDB is not loaded (naming them asks the resolver for those
+ * modules), then the worker loads the PDBs asked for, names the samples
+ * again (the pages turn into function names) and then looks up every other
+ * image for the Symbols page.
+ *
  * Everything is computed in workers (#GTask, etl_worker_run()): at once the
  * samples' summary and tree, and the trace's thread states
  * (etl_thread_states_get_shared(), which also tells whether it has CSwitch
@@ -40,6 +57,9 @@
 
 #include "etl-stacks-dialog.h"
 #include "etl-worker.h"
+
+#include "etl-call-views.h"
+#include "etl-symbol-resolver.h"
 
 #include "etl-flame-graph.h"
 #include "etl-process-table.h"
@@ -75,6 +95,15 @@ struct _EtlStacksDialog
   GtkNotebook *notebook;
   GtkWidget *top_page;
   GtkWidget *flame_page;
+  EtlCallViews *views;
+  EtlCallSamples *samples[N_SOURCES];   /* once computed */
+  EtlStacksDialogSource views_source;   /* whose samples the views show */
+  EtlSymbolResolver *resolver;          /* etl_stacks_dialog_set_resolver() */
+  gboolean download;
+  char *symbol_path_text;
+  gboolean symbols_busy;
+  GtkListStore *symbols;
+  GtkLabel *symbols_label;
   GtkStack *graphs;
   EtlFlameGraph *graph[N_SOURCES];
   GCancellable *cancellable;             /* every job; cancelled on dispose */
@@ -118,7 +147,8 @@ job_free (gpointer data)
 typedef struct
 {
   EtlStackSummary *sum;
-  EtlStackTree *tree;
+  EtlStackTree *tree; /* thread time: the plain tree, for the summary line */
+  EtlCallSamples *samples;
 } Result;
 
 static void
@@ -128,6 +158,7 @@ result_free (gpointer data)
 
   g_clear_pointer (&r->sum, etl_stack_summary_free);
   g_clear_pointer (&r->tree, etl_stack_tree_free);
+  g_clear_pointer (&r->samples, etl_call_samples_unref);
   g_free (r);
 }
 
@@ -140,8 +171,8 @@ summarize_thread (GTask *task, gpointer source, gpointer task_data, GCancellable
 
   r->sum = etl_stacks_summarize (job->stacks, job->from, job->to, cancellable, &error);
   if (r->sum != NULL)
-    r->tree = etl_stack_tree_new (job->stacks, job->from, job->to, cancellable, &error);
-  if (r->sum == NULL || r->tree == NULL)
+    r->samples = etl_call_samples_new_cpu (job->stacks, job->from, job->to, cancellable, &error);
+  if (r->sum == NULL || r->samples == NULL)
     {
       result_free (r);
       g_task_return_error (task, error);
@@ -168,13 +199,203 @@ thread_time_thread (GTask *task, gpointer source, gpointer task_data, GCancellab
 {
   Job *job = task_data;
   GError *error = NULL;
-  EtlStackTree *tree = etl_thread_time_tree_new (job->states, job->stacks, job->tids, job->n_tids, job->from,
-                                                 job->to, cancellable, &error);
+  Result *r = g_new0 (Result, 1);
+  g_autoptr (EtlCallTree) plain = NULL;
 
-  if (tree == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, tree, (GDestroyNotify) etl_stack_tree_free);
+  r->samples = etl_thread_time_samples_new (job->states, job->stacks, job->tids, job->n_tids, job->from, job->to,
+                                            cancellable, &error);
+  if (r->samples != NULL)
+    plain = etl_call_tree_new (r->samples, NULL, cancellable, &error);
+  if (plain == NULL)
+    {
+      result_free (r);
+      g_task_return_error (task, error);
+      return;
+    }
+  r->tree = etl_call_tree_to_stack_tree (plain);
+  g_task_return_pointer (task, r, result_free);
+}
+
+/* Symbols ------------------------------------------------------------------ */
+
+typedef struct
+{
+  EtlSymbolResolver *resolver;
+  EtlStacks *stacks;
+  gint64 from;
+  gint64 to;
+} SymbolsJob;
+
+typedef struct
+{
+  EtlCallSamples *samples; /* named again: NULL when no PDB of the samples loaded */
+  GArray *statuses;        /* EtlSymbolModuleStatus */
+  guint loaded;
+} SymbolsResult;
+
+static void
+symbols_job_free (gpointer data)
+{
+  SymbolsJob *job = data;
+
+  etl_symbol_resolver_unref (job->resolver);
+  etl_stacks_unref (job->stacks);
+  g_free (job);
+}
+
+static void
+symbols_result_free (gpointer data)
+{
+  SymbolsResult *r = data;
+
+  g_clear_pointer (&r->samples, etl_call_samples_unref);
+  g_clear_pointer (&r->statuses, g_array_unref);
+  g_free (r);
+}
+
+static void
+symbols_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  SymbolsJob *job = task_data;
+  SymbolsResult *r = g_new0 (SymbolsResult, 1);
+  GError *error = NULL;
+
+  /* The modules the samples asked for first, then their names. */
+  r->loaded = etl_symbol_resolver_resolve_pending (job->resolver, cancellable, &error);
+  if (error == NULL && r->loaded > 0)
+    r->samples = etl_call_samples_new_cpu (job->stacks, job->from, job->to, cancellable, &error);
+  /* Then every other image, for the Symbols page. */
+  if (error == NULL)
+    {
+      etl_symbol_resolver_request_all (job->resolver);
+      etl_symbol_resolver_resolve_pending (job->resolver, cancellable, &error);
+    }
+  if (error != NULL)
+    {
+      symbols_result_free (r);
+      g_task_return_error (task, error);
+      return;
+    }
+  r->statuses = etl_symbol_resolver_dup_statuses (job->resolver);
+  g_task_return_pointer (task, r, symbols_result_free);
+}
+
+static void show_samples (EtlStacksDialog *self);
+static void start_thread_time (EtlStacksDialog *self);
+
+static void
+fill_symbols (EtlStacksDialog *self, GArray *statuses)
+{
+  gboolean has_server = self->symbol_path_text != NULL && strstr (self->symbol_path_text, "://") != NULL;
+  guint resolved = 0;
+  g_autofree char *text = NULL;
+
+  gtk_list_store_clear (self->symbols);
+  for (guint i = 0; i < statuses->len; i++)
+    {
+      const EtlSymbolModuleStatus *st = &g_array_index (statuses, EtlSymbolModuleStatus, i);
+      g_autofree char *age = st->guid != NULL ? g_strdup_printf ("%u", st->age) : g_strdup ("");
+      g_autofree char *reason = NULL;
+
+      if (st->status == ETL_SYMBOL_STATUS_RESOLVED)
+        {
+          resolved++;
+          reason = g_strdup_printf ("resolved from %s", st->file != NULL ? st->file : "?");
+        }
+      else if (st->status == ETL_SYMBOL_STATUS_NOT_FOUND && has_server && !self->download)
+        reason = g_strdup_printf ("%s; downloads from symbol servers are off (Preferences)",
+                                  st->reason != NULL ? st->reason : "PDB not found");
+      else
+        reason = g_strdup (st->reason != NULL ? st->reason : "");
+      gtk_list_store_insert_with_values (self->symbols, NULL, -1, 0, st->module, 1, st->pdb != NULL ? st->pdb : "",
+                                         2, st->guid != NULL ? st->guid : "", 3, age, 4,
+                                         etl_symbol_status_to_string (st->status), 5, reason, -1);
+    }
+  text = g_strdup_printf ("%u images, %u resolved. Symbol path: %s%s", statuses->len, resolved,
+                          self->symbol_path_text != NULL && self->symbol_path_text[0] != '\0'
+                              ? self->symbol_path_text
+                              : "(empty: set it in Preferences or _NT_SYMBOL_PATH)",
+                          self->download ? "; downloads on" : "; downloads off");
+  gtk_label_set_text (self->symbols_label, text);
+}
+
+static void
+on_symbols (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  EtlStacksDialog *self = ETL_STACKS_DIALOG (source);
+  g_autoptr (GError) error = NULL;
+  SymbolsResult *r = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (r == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          self->symbols_busy = FALSE;
+          gtk_label_set_text (self->symbols_label, error->message);
+        }
+      return;
+    }
+  self->symbols_busy = FALSE;
+  if (self->store == NULL)
+    {
+      symbols_result_free (r);
+      return;
+    }
+  if (r->samples != NULL)
+    {
+      g_clear_pointer (&self->samples[ETL_STACKS_DIALOG_SOURCE_SAMPLES], etl_call_samples_unref);
+      self->samples[ETL_STACKS_DIALOG_SOURCE_SAMPLES] = g_steal_pointer (&r->samples);
+      if (self->source == ETL_STACKS_DIALOG_SOURCE_SAMPLES)
+        show_samples (self);
+    }
+  if (r->loaded > 0 && self->thread_time_done)
+    {
+      /* Thread time is named again when next shown (now, if shown). */
+      self->thread_time_done = FALSE;
+      if (self->source == ETL_STACKS_DIALOG_SOURCE_THREAD_TIME)
+        start_thread_time (self);
+    }
+  fill_symbols (self, r->statuses);
+  symbols_result_free (r);
+}
+
+static void
+start_symbols (EtlStacksDialog *self)
+{
+  g_autoptr (GTask) task = NULL;
+  SymbolsJob *job;
+
+  if (self->resolver == NULL || self->symbols_busy)
+    return;
+  job = g_new0 (SymbolsJob, 1);
+  job->resolver = etl_symbol_resolver_ref (self->resolver);
+  job->stacks = etl_stacks_ref (self->stacks);
+  job->from = self->from;
+  job->to = self->to;
+  self->symbols_busy = TRUE;
+  gtk_label_set_text (self->symbols_label, "Looking for the images' PDBs…");
+  task = g_task_new (self, self->cancellable, on_symbols, NULL);
+  g_task_set_task_data (task, job, symbols_job_free);
+  etl_worker_run (task, symbols_thread);
+}
+
+/* The call-tree pages show the samples of the source shown (empty until
+ * computed). */
+static void
+show_samples (EtlStacksDialog *self)
+{
+  self->views_source = self->source;
+  etl_call_views_set_samples (self->views, self->samples[self->source],
+                              etl_trace_get_first_filetime (etl_stacks_get_trace (self->stacks)));
+}
+
+/* New views: the flame graph of their source draws the same stacks. */
+static void
+on_views_changed (EtlCallViews *views, gpointer user_data)
+{
+  EtlStacksDialog *self = ETL_STACKS_DIALOG (user_data);
+
+  etl_flame_graph_set_tree (self->graph[self->views_source], etl_call_views_take_stack_tree (views));
 }
 
 /* The line above the pages for the source shown. */
@@ -224,7 +445,10 @@ on_summary (GObject *source, GAsyncResult *result, gpointer user_data)
       return;
     }
   sum = r->sum;
-  etl_flame_graph_set_tree (self->graph[ETL_STACKS_DIALOG_SOURCE_SAMPLES], g_steal_pointer (&r->tree));
+  self->samples[ETL_STACKS_DIALOG_SOURCE_SAMPLES] = g_steal_pointer (&r->samples);
+  if (self->source == ETL_STACKS_DIALOG_SOURCE_SAMPLES)
+    show_samples (self);
+  start_symbols (self);
   for (guint k = 0; k < sum->rows->len; k++)
     {
       const EtlStackFrameCount *row = &g_array_index (sum->rows, EtlStackFrameCount, k);
@@ -322,9 +546,10 @@ on_thread_time (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   EtlStacksDialog *self = ETL_STACKS_DIALOG (source);
   g_autoptr (GError) error = NULL;
-  EtlStackTree *tree = g_task_propagate_pointer (G_TASK (result), &error);
+  Result *r = g_task_propagate_pointer (G_TASK (result), &error);
+  EtlStackTree *tree;
 
-  if (tree == NULL)
+  if (r == NULL)
     {
       if (GPOINTER_TO_UINT (user_data) == self->generation
           && job_failed (self, error, ETL_STACKS_DIALOG_SOURCE_THREAD_TIME))
@@ -333,14 +558,19 @@ on_thread_time (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   if (self->store == NULL || GPOINTER_TO_UINT (user_data) != self->generation)
     {
-      etl_stack_tree_free (tree); /* the dialog is gone, or the threads changed */
+      result_free (r); /* the dialog is gone, or the threads changed */
       return;
     }
   self->thread_time_busy = FALSE;
   self->thread_time_done = TRUE;
+  tree = r->tree;
   g_free (self->summary_text[ETL_STACKS_DIALOG_SOURCE_THREAD_TIME]);
   self->summary_text[ETL_STACKS_DIALOG_SOURCE_THREAD_TIME] = thread_time_text (self, tree);
-  etl_flame_graph_set_tree (self->graph[ETL_STACKS_DIALOG_SOURCE_THREAD_TIME], tree);
+  g_clear_pointer (&self->samples[ETL_STACKS_DIALOG_SOURCE_THREAD_TIME], etl_call_samples_unref);
+  self->samples[ETL_STACKS_DIALOG_SOURCE_THREAD_TIME] = g_steal_pointer (&r->samples);
+  result_free (r);
+  if (self->source == ETL_STACKS_DIALOG_SOURCE_THREAD_TIME)
+    show_samples (self);
   show_summary (self);
 }
 
@@ -463,11 +693,13 @@ on_source_toggled (GtkToggleButton *button, gpointer user_data)
                : ETL_STACKS_DIALOG_SOURCE_SAMPLES;
   self->source = source;
   gtk_stack_set_visible_child (self->graphs, GTK_WIDGET (self->graph[source]));
+  show_samples (self);
   /* Top Frames counts samples: hidden (its tab too) for thread time. */
   gtk_widget_set_visible (self->top_page, source == ETL_STACKS_DIALOG_SOURCE_SAMPLES);
   if (source == ETL_STACKS_DIALOG_SOURCE_THREAD_TIME)
     {
-      gtk_notebook_set_current_page (self->notebook, gtk_notebook_page_num (self->notebook, self->flame_page));
+      if (gtk_notebook_get_nth_page (self->notebook, gtk_notebook_get_current_page (self->notebook)) == self->top_page)
+        gtk_notebook_set_current_page (self->notebook, gtk_notebook_page_num (self->notebook, self->flame_page));
       start_thread_time (self);
     }
   update_title (self);
@@ -486,7 +718,11 @@ etl_stacks_dialog_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->thread_time_cancellable);
   g_clear_object (&self->store);
+  g_clear_object (&self->symbols);
+  g_clear_pointer (&self->resolver, etl_symbol_resolver_unref);
   g_clear_pointer (&self->states, etl_thread_states_unref);
+  for (guint i = 0; i < N_SOURCES; i++)
+    g_clear_pointer (&self->samples[i], etl_call_samples_unref);
   g_clear_pointer (&self->stacks, etl_stacks_unref);
   G_OBJECT_CLASS (etl_stacks_dialog_parent_class)->dispose (object);
 }
@@ -499,6 +735,7 @@ etl_stacks_dialog_finalize (GObject *object)
   for (guint i = 0; i < N_SOURCES; i++)
     g_free (self->summary_text[i]);
   g_free (self->range_text);
+  g_free (self->symbol_path_text);
   g_array_unref (self->tids);
   G_OBJECT_CLASS (etl_stacks_dialog_parent_class)->finalize (object);
 }
@@ -567,6 +804,19 @@ etl_stacks_dialog_init (EtlStacksDialog *self)
   self->notebook = GTK_NOTEBOOK (gtk_notebook_new ());
   gtk_notebook_append_page (self->notebook, scroller, gtk_label_new ("Top Frames"));
 
+  /* PerfView's stack viewer tabs: By Name, Callers/Callees, Call Tree, then
+   * the flame graph; their controls bar above the pages. */
+  self->views = ETL_CALL_VIEWS (etl_call_views_new ());
+  g_signal_connect (self->views, "changed", G_CALLBACK (on_views_changed), self);
+  gtk_container_add (GTK_CONTAINER (area), GTK_WIDGET (self->views));
+  gtk_notebook_append_page (self->notebook, etl_call_views_get_page (self->views, ETL_CALL_VIEWS_PAGE_BY_NAME),
+                            gtk_label_new ("By Name"));
+  gtk_notebook_append_page (self->notebook,
+                            etl_call_views_get_page (self->views, ETL_CALL_VIEWS_PAGE_CALLERS_CALLEES),
+                            gtk_label_new ("Callers/Callees"));
+  gtk_notebook_append_page (self->notebook, etl_call_views_get_page (self->views, ETL_CALL_VIEWS_PAGE_CALL_TREE),
+                            gtk_label_new ("Call Tree"));
+
   /* One graph per source, so that switching back keeps each tree. */
   self->graphs = GTK_STACK (gtk_stack_new ());
   for (guint i = 0; i < N_SOURCES; i++)
@@ -580,6 +830,43 @@ etl_stacks_dialog_init (EtlStacksDialog *self)
   gtk_container_add (GTK_CONTAINER (flame_scroller), GTK_WIDGET (self->graphs));
   self->flame_page = flame_scroller;
   gtk_notebook_append_page (self->notebook, flame_scroller, gtk_label_new ("Flame Graph"));
+  {
+    static const char *const titles[] = { "Module", "PDB", "GUID", "Age", "Status", "Reason" };
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+    GtkWidget *symbols_scroller = gtk_scrolled_window_new (NULL, NULL);
+    GtkWidget *symbols_view;
+
+    self->symbols = gtk_list_store_new (6, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
+                                        G_TYPE_STRING);
+    symbols_view = gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->symbols));
+    for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+      {
+        GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
+        GtkTreeViewColumn *col = gtk_tree_view_column_new_with_attributes (titles[i], cell, "text", i, NULL);
+
+        if (i == 1 || i == 5)
+          g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_MIDDLE, NULL);
+        gtk_tree_view_column_set_resizable (col, TRUE);
+        gtk_tree_view_column_set_sort_column_id (col, (int) i);
+        gtk_tree_view_column_set_expand (col, i == 5);
+        if (i == 1)
+          gtk_tree_view_column_set_fixed_width (col, 200);
+        gtk_tree_view_append_column (GTK_TREE_VIEW (symbols_view), col);
+      }
+    gtk_widget_set_has_tooltip (symbols_view, TRUE);
+    gtk_tree_view_set_tooltip_column (GTK_TREE_VIEW (symbols_view), 5);
+    self->symbols_label = GTK_LABEL (gtk_label_new ("No symbol resolver: frames are named by module."));
+    gtk_label_set_xalign (self->symbols_label, 0.0);
+    gtk_label_set_ellipsize (self->symbols_label, PANGO_ELLIPSIZE_END);
+    gtk_widget_set_margin_start (GTK_WIDGET (self->symbols_label), 6);
+    gtk_widget_set_margin_top (GTK_WIDGET (self->symbols_label), 4);
+    gtk_widget_set_margin_bottom (GTK_WIDGET (self->symbols_label), 4);
+    gtk_container_add (GTK_CONTAINER (symbols_scroller), symbols_view);
+    gtk_widget_set_vexpand (symbols_scroller, TRUE);
+    gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->symbols_label));
+    gtk_container_add (GTK_CONTAINER (box), symbols_scroller);
+    gtk_notebook_append_page (self->notebook, box, gtk_label_new ("Symbols"));
+  }
   gtk_widget_set_vexpand (GTK_WIDGET (self->notebook), TRUE);
   gtk_container_add (GTK_CONTAINER (area), GTK_WIDGET (self->notebook));
   gtk_window_set_default_size (GTK_WINDOW (self), 800, 560);
@@ -669,8 +956,10 @@ etl_stacks_dialog_set_threads (EtlStacksDialog *self, const guint32 *tids, guint
   self->thread_time_done = FALSE;
   g_clear_pointer (&self->summary_text[ETL_STACKS_DIALOG_SOURCE_THREAD_TIME], g_free);
   etl_flame_graph_set_tree (self->graph[ETL_STACKS_DIALOG_SOURCE_THREAD_TIME], NULL);
+  g_clear_pointer (&self->samples[ETL_STACKS_DIALOG_SOURCE_THREAD_TIME], etl_call_samples_unref);
   if (self->source == ETL_STACKS_DIALOG_SOURCE_THREAD_TIME)
     {
+      show_samples (self);
       start_thread_time (self);
       show_summary (self);
     }
@@ -746,13 +1035,15 @@ etl_stacks_dialog_get_source_button (EtlStacksDialog *self, EtlStacksDialogSourc
  * @self: a dialog
  *
  * Returns: whether a worker is still computing: the samples' summary, the
- *   thread states, or a thread-time tree
+ *   thread states, a thread-time tree, or the call-tree views (and with
+ *   them the flame graph's tree)
  */
 gboolean
 etl_stacks_dialog_get_busy (EtlStacksDialog *self)
 {
   g_return_val_if_fail (ETL_IS_STACKS_DIALOG (self), FALSE);
-  return self->samples_busy || self->states_busy || self->thread_time_busy;
+  return self->samples_busy || self->states_busy || self->thread_time_busy || self->symbols_busy
+         || etl_call_views_get_busy (self->views);
 }
 
 /**
@@ -795,4 +1086,65 @@ etl_stacks_dialog_get_flame_graph (EtlStacksDialog *self)
 {
   g_return_val_if_fail (ETL_IS_STACKS_DIALOG (self), NULL);
   return self->graph[self->source];
+}
+
+/**
+ * etl_stacks_dialog_get_call_views:
+ * @self: a dialog
+ *
+ * Returns: (transfer none): the By Name, Callers/Callees and Call Tree pages
+ *   and their controls, over the source shown
+ */
+EtlCallViews *
+etl_stacks_dialog_get_call_views (EtlStacksDialog *self)
+{
+  g_return_val_if_fail (ETL_IS_STACKS_DIALOG (self), NULL);
+  return self->views;
+}
+
+/**
+ * etl_stacks_dialog_set_resolver:
+ * @self: a dialog
+ * @resolver: (transfer none) (nullable): the resolver attached to the
+ *   dialog's stacks (etl_symbol_resolver_attach(), made with on_demand
+ *   %FALSE so that naming a frame never reads a PDB in the main loop)
+ * @symbol_path_text: (nullable): its symbol path as the user wrote it, for
+ *   the Symbols page
+ * @download: whether downloads from symbol servers are allowed (the
+ *   Preferences' switch), for the reasons of the Symbols page
+ *
+ * Gives the dialog the symbols of its stacks: the PDBs of the images its
+ * samples touch are loaded in a worker once the samples are counted, the
+ * pages are named again, then every image's status is shown (see the
+ * section description).  Call it right after etl_stacks_dialog_new().
+ */
+void
+etl_stacks_dialog_set_resolver (EtlStacksDialog *self, EtlSymbolResolver *resolver, const char *symbol_path_text,
+                                gboolean download)
+{
+  g_return_if_fail (ETL_IS_STACKS_DIALOG (self));
+
+  if (resolver != NULL)
+    etl_symbol_resolver_ref (resolver);
+  g_clear_pointer (&self->resolver, etl_symbol_resolver_unref);
+  self->resolver = resolver;
+  g_free (self->symbol_path_text);
+  self->symbol_path_text = g_strdup (symbol_path_text);
+  self->download = download;
+  if (!self->samples_busy)
+    start_symbols (self);
+}
+
+/**
+ * etl_stacks_dialog_get_symbols_model:
+ * @self: a dialog
+ *
+ * Returns: (transfer none): the Symbols page's rows: module, PDB, GUID, age,
+ *   status (etl_symbol_status_to_string()) and reason, all strings
+ */
+GtkTreeModel *
+etl_stacks_dialog_get_symbols_model (EtlStacksDialog *self)
+{
+  g_return_val_if_fail (ETL_IS_STACKS_DIALOG (self), NULL);
+  return GTK_TREE_MODEL (self->symbols);
 }

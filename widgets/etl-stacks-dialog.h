@@ -3,8 +3,10 @@
 
 #include <gtk/gtk.h>
 
+#include "etl-call-views.h"
 #include "etl-flame-graph.h"
 #include "etl-stacks.h"
+#include "etl-symbol-resolver.h"
 
 G_BEGIN_DECLS
 
@@ -56,5 +58,9 @@ gboolean etl_stacks_dialog_get_busy (EtlStacksDialog *self);
 GtkTreeModel *etl_stacks_dialog_get_model (EtlStacksDialog *self);
 const char *etl_stacks_dialog_get_summary_text (EtlStacksDialog *self);
 EtlFlameGraph *etl_stacks_dialog_get_flame_graph (EtlStacksDialog *self);
+EtlCallViews *etl_stacks_dialog_get_call_views (EtlStacksDialog *self);
+void etl_stacks_dialog_set_resolver (EtlStacksDialog *self, EtlSymbolResolver *resolver, const char *symbol_path_text,
+                                     gboolean download);
+GtkTreeModel *etl_stacks_dialog_get_symbols_model (EtlStacksDialog *self);
 
 G_END_DECLS

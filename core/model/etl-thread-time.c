@@ -89,6 +89,8 @@ typedef struct
   EtlTrace *trace;
   EtlProcessTable *table;
   GPtrArray *path; /* interned names, outermost first */
+  EtlCallSamples *samples; /* etl_thread_time_samples_new(): the paths go here instead */
+  GArray *ids;             /* guint32: the path's ids in @samples */
 } Builder;
 
 static void
@@ -231,9 +233,49 @@ add_thread (Builder *b, EtlThreadStates *states, guint32 tid, gint64 from, gint6
             }
         }
       push (b, leaf);
-      etl_stack_tree_builder_add (b->tree, (const char *const *) b->path->pdata, b->path->len,
-                                  (guint64) (end - start));
+      if (b->samples != NULL)
+        {
+          g_array_set_size (b->ids, 0);
+          for (guint k = 0; k < b->path->len; k++)
+            {
+              guint32 id = etl_call_samples_intern (b->samples, g_ptr_array_index (b->path, k));
+
+              g_array_append_val (b->ids, id);
+            }
+          etl_call_samples_add (b->samples, (const guint32 *) b->ids->data, b->ids->len, (guint64) (end - start),
+                                start);
+        }
+      else
+        etl_stack_tree_builder_add (b->tree, (const char *const *) b->path->pdata, b->path->len,
+                                    (guint64) (end - start));
     }
+}
+
+/* Adds the intervals of the threads (or of all) to @b. */
+static gboolean
+add_threads (Builder *b, EtlThreadStates *states, EtlStacks *stacks, const guint32 *tids, guint n_tids,
+             gint64 from_filetime, gint64 to_filetime, GCancellable *cancellable, GError **error)
+{
+  const guint32 *all;
+  guint n_all = 0;
+
+  b->stacks = stacks;
+  b->trace = etl_stacks_get_trace (stacks);
+  b->table = etl_trace_get_process_table (b->trace);
+  all = etl_thread_states_get_threads (states, &n_all);
+  if (n_tids == 0)
+    {
+      tids = all;
+      n_tids = n_all;
+    }
+  for (guint i = 0; i < n_tids; i++)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (tids[i] != 0)
+        add_thread (b, states, tids[i], from_filetime, to_filetime);
+    }
+  return TRUE;
 }
 
 /**
@@ -268,32 +310,59 @@ etl_thread_time_tree_new (EtlThreadStates *states, EtlStacks *stacks, const guin
   g_autoptr (EtlStackTreeBuilder) tree = NULL;
   g_autoptr (GPtrArray) path = g_ptr_array_new ();
   Builder b = { 0 };
-  const guint32 *all;
-  guint n_all = 0;
 
   g_return_val_if_fail (states != NULL && stacks != NULL, NULL);
   g_return_val_if_fail (tids != NULL || n_tids == 0, NULL);
 
   tree = etl_stack_tree_builder_new (ETL_STACK_TREE_UNIT_TICKS);
   b.tree = tree;
-  b.stacks = stacks;
-  b.trace = etl_stacks_get_trace (stacks);
-  b.table = etl_trace_get_process_table (b.trace);
   b.path = path;
-  all = etl_thread_states_get_threads (states, &n_all);
-  if (n_tids == 0)
-    {
-      tids = all;
-      n_tids = n_all;
-    }
-  for (guint i = 0; i < n_tids; i++)
-    {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-      if (tids[i] != 0)
-        add_thread (&b, states, tids[i], from_filetime, to_filetime);
-    }
+  if (!add_threads (&b, states, stacks, tids, n_tids, from_filetime, to_filetime, cancellable, error))
+    return NULL;
   return etl_stack_tree_builder_finish (g_steal_pointer (&tree));
+}
+
+/**
+ * etl_thread_time_samples_new:
+ * @states: as etl_thread_time_tree_new()
+ * @stacks: as etl_thread_time_tree_new()
+ * @tids: (array length=n_tids) (nullable): as etl_thread_time_tree_new()
+ * @n_tids: as etl_thread_time_tree_new()
+ * @from_filetime: start of the range, FILETIME, inclusive
+ * @to_filetime: end of the range, FILETIME, exclusive
+ * @cancellable: (nullable): checked once a thread
+ * @error: return location for %G_IO_ERROR_CANCELLED
+ *
+ * The same paths as etl_thread_time_tree_new(), each a sample weighted by
+ * its interval's length in 100-ns ticks at the interval's (clipped) start,
+ * for the call-tree views (etl_call_tree_new()).
+ *
+ * Returns: (transfer full) (nullable): the samples, in
+ *   %ETL_STACK_TREE_UNIT_TICKS; %NULL when cancelled
+ */
+EtlCallSamples *
+etl_thread_time_samples_new (EtlThreadStates *states, EtlStacks *stacks, const guint32 *tids, guint n_tids,
+                             gint64 from_filetime, gint64 to_filetime, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (EtlStackTreeBuilder) tree = NULL;
+  g_autoptr (GPtrArray) path = g_ptr_array_new ();
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (EtlCallSamples) samples = NULL;
+  Builder b = { 0 };
+
+  g_return_val_if_fail (states != NULL && stacks != NULL, NULL);
+  g_return_val_if_fail (tids != NULL || n_tids == 0, NULL);
+
+  /* The builder only interns the names (one copy per distinct name). */
+  tree = etl_stack_tree_builder_new (ETL_STACK_TREE_UNIT_TICKS);
+  samples = etl_call_samples_new (ETL_STACK_TREE_UNIT_TICKS);
+  b.tree = tree;
+  b.path = path;
+  b.samples = samples;
+  b.ids = ids;
+  if (!add_threads (&b, states, stacks, tids, n_tids, from_filetime, to_filetime, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&samples);
 }
 
 /**

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "etl-call-samples.h"
 #include "etl-stack-tree.h"
 #include "etl-stacks.h"
 #include "etl-thread-states.h"
@@ -18,6 +19,9 @@ G_BEGIN_DECLS
 EtlStackTree *etl_thread_time_tree_new (EtlThreadStates *states, EtlStacks *stacks, const guint32 *tids,
                                         guint n_tids, gint64 from_filetime, gint64 to_filetime,
                                         GCancellable *cancellable, GError **error);
+EtlCallSamples *etl_thread_time_samples_new (EtlThreadStates *states, EtlStacks *stacks, const guint32 *tids,
+                                             guint n_tids, gint64 from_filetime, gint64 to_filetime,
+                                             GCancellable *cancellable, GError **error);
 guint64 etl_thread_time_tree_sum (EtlStackTree *tree, const char *pseudo_frame);
 
 G_END_DECLS

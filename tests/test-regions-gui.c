@@ -446,9 +446,10 @@ test_screenshot (Fixture *f, gconstpointer data)
   lanes = etl_window_get_region_lanes (f->window);
   set = etl_region_lanes_get_spans (lanes);
   s = etl_span_set_get (set, &n);
-  /* The longest target with tasks nested in it. */
+  /* The longest closed target with tasks nested in it. */
   for (guint i = 0; i < n; i++)
     if (s[i].parent != ETL_SPAN_NONE && g_str_has_prefix (etl_span_set_get_string (set, s[s[i].parent].name), "Target(")
+        && (s[s[i].parent].flags & ETL_SPAN_OPEN) == 0
         && (target == ETL_SPAN_NONE || s[s[i].parent].stop - s[s[i].parent].start > s[target].stop - s[target].start))
       target = s[i].parent;
   g_assert_cmpuint (target, !=, ETL_SPAN_NONE);
@@ -459,6 +460,7 @@ test_screenshot (Fixture *f, gconstpointer data)
                                   s[target].stop + d / 3);
   }
   etl_region_lanes_select_span (lanes, target);
+  g_assert_true (etl_window_show_view_tab (f->window, "events"));
   wait_idle (f->window);
   etl_test_wait_transitions (GTK_WIDGET (f->window));
   name = g_strdup_printf ("regions-timeline-%dx%d.png", width, height);

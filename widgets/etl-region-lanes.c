@@ -92,7 +92,7 @@ struct _EtlRegionLanes
   guint idle_id;
   guint32 selected;
   guint n_drawn;
-  GArray *rects[N_COLORS]; /* scratch: double x, y, w, h */
+  GArray *rects[2 * N_COLORS]; /* scratch: double x, y, w, h; open spans from N_COLORS */
 };
 
 enum
@@ -481,6 +481,13 @@ name_color (guint32 name)
   return ((name * 2654435761u) >> 16) % N_COLORS;
 }
 
+/* The scratch array of a span's bars: its name's colour, open ones apart. */
+static guint
+color_of (const EtlSpan *x)
+{
+  return name_color (x->name) + ((x->flags & ETL_SPAN_OPEN) ? N_COLORS : 0);
+}
+
 static void
 set_rgb (cairo_t *cr, guint32 rgb, double alpha)
 {
@@ -531,7 +538,7 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
   text = gtk_widget_create_pango_layout (widget, NULL);
   pango_layout_set_ellipsize (text, PANGO_ELLIPSIZE_END);
 
-  for (guint k = 0; k < N_COLORS; k++)
+  for (guint k = 0; k < 2 * N_COLORS; k++)
     g_array_set_size (self->rects[k], 0);
 
   for (guint li = 0, y = 0; li < l->n_lanes; li++)
@@ -579,7 +586,7 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
                   double reach = x0 + MIN ((double) (row->max_stop[j - 1] - vb) * scale, pw);
                   double v[4] = { xa, ry, MAX (reach - xa, 1.0), rh };
 
-                  g_array_append_vals (self->rects[name_color (x->name)], v, 4);
+                  g_array_append_vals (self->rects[color_of (x)], v, 4);
                   self->n_drawn++;
                   i = j;
                   continue;
@@ -587,7 +594,7 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
               {
                 double v[4] = { xa, ry, MAX (xb - xa - (xb - xa > 3 ? 1 : 0), 1.0), rh };
 
-                g_array_append_vals (self->rects[name_color (x->name)], v, 4);
+                g_array_append_vals (self->rects[color_of (x)], v, 4);
                 self->n_drawn++;
               }
               i++;
@@ -596,7 +603,8 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
       y += lane_h + LANE_GAP;
     }
 
-  for (guint k = 0; k < N_COLORS; k++)
+  /* Open spans (no Stop: they last to the trace's end) are pale. */
+  for (guint k = 0; k < 2 * N_COLORS; k++)
     {
       const double *v = (const double *) (gpointer) self->rects[k]->data;
 
@@ -604,7 +612,7 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
         continue;
       for (guint j = 0; j < self->rects[k]->len; j += 4)
         cairo_rectangle (cr, v[j], v[j + 1], v[j + 2], v[j + 3]);
-      set_rgb (cr, palette[k], 0.85);
+      set_rgb (cr, palette[k % N_COLORS], k < N_COLORS ? 0.85 : 0.3);
       cairo_fill (cr);
     }
 
@@ -622,6 +630,7 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
             const Row *row = &l->rows[lane->first_row + r];
             guint i = first_reaching (row, vb);
             double ry = y + r * ETL_REGION_LANES_ROW_HEIGHT;
+            double free_x = x0; /* where the row's last label ended */
 
             while (i < row->n)
               {
@@ -632,6 +641,8 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
                   break;
                 xa = x0 + MAX ((double) (x->start - vb) * scale, 0);
                 xb = x0 + MIN ((double) (x->stop - vb) * scale, pw);
+                /* Spans overlapping in the last row: no label over another. */
+                xa = MAX (xa, free_x);
                 if (xb - xa < ETL_REGION_LANES_LABEL_MIN)
                   {
                     /* Skip the spans that begin within the next label's width. */
@@ -644,6 +655,12 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
                 pango_layout_set_text (text, etl_span_set_get_string (l->spans, x->label), -1);
                 cairo_move_to (cr, xa + 2, ry + 1);
                 pango_cairo_show_layout (cr, text);
+                {
+                  int tw, th;
+
+                  pango_layout_get_pixel_size (text, &tw, &th);
+                  free_x = xa + 2 + tw + 4;
+                }
                 i++;
               }
           }
@@ -890,7 +907,7 @@ etl_region_lanes_dispose (GObject *object)
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->extra, etl_span_set_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
-  for (guint k = 0; k < N_COLORS; k++)
+  for (guint k = 0; k < 2 * N_COLORS; k++)
     g_clear_pointer (&self->rects[k], g_array_unref);
   G_OBJECT_CLASS (etl_region_lanes_parent_class)->dispose (object);
 }
@@ -923,7 +940,7 @@ static void
 etl_region_lanes_init (EtlRegionLanes *self)
 {
   self->selected = ETL_SPAN_NONE;
-  for (guint k = 0; k < N_COLORS; k++)
+  for (guint k = 0; k < 2 * N_COLORS; k++)
     self->rects[k] = g_array_new (FALSE, FALSE, sizeof (double));
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_add_events (GTK_WIDGET (self), GDK_BUTTON_PRESS_MASK);

@@ -79,11 +79,9 @@ etl_duration_format (gint64 ticks)
 static gint64
 bucket_edge (const EtlSpanHistogram *h, guint b)
 {
-  double f = (double) b / h->n_buckets;
-
-  if (h->log_scale)
-    return (gint64) ceil (expm1 (log1p ((double) h->lo) + f * (log1p ((double) h->hi) - log1p ((double) h->lo))));
-  return h->lo + (gint64) ceil (f * (double) (h->hi - h->lo));
+  if (b == 0)
+    return h->lo;
+  return h->edges[MIN (b, h->n_buckets)];
 }
 
 static void

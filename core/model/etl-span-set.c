@@ -326,6 +326,10 @@ in_range (const EtlSpan *s, gint64 begin, gint64 end)
   return begin >= end || (s->start >= begin && s->start < end);
 }
 
+/* (name, lane) pairs get dense group ids from a table of n_strings × lanes
+ * cells up to this many, else from a hash table. */
+#define MAX_DENSE_CELLS (1u << 22)
+
 /**
  * etl_span_set_compute_stats:
  * @set: a set
@@ -334,75 +338,83 @@ in_range (const EtlSpan *s, gint64 begin, gint64 end)
  * @end: FILETIME, exclusive
  *
  * The statistics of each name in each lane (#EtlIntervalStats): spans are
- * grouped by name with a counting pass (a name seen in more than one lane,
- * which is rare, is split by lane through a small hash table), and each
- * group's measured durations (open spans have none) sorted once.
- * O(spans + strings).
+ * grouped by (name, lane) with a counting pass (a table indexed by name
+ * and lane, or a hash table when there are very many of both), and each
+ * group's measured durations (open spans have none) sorted once (a radix
+ * sort).  O(spans + strings × lanes).
  *
  * Returns: (transfer full) (element-type EtlSpanNameStats): one row per
- *   name and lane that has spans: those of one lane by name in
- *   string-table order (first seen first), the split ones after them
+ *   name and lane that has spans, in the order of their first span
  */
 GArray *
 etl_span_set_compute_stats (EtlSpanSet *set, gint64 begin, gint64 end)
 {
-  g_autofree guint32 *first_lane = NULL;
-  g_autofree guint8 *multi = NULL;
+  g_autofree guint32 *lane_rank = NULL;
+  g_autofree guint32 *cell_group = NULL;
   g_autofree guint32 *group = NULL;
   g_autofree gsize *offset = NULL;
   g_autofree gsize *fill = NULL;
   g_autofree guint64 *open = NULL;
   g_autofree gint64 *durations = NULL;
-  g_autoptr (GHashTable) extra = NULL;
-  g_autoptr (GArray) extra_keys = NULL;
+  g_autoptr (GHashTable) pairs = NULL;
+  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint64)); /* group → name << 32 | lane */
   const EtlSpan *s;
-  guint n = 0, n_strings, n_groups;
+  guint n = 0, n_strings, n_lanes = 0, n_groups;
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (EtlSpanNameStats));
 
   g_return_val_if_fail (set != NULL, rows);
   s = etl_span_set_get (set, &n);
   n_strings = set->strings->len;
-  first_lane = g_new (guint32, n_strings);
-  memset (first_lane, 0xff, n_strings * sizeof (guint32));
-  multi = g_new0 (guint8, n_strings);
+  lane_rank = g_new (guint32, n_strings);
+  memset (lane_rank, 0xff, n_strings * sizeof (guint32));
   for (guint i = 0; i < n; i++)
+    if (lane_rank[s[i].lane] == ETL_SPAN_NONE)
+      lane_rank[s[i].lane] = n_lanes++;
+  if ((guint64) n_strings * MAX (n_lanes, 1) <= MAX_DENSE_CELLS)
     {
-      if (!in_range (&s[i], begin, end))
-        continue;
-      if (first_lane[s[i].name] == ETL_SPAN_NONE)
-        first_lane[s[i].name] = s[i].lane;
-      else if (first_lane[s[i].name] != s[i].lane)
-        multi[s[i].name] = 1;
+      cell_group = g_new (guint32, (gsize) n_strings * MAX (n_lanes, 1));
+      memset (cell_group, 0xff, (gsize) n_strings * MAX (n_lanes, 1) * sizeof (guint32));
     }
-  /* Groups: a name of one lane is its own group; (name, lane) pairs of the
-   * others get groups from n_strings on. */
+  else
+    pairs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
   group = g_new (guint32, MAX (n, 1));
-  extra = g_hash_table_new (g_int64_hash, g_int64_equal);
-  extra_keys = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (guint i = 0; i < n; i++)
     {
+      guint64 key;
+      guint32 g;
+
       if (!in_range (&s[i], begin, end))
         continue;
-      if (!multi[s[i].name])
-        group[i] = s[i].name;
+      key = ((guint64) s[i].name << 32) | s[i].lane;
+      if (cell_group != NULL)
+        {
+          guint32 *cell = &cell_group[(gsize) lane_rank[s[i].lane] * n_strings + s[i].name];
+
+          if (*cell == ETL_SPAN_NONE)
+            {
+              *cell = keys->len;
+              g_array_append_val (keys, key);
+            }
+          g = *cell;
+        }
       else
         {
-          gint64 key = ((gint64) s[i].name << 32) | s[i].lane;
-          gpointer found = g_hash_table_lookup (extra, &key);
+          gpointer found = g_hash_table_lookup (pairs, &key);
 
           if (found == NULL)
             {
-              g_array_append_val (extra_keys, key);
-              found = GUINT_TO_POINTER (extra_keys->len);
-              /* The keys' array may move: the table keys on a copy. */
-              g_hash_table_insert (extra, g_memdup2 (&key, sizeof key), found);
+              g_array_append_val (keys, key);
+              found = GUINT_TO_POINTER (keys->len);
+              g_hash_table_insert (pairs, g_memdup2 (&key, sizeof key), found);
             }
-          group[i] = n_strings + GPOINTER_TO_UINT (found) - 1;
+          g = GPOINTER_TO_UINT (found) - 1;
         }
+      group[i] = g;
     }
-  n_groups = n_strings + extra_keys->len;
+  n_groups = keys->len;
   offset = g_new0 (gsize, n_groups + 1);
-  open = g_new0 (guint64, n_groups);
+  open = g_new0 (guint64, MAX (n_groups, 1));
   for (guint i = 0; i < n; i++)
     {
       if (!in_range (&s[i], begin, end))
@@ -422,36 +434,15 @@ etl_span_set_compute_stats (EtlSpanSet *set, gint64 begin, gint64 end)
   for (guint k = 0; k < n_groups; k++)
     {
       EtlSpanNameStats row = { 0 };
-      gsize len = offset[k + 1] - offset[k];
+      guint64 key = g_array_index (keys, guint64, k);
 
-      if (len == 0 && open[k] == 0)
-        continue;
-      if (k < n_strings)
-        {
-          row.name = k;
-          row.lane = first_lane[k];
-        }
-      else
-        {
-          gint64 key = g_array_index (extra_keys, gint64, k - n_strings);
-
-          row.name = (guint32) (key >> 32);
-          row.lane = (guint32) key;
-        }
-      etl_interval_stats_compute (durations + offset[k], len, &row.stats);
+      row.name = (guint32) (key >> 32);
+      row.lane = (guint32) key;
+      etl_interval_stats_compute (durations + offset[k], offset[k + 1] - offset[k], &row.stats);
       row.stats.count += open[k];
       row.stats.open = open[k];
       g_array_append_val (rows, row);
     }
-  {
-    /* Free the copied keys. */
-    GHashTableIter it;
-    gpointer key;
-
-    g_hash_table_iter_init (&it, extra);
-    while (g_hash_table_iter_next (&it, &key, NULL))
-      g_free (key);
-  }
   return rows;
 }
 
@@ -460,39 +451,31 @@ etl_span_set_compute_stats (EtlSpanSet *set, gint64 begin, gint64 end)
  * @histogram: a histogram from etl_span_histogram_compute()
  * @duration: a duration, 100-ns units
  *
- * The bucket a duration falls in: the one rule both the counting and the
- * Regions view's selection of "the spans in these buckets" use, so that
- * the two agree exactly.  Durations outside [@lo, @hi] go to the first or
- * the last bucket.
+ * The bucket a duration falls in (a binary search of @edges): the one rule
+ * both the counting and the Regions view's selection of "the spans in
+ * these buckets" use, so that the two agree exactly.  Durations outside
+ * [@lo, @hi] go to the first or the last bucket.
  *
  * Returns: the bucket, below @n_buckets
  */
 guint
 etl_span_histogram_bucket_of (const EtlSpanHistogram *histogram, gint64 duration)
 {
-  double lo, hi, v, f;
-  guint b;
+  guint lo = 1, hi;
 
   g_return_val_if_fail (histogram != NULL && histogram->n_buckets > 0, 0);
-  if (duration <= histogram->lo || histogram->hi <= histogram->lo)
-    return 0;
-  if (duration >= histogram->hi)
-    return histogram->n_buckets - 1;
-  if (histogram->log_scale)
+  /* The last bucket whose edge is ≤ @duration (binary search). */
+  hi = histogram->n_buckets;
+  while (lo < hi)
     {
-      lo = log1p ((double) histogram->lo);
-      hi = log1p ((double) histogram->hi);
-      v = log1p ((double) duration);
+      guint mid = lo + (hi - lo) / 2;
+
+      if (histogram->edges[mid] <= duration)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
-  else
-    {
-      lo = (double) histogram->lo;
-      hi = (double) histogram->hi;
-      v = (double) duration;
-    }
-  f = (v - lo) / (hi - lo) * histogram->n_buckets;
-  b = f <= 0 ? 0 : (guint) f;
-  return MIN (b, histogram->n_buckets - 1);
+  return lo - 1;
 }
 
 /**
@@ -529,6 +512,20 @@ etl_span_histogram_compute (EtlSpanHistogram *histogram, const gint64 *durations
   histogram->lo = lo;
   histogram->hi = hi;
   histogram->log_scale = (double) hi > 100.0 * ((double) lo + 1.0);
+  /* Edges: equal steps in log(d + 1) or in d, rounded up, never falling. */
+  histogram->edges[0] = G_MININT64;
+  for (guint b = 1; b < histogram->n_buckets; b++)
+    {
+      double f = (double) b / histogram->n_buckets;
+      gint64 e;
+
+      if (histogram->log_scale)
+        e = (gint64) ceil (expm1 (log1p ((double) lo) + f * (log1p ((double) hi) - log1p ((double) lo))));
+      else
+        e = lo + (gint64) ceil (f * (double) (hi - lo));
+      histogram->edges[b] = MAX (e, histogram->edges[b - 1]);
+    }
+  histogram->edges[histogram->n_buckets] = hi + 1;
   for (gsize i = 0; i < n_durations; i++)
     histogram->counts[etl_span_histogram_bucket_of (histogram, MAX (durations[i], 0))]++;
   for (guint b = 0; b < histogram->n_buckets; b++)

@@ -117,6 +117,9 @@ typedef struct
  *   duration)
  * @counts: spans per bucket
  * @max_count: the largest of @counts
+ * @edges: where each bucket begins: bucket b holds the durations d with
+ *   @edges[b] ≤ d < @edges[b + 1] (the first and the last bucket also
+ *   those below and above); @edges[@n_buckets] is @hi + 1
  *
  * A duration histogram (etl_span_histogram_compute()); a duration's bucket
  * is etl_span_histogram_bucket_of().
@@ -129,6 +132,7 @@ typedef struct
   gboolean log_scale;
   guint64 counts[ETL_SPAN_HISTOGRAM_MAX_BUCKETS];
   guint64 max_count;
+  gint64 edges[ETL_SPAN_HISTOGRAM_MAX_BUCKETS + 1];
 } EtlSpanHistogram;
 
 typedef struct _EtlSpanSet EtlSpanSet;

@@ -398,11 +398,11 @@ test_load_regions (Fixture *f, gconstpointer data)
 }
 
 static void
-save_png (GtkWidget *window, const char *name)
+save_png (GtkWidget *window, const char *name, int want_w)
 {
   const char *dir = g_getenv ("ETLSCOPE_SCREENSHOT_DIR");
   GdkWindow *gdk = gtk_widget_get_window (window);
-  int w = gtk_widget_get_allocated_width (window), h = gtk_widget_get_allocated_height (window);
+  int w = gdk_window_get_width (gdk), h = gdk_window_get_height (gdk);
   g_autoptr (GdkPixbuf) pixbuf = NULL;
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autoptr (GError) error = NULL;
@@ -412,6 +412,7 @@ save_png (GtkWidget *window, const char *name)
   gdk_pixbuf_save (pixbuf, path, "png", &error, NULL);
   g_assert_no_error (error);
   g_test_message ("saved %s (%dx%d)", path, w, h);
+  g_assert_cmpint (w, ==, want_w); /* the Regions view and area do not widen the window */
 }
 
 /* Screenshots: a target selected in the timeline's Regions area; the
@@ -441,7 +442,23 @@ test_screenshot (Fixture *f, gconstpointer data)
     sscanf (size, "%dx%d", &width, &height);
   if (!open_msbuild (f))
     return;
+  g_action_group_change_action_state (G_ACTION_GROUP (f->window), "show-session", g_variant_new_boolean (FALSE));
+  gtk_window_move (GTK_WINDOW (f->window), 0, 0);
   gtk_window_resize (GTK_WINDOW (f->window), width, height);
+  etl_test_wait_paint (GTK_WIDGET (f->window));
+  /* The window's own size, decorations included, is the one asked for. */
+  for (int pass = 0, ask_w = width, ask_h = height; pass < 3; pass++)
+    {
+      int extra_h = gdk_window_get_height (gtk_widget_get_window (GTK_WIDGET (f->window))) - height;
+      int extra_w = gdk_window_get_width (gtk_widget_get_window (GTK_WIDGET (f->window))) - width;
+
+      if (extra_h == 0 && extra_w == 0)
+        break;
+      ask_h -= extra_h;
+      ask_w -= extra_w;
+      gtk_window_resize (GTK_WINDOW (f->window), ask_w, ask_h);
+      etl_test_wait_paint (GTK_WIDGET (f->window));
+    }
   etl_window_set_panel_height (f->window, height * 2 / 5);
   lanes = etl_window_get_region_lanes (f->window);
   set = etl_region_lanes_get_spans (lanes);
@@ -464,7 +481,7 @@ test_screenshot (Fixture *f, gconstpointer data)
   wait_idle (f->window);
   etl_test_wait_transitions (GTK_WIDGET (f->window));
   name = g_strdup_printf ("regions-timeline-%dx%d.png", width, height);
-  save_png (GTK_WIDGET (f->window), name);
+  save_png (GTK_WIDGET (f->window), name, width);
 
   view = etl_window_get_regions_view (f->window);
   etl_window_set_panel_height (f->window, height * 3 / 5);
@@ -479,7 +496,7 @@ test_screenshot (Fixture *f, gconstpointer data)
   etl_test_wait_transitions (GTK_WIDGET (f->window));
   g_free (name);
   name = g_strdup_printf ("regions-view-%dx%d.png", width, height);
-  save_png (GTK_WIDGET (f->window), name);
+  save_png (GTK_WIDGET (f->window), name, width);
 }
 
 int

@@ -56,7 +56,7 @@ compare_double (const void *a, const void *b)
 static double
 cpu_ms (void)
 {
-#ifdef CLOCK_THREAD_CPUTIME_ID
+#if !defined(G_OS_WIN32) && defined(CLOCK_THREAD_CPUTIME_ID)
   struct timespec ts;
 
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);

@@ -31,6 +31,8 @@
 #include "etl-regions-view.h"
 #include "etl-span-set.h"
 #include "etl-test-gui-util.h"
+#include "etl-document.h"
+#include "etl-event-list.h"
 #include "etl-view-panel.h"
 #include "etl-window.h"
 
@@ -325,6 +327,20 @@ test_lanes (Fixture *f, gconstpointer data)
   g_assert_cmpuint (etl_event_list_get_selected_row (etl_window_get_event_list (f->window)), ==,
                     s[s[child].parent].start_record);
 
+  /* The filter: only MSBuild's events kept, PerfView's lane goes. */
+  etl_window_filter_by_row (f->window, "provider", FALSE, s[child].start_record);
+  wait_idle (f->window);
+  g_assert_cmpuint (etl_region_lanes_get_n_lanes (lanes), ==, 1);
+  g_assert_cmpstr (etl_region_lanes_get_lane_label (lanes, 0), ==, "Microsoft-Build");
+  etl_document_clear_conditions (etl_window_get_document (f->window));
+  etl_window_filter_by_row (f->window, "provider", TRUE, s[child].start_record);
+  wait_idle (f->window);
+  g_assert_cmpuint (etl_region_lanes_get_n_lanes (lanes), ==, 1);
+  g_assert_cmpstr (etl_region_lanes_get_lane_label (lanes, 0), ==, "PerfView");
+  etl_document_clear_conditions (etl_window_get_document (f->window));
+  wait_idle (f->window);
+  g_assert_cmpuint (etl_region_lanes_get_n_lanes (lanes), ==, 2);
+
   /* Lanes by thread: one per thread that began a span. */
   for (guint i = 0; i < n; i++)
     g_hash_table_add (threads, GUINT_TO_POINTER (s[i].tid));
@@ -394,6 +410,46 @@ test_load_regions (Fixture *f, gconstpointer data)
 
   g_remove (good);
   g_remove (bad);
+  g_rmdir (dir);
+}
+
+/* `etlscope --regions FILE TRACE`: the file set before the trace opens is
+ * loaded with it. */
+static void
+test_pending_regions (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *good = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr (GFile) file = NULL;
+  Row r;
+
+  (void) data;
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return;
+    }
+  if ((path = etl_test_corpus_path ("real/msbuild_PerfViewData.etl")) == NULL)
+    return;
+  dir = g_dir_make_tmp ("etlscope-roi-gui-XXXXXX", &error);
+  g_assert_no_error (error);
+  good = g_build_filename (dir, "msbuild.regions.xml", NULL);
+  g_file_set_contents (good, msbuild_roi, -1, &error);
+  g_assert_no_error (error);
+  f->window = g_object_ref_sink (etl_window_new (NULL));
+  gtk_widget_show (GTK_WIDGET (f->window));
+  etl_window_set_pending_regions (f->window, good);
+  file = g_file_new_for_path (path);
+  etl_window_open_files (f->window, &file, 1);
+  wait_idle (f->window);
+  /* Loaded after the trace (its worker), then the table recomputed. */
+  etl_test_wait_for (all_idle, f->window, "the Regions file");
+  g_assert_null (etl_window_get_regions_error (f->window));
+  r = read_row (etl_window_get_regions_view (f->window), "Target", "Regions: msbuild.regions.xml");
+  g_assert_cmpuint (r.count, ==, 393);
+  g_remove (good);
   g_rmdir (dir);
 }
 
@@ -507,6 +563,7 @@ main (int argc, char **argv)
   g_test_add ("/etl/gui/regions/view", Fixture, NULL, NULL, test_view, fixture_teardown);
   g_test_add ("/etl/gui/regions/lanes", Fixture, NULL, NULL, test_lanes, fixture_teardown);
   g_test_add ("/etl/gui/regions/load-regions", Fixture, NULL, NULL, test_load_regions, fixture_teardown);
+  g_test_add ("/etl/gui/regions/pending-regions", Fixture, NULL, NULL, test_pending_regions, fixture_teardown);
   g_test_add ("/etl/gui/regions/screenshot", Fixture, NULL, NULL, test_screenshot, fixture_teardown);
   return g_test_run ();
 }

@@ -413,6 +413,78 @@ test_load_regions (Fixture *f, gconstpointer data)
   g_rmdir (dir);
 }
 
+/* The flame graph of the selected instances on net.4.5.2.x64.etl (528
+ * GarbageCollection activities, sampled stacks): its root counts exactly
+ * the SampledProfile records with a stack whose ThreadId is a selected
+ * instance's thread, within that instance, counted here from the records. */
+static void
+test_flame (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (GFile) file = NULL;
+  EtlRegionsView *view;
+  EtlTrace *trace;
+  EtlStacks *stacks;
+  EtlSpanSet *set;
+  const EtlSpan *s;
+  const guint32 *sel;
+  guint n_sel = 0, n = 0, n_nodes = 0;
+  guint64 expect = 0, n_records;
+  EtlStackTree *tree;
+
+  (void) data;
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return;
+    }
+  if ((path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+    return;
+  f->window = g_object_ref_sink (etl_window_new (NULL));
+  gtk_widget_show (GTK_WIDGET (f->window));
+  file = g_file_new_for_path (path);
+  etl_window_open_files (f->window, &file, 1);
+  wait_idle (f->window);
+  view = etl_window_get_regions_view (f->window);
+  g_assert_true (etl_regions_view_select_name (view, "GarbageCollection", NULL));
+  wait_idle (f->window);
+  sel = etl_regions_view_get_selected (view, &n_sel);
+  g_assert_cmpuint (n_sel, ==, 528);
+  set = etl_regions_view_get_spans (view);
+  s = etl_span_set_get (set, &n);
+  trace = etl_window_get_trace (f->window);
+  stacks = etl_document_get_stacks (etl_window_get_document (f->window));
+  g_assert_nonnull (stacks);
+  n_records = etl_trace_get_n_records (trace);
+  for (guint64 i = 0; i < n_records; i++)
+    {
+      EtlRecordBrief rec = { 0 };
+      gsize ptr;
+      guint32 tid;
+
+      if (!etl_stacks_has_stack (stacks, i) || !etl_trace_peek_record (trace, i, &rec))
+        continue;
+      ptr = rec.header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
+      if (rec.hook_id == 0x0F2E && rec.user_data != NULL && rec.user_data_len >= ptr + 4)
+        {
+          memcpy (&tid, rec.user_data + ptr, 4);
+          for (guint k = 0; k < n_sel; k++)
+            if (s[sel[k]].tid == GUINT32_FROM_LE (tid) && rec.filetime >= s[sel[k]].start
+                && rec.filetime < s[sel[k]].stop)
+              {
+                expect++;
+                break;
+              }
+        }
+      etl_record_brief_clear (&rec);
+    }
+  tree = etl_flame_graph_get_tree (etl_regions_view_get_flame_graph (view));
+  g_assert_nonnull (tree);
+  g_test_message ("%" G_GUINT64_FORMAT " samples in the 528 collections", expect);
+  g_assert_cmpuint (etl_stack_tree_get_nodes (tree, &n_nodes)[0].total, ==, expect);
+  g_assert_cmpuint (expect, >, 0);
+}
+
 /* `etlscope --regions FILE TRACE`: the file set before the trace opens is
  * loaded with it. */
 static void
@@ -563,6 +635,7 @@ main (int argc, char **argv)
   g_test_add ("/etl/gui/regions/view", Fixture, NULL, NULL, test_view, fixture_teardown);
   g_test_add ("/etl/gui/regions/lanes", Fixture, NULL, NULL, test_lanes, fixture_teardown);
   g_test_add ("/etl/gui/regions/load-regions", Fixture, NULL, NULL, test_load_regions, fixture_teardown);
+  g_test_add ("/etl/gui/regions/flame", Fixture, NULL, NULL, test_flame, fixture_teardown);
   g_test_add ("/etl/gui/regions/pending-regions", Fixture, NULL, NULL, test_pending_regions, fixture_teardown);
   g_test_add ("/etl/gui/regions/screenshot", Fixture, NULL, NULL, test_screenshot, fixture_teardown);
   return g_test_run ();

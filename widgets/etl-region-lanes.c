@@ -50,15 +50,20 @@
 #define N_COLORS 10
 #define NO_LANE G_MAXUINT32
 
+/* A row's span as the drawing reads it: the three times together, so that
+ * a search and what follows it stay in one or two cache lines. */
+typedef struct
+{
+  gint64 start;
+  gint64 stop;
+  gint64 max_stop; /* the latest end among the row's spans up to this one */
+} RowEntry;
+
 typedef struct
 {
   guint32 *idx;     /* spans of the row, by start */
-  gint64 *start;    /* start[i]: the start of idx[i] (searched without
-                     * reaching into the spans: a frame's searches stay in
-                     * the cache) */
-  gint64 *stop;     /* stop[i]: its end */
+  RowEntry *ent;    /* their times (the spans themselves are not read) */
   guint8 *color;    /* color[i]: its colour (color_of()) */
-  gint64 *max_stop; /* max_stop[i]: the latest end among idx[0 … i] */
   guint n;
 } Row;
 
@@ -140,10 +145,8 @@ layout_free (Layout *l)
   for (guint r = 0; r < l->n_rows; r++)
     {
       g_free (l->rows[r].idx);
-      g_free (l->rows[r].start);
-      g_free (l->rows[r].stop);
+      g_free (l->rows[r].ent);
       g_free (l->rows[r].color);
-      g_free (l->rows[r].max_stop);
     }
   g_free (l->lanes);
   g_free (l->rows);
@@ -297,10 +300,8 @@ build_layout (EtlSpanSet *set, EtlTrace *trace, EtlRowSet *rows, EtlRegionLanesM
           Row row = { 0 };
 
           row.idx = g_new (guint32, MAX (row_n[r], 1));
-          row.start = g_new (gint64, MAX (row_n[r], 1));
-          row.stop = g_new (gint64, MAX (row_n[r], 1));
+          row.ent = g_new (RowEntry, MAX (row_n[r], 1));
           row.color = g_new (guint8, MAX (row_n[r], 1));
-          row.max_stop = g_new (gint64, MAX (row_n[r], 1));
           row.n = row_n[r];
           g_array_append_val (all_rows, row);
         }
@@ -311,10 +312,10 @@ build_layout (EtlSpanSet *set, EtlTrace *trace, EtlRowSet *rows, EtlRegionLanesM
           guint p = row_fill[r]++;
 
           row->idx[p] = idx[j];
-          row->start[p] = s[idx[j]].start;
-          row->stop[p] = s[idx[j]].stop;
+          row->ent[p].start = s[idx[j]].start;
+          row->ent[p].stop = s[idx[j]].stop;
           row->color[p] = (guint8) color_of (&s[idx[j]]);
-          row->max_stop[p] = p == 0 ? s[idx[j]].stop : MAX (row->max_stop[p - 1], s[idx[j]].stop);
+          row->ent[p].max_stop = p == 0 ? s[idx[j]].stop : MAX (row->ent[p - 1].max_stop, s[idx[j]].stop);
         }
       g_array_append_val (lanes, lane);
     }
@@ -468,7 +469,7 @@ first_reaching (const Row *row, gint64 t)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (row->max_stop[mid] < t)
+      if (row->ent[mid].max_stop < t)
         lo = mid + 1;
       else
         hi = mid;
@@ -485,7 +486,7 @@ first_starting (const Row *row, const EtlSpan *s, guint from, gint64 t)
   guint lo = from, hi, step = 1;
 
   (void) s;
-  while (lo + step < row->n && row->start[lo + step] < t)
+  while (lo + step < row->n && row->ent[lo + step].start < t)
     {
       lo += step;
       step *= 2;
@@ -495,7 +496,7 @@ first_starting (const Row *row, const EtlSpan *s, guint from, gint64 t)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (row->start[mid] < t)
+      if (row->ent[mid].start < t)
         lo = mid + 1;
       else
         hi = mid;
@@ -606,7 +607,7 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
             memset (line, 0, (gsize) pwi * sizeof (guint32));
             while (i < row->n)
               {
-                gint64 x_start = row->start[i];
+                gint64 x_start = row->ent[i].start;
                 guint32 pixel = self->pixel_colors[row->color[i]];
                 double fa, fb;
                 int ia, ib;
@@ -614,7 +615,7 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
                 if (x_start >= ve)
                   break;
                 fa = floor (MAX ((double) (x_start - vb) * scale, 0));
-                fb = MIN ((double) (row->stop[i] - vb) * scale, pw);
+                fb = MIN ((double) (row->ent[i].stop - vb) * scale, pw);
                 ia = (int) fa;
                 if (fb - fa < 1.0)
                   {
@@ -623,7 +624,7 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
                      * span past it. */
                     gint64 next = vb + (gint64) ceil ((fa + 1.0) / scale);
                     guint j = first_starting (row, s, i + 1, MAX (next, x_start + 1));
-                    double reach = MIN ((double) (row->max_stop[j - 1] - vb) * scale, pw);
+                    double reach = MIN ((double) (row->ent[j - 1].max_stop - vb) * scale, pw);
 
                     ib = MAX ((int) ceil (reach), ia + 1);
                     i = j;
@@ -672,13 +673,14 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
 
             while (i < row->n)
               {
-                const EtlSpan *x = &s[row->idx[i]];
+                const RowEntry *e = &row->ent[i];
+                const EtlSpan *x;
                 double xa, xb;
 
-                if (x->start >= ve)
+                if (e->start >= ve)
                   break;
-                xa = x0 + MAX ((double) (x->start - vb) * scale, 0);
-                xb = x0 + MIN ((double) (x->stop - vb) * scale, pw);
+                xa = x0 + MAX ((double) (e->start - vb) * scale, 0);
+                xb = x0 + MIN ((double) (e->stop - vb) * scale, pw);
                 /* Spans overlapping in the last row: no label over another. */
                 xa = MAX (xa, free_x);
                 if (xb - xa < ETL_REGION_LANES_LABEL_MIN)
@@ -686,9 +688,10 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
                     /* Skip the spans that begin within the next label's width. */
                     gint64 next = vb + (gint64) ceil ((xa + ETL_REGION_LANES_LABEL_MIN - x0) / scale);
 
-                    i = first_starting (row, s, i + 1, MAX (next, x->start + 1));
+                    i = first_starting (row, s, i + 1, MAX (next, e->start + 1));
                     continue;
                   }
+                x = &s[row->idx[i]];
                 pango_layout_set_width (text, (int) (xb - xa - 4) * PANGO_SCALE);
                 pango_layout_set_text (text, etl_span_set_get_string (l->spans, x->label), -1);
                 cairo_move_to (cr, xa + 2, ry + 1);

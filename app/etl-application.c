@@ -28,6 +28,7 @@ struct _EtlApplication
   GtkApplication parent_instance;
 
   gboolean open_demo;
+  char *regions; /* --regions FILE */
 };
 
 G_DEFINE_TYPE (EtlApplication, etl_application, GTK_TYPE_APPLICATION)
@@ -183,7 +184,15 @@ etl_application_activate (GApplication *application)
 static int
 etl_application_handle_local_options (GApplication *application, GVariantDict *options)
 {
-  ETL_APPLICATION (application)->open_demo = g_variant_dict_contains (options, "demo");
+  EtlApplication *self = ETL_APPLICATION (application);
+  g_autofree char *regions = NULL;
+
+  self->open_demo = g_variant_dict_contains (options, "demo");
+  if (g_variant_dict_lookup (options, "regions", "^ay", &regions))
+    {
+      g_free (self->regions);
+      self->regions = g_canonicalize_filename (regions, NULL);
+    }
   return -1;
 }
 
@@ -193,14 +202,29 @@ etl_application_open (GApplication *application, GFile **files, int n_files, con
   EtlWindow *window = get_window (ETL_APPLICATION (application));
 
   gtk_window_present (GTK_WINDOW (window));
+  if (ETL_APPLICATION (application)->regions != NULL)
+    {
+      g_autofree char *regions = g_steal_pointer (&ETL_APPLICATION (application)->regions);
+
+      etl_window_set_pending_regions (window, regions);
+    }
   if (n_files > 0)
     etl_window_open_files (window, files, n_files);
+}
+
+static void
+etl_application_finalize (GObject *object)
+{
+  g_free (ETL_APPLICATION (object)->regions);
+  G_OBJECT_CLASS (etl_application_parent_class)->finalize (object);
 }
 
 static void
 etl_application_class_init (EtlApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = etl_application_finalize;
 
   app_class->startup = etl_application_startup;
   app_class->activate = etl_application_activate;
@@ -213,6 +237,8 @@ etl_application_init (EtlApplication *self)
 {
   g_application_add_main_option (G_APPLICATION (self), "demo", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                  "Open a synthetic demo trace (generated once into the cache folder)", NULL);
+  g_application_add_main_option (G_APPLICATION (self), "regions", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
+                                 "Load a Regions of Interest file (WPA's XML) with the trace", "FILE");
 }
 
 /**

@@ -39,6 +39,7 @@ on_document_rows_changed (EtlDocument *document, EtlWindow *self)
   etl_event_list_set_rows (self->event_list, trace, rows);
   etl_group_view_set_rows (self->group_view, trace, rows);
   etl_timeline_view_set_rows (self->timeline, etl_row_set_is_all (rows) ? NULL : rows);
+  etl_window_regions_rows_changed (self);
   etl_filter_bar_set_counts (self->filter_bar, etl_row_set_get_n (rows), etl_trace_get_n_records (trace));
   if (selected != ETL_TIMELINE_NO_ROW && etl_event_list_get_selected_row (self->event_list) == ETL_EVENT_LIST_NO_ROW)
     {
@@ -123,6 +124,7 @@ on_timeline_range_selected (EtlTimelineView *timeline, gint64 begin, gint64 end,
   etl_group_view_set_range (self->group_view, begin, end);
   etl_precise_view_set_range (ETL_PRECISE_VIEW (etl_view_panel_get_view_widget (self->view_panel, "precise")),
                               begin, end);
+  etl_window_regions_range_changed (self, begin, end);
 }
 
 void

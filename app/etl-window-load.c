@@ -105,6 +105,8 @@ on_document_loaded (EtlDocument *document, EtlWindow *self)
   /* CPU Usage (Precise): the thread states, built in the view's worker. */
   etl_precise_view_set_trace (ETL_PRECISE_VIEW (etl_view_panel_get_view_widget (self->view_panel, "precise")),
                               trace, etl_document_get_stacks (document));
+  /* Regions: the trace's Start/Stop activities (and --regions FILE). */
+  etl_window_regions_trace_changed (self);
   etl_zoom_manager_set_focus (self->zoom_manager, G_MININT64);
   show_markers (self);
   show_legend (self);
@@ -254,6 +256,7 @@ etl_window_close_trace (EtlWindow *self)
   etl_group_view_set_rows (self->group_view, NULL, NULL);
   etl_precise_view_set_trace (ETL_PRECISE_VIEW (etl_view_panel_get_view_widget (self->view_panel, "precise")),
                               NULL, NULL);
+  etl_window_regions_trace_changed (self);
   show_markers (self);
   show_legend (self);
   etl_timeline_view_set_trace (self->timeline, NULL, NULL);

@@ -249,8 +249,8 @@ save_panel_state (EtlWindow *self, GKeyFile *kf)
  * @widget: (transfer floating): the view
  *
  * Adds a view to the bottom panel as its last tab: Alt+N shows the Nth tab.
- * The window's own tabs are "events" (Alt+1), "summary" (Alt+2) and "precise"
- * (Alt+3, CPU Usage (Precise)).
+ * The window's own tabs are "events" (Alt+1), "summary" (Alt+2), "precise"
+ * (Alt+3, CPU Usage (Precise)) and "regions" (Alt+4, Regions).
  */
 void
 etl_window_add_view_tab (EtlWindow *self, const char *id, const char *title, GtkWidget *widget)

@@ -12,6 +12,8 @@
 
 #include "etl-document.h"
 #include "etl-group-summary.h"
+#include "etl-region-lanes.h"
+#include "etl-span-set.h"
 #include "etl-stacks.h"
 #include "etl-time-ruler.h"
 #include "etl-window.h"
@@ -73,6 +75,13 @@ struct _EtlWindow
   int handle_size;         /* the trace paned's handle, pixels; -1 until measured */
   gboolean panel_sized;    /* the panel got its first height */
   gboolean panel_pending;  /* its height was set before the handle was measured */
+
+  /* etl-window-regions.c: the Regions area and the loaded Regions file */
+  EtlRegionLanes *region_lanes;
+  EtlSpanSet *regions_spans;      /* the loaded file's instances, or NULL */
+  char *regions_error;            /* why the last file did not load */
+  char *pending_regions;          /* --regions FILE, loaded with the next trace */
+  GCancellable *regions_cancellable;
 };
 
 /* etl-window-progress.c: progress, info bar, status line */
@@ -135,6 +144,13 @@ void zoom_to_data_action (GSimpleAction *action, GVariant *param, gpointer user_
 void on_marker_row_activated (GtkListBox *list, GtkListBoxRow *row, EtlWindow *self);
 void show_markers (EtlWindow *self);
 void add_marker_action (GSimpleAction *action, GVariant *param, gpointer user_data);
+
+/* etl-window-regions.c */
+void etl_window_setup_regions (EtlWindow *self);
+void etl_window_regions_trace_changed (EtlWindow *self);
+void etl_window_regions_range_changed (EtlWindow *self, gint64 begin, gint64 end);
+void etl_window_regions_rows_changed (EtlWindow *self);
+void load_regions_action (GSimpleAction *action, GVariant *param, gpointer user_data);
 
 /* etl-window-actions-file.c: File menu */
 void on_document_schemas_changed (EtlDocument *document, EtlWindow *self);

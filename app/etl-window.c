@@ -122,6 +122,10 @@ etl_window_dispose (GObject *object)
   if (self->find_cancellable != NULL)
     g_cancellable_cancel (self->find_cancellable);
   g_clear_object (&self->find_cancellable);
+  if (self->regions_cancellable != NULL)
+    g_cancellable_cancel (self->regions_cancellable);
+  g_clear_object (&self->regions_cancellable);
+  g_clear_pointer (&self->regions_spans, etl_span_set_unref);
 
   G_OBJECT_CLASS (etl_window_parent_class)->dispose (object);
 }
@@ -133,6 +137,8 @@ etl_window_finalize (GObject *object)
 
   g_clear_object (&self->zoom_manager);
   g_clear_object (&self->recent_menu);
+  g_free (self->regions_error);
+  g_free (self->pending_regions);
 
   G_OBJECT_CLASS (etl_window_parent_class)->finalize (object);
 }
@@ -198,6 +204,7 @@ etl_window_init (EtlWindow *self)
     { "open-recent", open_recent_action, "as" },
     { "open-demo", open_demo_action },
     { "load-manifest", load_manifest_action },
+    { "load-regions", load_regions_action },
     { "close-trace", close_trace_action },
     { "cancel", cancel_action },
 
@@ -319,6 +326,7 @@ etl_window_init (EtlWindow *self)
   self->group_view = ETL_GROUP_VIEW (etl_group_view_new ());
   etl_window_add_view_tab (self, "summary", "Summary", GTK_WIDGET (self->group_view));
   etl_window_add_view_tab (self, "precise", "CPU Usage (Precise)", etl_precise_view_new (self->zoom_manager));
+  etl_window_setup_regions (self);
   g_signal_connect_object (self->group_view, "group-activated", G_CALLBACK (on_group_activated), self, 0);
   g_signal_connect_object (self->timeline, "range-selected", G_CALLBACK (on_timeline_range_selected), self, 0);
   g_signal_connect (self->trace_paned, "size-allocate", G_CALLBACK (on_trace_paned_allocated), self);

@@ -10,6 +10,8 @@
 #include "etl-cpu-graph.h"
 #include "etl-group-view.h"
 #include "etl-loss-plot.h"
+#include "etl-region-lanes.h"
+#include "etl-regions-view.h"
 #include "etl-session-panel.h"
 #include "etl-timeline-view.h"
 #include "etl-trace.h"
@@ -31,6 +33,12 @@ void etl_window_open_demo (EtlWindow *self);
 void etl_window_cancel (EtlWindow *self);
 void etl_window_close_trace (EtlWindow *self);
 void etl_window_load_manifest (EtlWindow *self, const char *path);
+void etl_window_load_regions (EtlWindow *self, const char *path);
+void etl_window_set_pending_regions (EtlWindow *self, const char *path);
+gboolean etl_window_get_regions_busy (EtlWindow *self);
+const char *etl_window_get_regions_error (EtlWindow *self);
+EtlRegionsView *etl_window_get_regions_view (EtlWindow *self);
+EtlRegionLanes *etl_window_get_region_lanes (EtlWindow *self);
 
 /* Filter */
 void etl_window_filter_by_row (EtlWindow *self, const char *field, gboolean exclude, guint64 row);

@@ -598,7 +598,10 @@ test_add_tab (Fixture *fixture, gconstpointer data)
   /* Alt+3 is CPU Usage (Precise), the window's third tab. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-view", g_variant_new_int32 (3));
   g_assert_cmpstr (etl_window_get_view_tab (window), ==, "precise");
+  /* Alt+4 is Regions, the window's fourth. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-view", g_variant_new_int32 (4));
+  g_assert_cmpstr (etl_window_get_view_tab (window), ==, "regions");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-view", g_variant_new_int32 (5));
   g_assert_cmpstr (etl_window_get_view_tab (window), ==, "test-view");
   g_assert_true (etl_window_show_view_tab (window, "events"));
   g_assert_cmpstr (etl_window_get_view_tab (window), ==, "events");

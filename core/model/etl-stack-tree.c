@@ -28,6 +28,7 @@
 
 #define G_LOG_DOMAIN "etlscope"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "etl-stack-tree-private.h"
@@ -42,6 +43,10 @@ struct _EtlStackTree
   guint max_depth;
   EtlStackTreeUnit unit;
 };
+
+static EtlStackTree *build_tree (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
+                                 const EtlStackTreeSpan *spans, guint n_spans, GCancellable *cancellable,
+                                 GError **error);
 
 struct _EtlStackTreeBuilder
 {
@@ -236,12 +241,48 @@ EtlStackTree *
 etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime, GCancellable *cancellable,
                     GError **error)
 {
+  g_return_val_if_fail (stacks != NULL, NULL);
+  return build_tree (stacks, from_filetime, to_filetime, NULL, 0, cancellable, error);
+}
+
+/* Whether the sample of @tid at @t lies in one of @spans (sorted by @tid,
+ * then @start; those of one thread do not overlap). */
+static gboolean
+in_thread_spans (const EtlStackTreeSpan *spans, guint n_spans, guint32 tid, gint64 t)
+{
+  guint lo = 0, hi = n_spans;
+
+  /* The last span with (tid, start) ≤ (@tid, @t). */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (spans[mid].tid < tid || (spans[mid].tid == tid && spans[mid].start <= t))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo > 0 && spans[lo - 1].tid == tid && t < spans[lo - 1].stop;
+}
+
+static int
+cmp_span (gconstpointer a, gconstpointer b)
+{
+  const EtlStackTreeSpan *x = a, *y = b;
+
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static EtlStackTree *
+build_tree (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime, const EtlStackTreeSpan *spans,
+            guint n_spans, GCancellable *cancellable, GError **error)
+{
   g_autoptr (EtlStackTreeBuilder) b = NULL;
   g_autoptr (GPtrArray) path = g_ptr_array_new ();
   EtlTrace *trace;
   guint64 first, last;
-
-  g_return_val_if_fail (stacks != NULL, NULL);
 
   b = etl_stack_tree_builder_new (ETL_STACK_TREE_UNIT_SAMPLES);
   trace = etl_stacks_get_trace (stacks);
@@ -261,6 +302,18 @@ etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
       if (!etl_trace_get_record (trace, i, &rec, NULL) || rec.hook_id != HOOK_SAMPLED_PROFILE
           || (rec.header_type != ETL_HEADER_TYPE_PERFINFO64 && rec.header_type != ETL_HEADER_TYPE_PERFINFO32))
         continue;
+      if (spans != NULL)
+        {
+          /* SampledProfile: InstructionPointer (a pointer), ThreadId (32 bits). */
+          gsize ptr = rec.header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
+          guint32 tid;
+
+          if (rec.user_data == NULL || rec.user_data_len < ptr + 4)
+            continue;
+          memcpy (&tid, rec.user_data + ptr, 4);
+          if (!in_thread_spans (spans, n_spans, GUINT32_FROM_LE (tid), rec.filetime))
+            continue;
+        }
       frames = etl_stacks_get_frames (stacks, i, &pid);
       if (frames == NULL || frames->len == 0)
         continue;
@@ -278,6 +331,49 @@ etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
       etl_stack_tree_builder_add (b, (const char *const *) path->pdata, path->len, 1);
     }
   return etl_stack_tree_builder_finish (g_steal_pointer (&b));
+}
+
+/**
+ * etl_stack_tree_new_for_threads:
+ * @stacks: the trace's stacks
+ * @spans: (array length=n_spans): threads and times: a sample counts when
+ *   its SampledProfile ThreadId is a span's @tid and its time lies in
+ *   [@start, @stop) of that span (spans may overlap; they are merged)
+ * @n_spans: their number
+ * @cancellable: (nullable): checked every 4096 records
+ * @error: return location for %G_IO_ERROR_CANCELLED
+ *
+ * The call tree (as etl_stack_tree_new()) of the samples that ran on the
+ * spans' threads within their times: the CPU work of a set of activities
+ * or regions (the Regions view's selected instances).  The records from
+ * the earliest @start to the latest @stop are read once.
+ *
+ * Returns: (transfer full) (nullable): the tree, %NULL when cancelled
+ */
+EtlStackTree *
+etl_stack_tree_new_for_threads (EtlStacks *stacks, const EtlStackTreeSpan *spans, guint n_spans,
+                                GCancellable *cancellable, GError **error)
+{
+  g_autofree EtlStackTreeSpan *merged = NULL;
+  guint n = 0;
+  gint64 from = G_MAXINT64, to = G_MININT64;
+
+  g_return_val_if_fail (stacks != NULL, NULL);
+  g_return_val_if_fail (spans != NULL || n_spans == 0, NULL);
+  if (n_spans == 0)
+    return build_tree (stacks, 0, 0, NULL, 0, cancellable, error);
+  merged = g_memdup2 (spans, (gsize) n_spans * sizeof *spans);
+  qsort (merged, n_spans, sizeof *merged, cmp_span);
+  for (guint i = 0; i < n_spans; i++)
+    {
+      if (n > 0 && merged[n - 1].tid == merged[i].tid && merged[i].start <= merged[n - 1].stop)
+        merged[n - 1].stop = MAX (merged[n - 1].stop, merged[i].stop);
+      else
+        merged[n++] = merged[i];
+      from = MIN (from, merged[i].start);
+      to = MAX (to, merged[i].stop);
+    }
+  return build_tree (stacks, from, to, merged, n, cancellable, error);
 }
 
 /**

@@ -56,10 +56,27 @@ typedef enum
   ETL_STACK_TREE_UNIT_TICKS,
 } EtlStackTreeUnit;
 
+/**
+ * EtlStackTreeSpan:
+ * @tid: a ThreadId
+ * @start: FILETIME, inclusive
+ * @stop: FILETIME, exclusive
+ *
+ * A thread's time, for etl_stack_tree_new_for_threads().
+ */
+typedef struct
+{
+  guint32 tid;
+  gint64 start;
+  gint64 stop;
+} EtlStackTreeSpan;
+
 typedef struct _EtlStackTree EtlStackTree;
 
 EtlStackTree *etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
                                   GCancellable *cancellable, GError **error);
+EtlStackTree *etl_stack_tree_new_for_threads (EtlStacks *stacks, const EtlStackTreeSpan *spans, guint n_spans,
+                                              GCancellable *cancellable, GError **error);
 void etl_stack_tree_free (EtlStackTree *tree);
 const EtlStackTreeNode *etl_stack_tree_get_nodes (EtlStackTree *tree, guint *n_nodes);
 guint etl_stack_tree_get_max_depth (EtlStackTree *tree);

@@ -104,7 +104,7 @@ add_symbols (JsonBuilder *b, EtlSymbolResolver *resolver)
  *
  * Makes an on-demand resolver for @stacks from the symbol path and
  * attaches it (etl_symbol_resolver_attach()), with the symbol-server client
- * installed (symsrv/: it also unpacks local `.pd_` cabinets).
+ * installed (app/etl-symbol-server.c: it also unpacks local `.pd_` cabinets).
  *
  * Returns: (transfer full) (nullable): the resolver, or %NULL when no symbol
  *   path is given (or on a usage error)

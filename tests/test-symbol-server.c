@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Symbol servers (symsrv/etl-symbol-server.c, etl-cab.c) through the
+ * Symbol servers (app/etl-symbol-server.c, app/etl-cab.c) through the
  * resolver: a symbol-store tree served by a SoupServer on 127.0.0.1 (a
  * random port, in its own thread and main context) and a synthetic trace
  * (etl_synth_write() symbols mode) whose CppCon.exe has the DbgID_RSDS

@@ -8,7 +8,7 @@
  * (`name.pd_`, "Symbol Storage Format"; symstore /compress, makecab).
  * The cabinet holds the one file, MSZIP or LZX compressed.  libmspack's
  * cabinet decompressor unpacks it; libmspack is no GLib library, so this
- * lives outside core/ (symsrv/).  Without libmspack, etl_cab_extract_pdb()
+ * lives outside core/ (in app/).  Without libmspack, etl_cab_extract_pdb()
  * says so.
  */
 #include "config.h"

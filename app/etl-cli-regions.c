@@ -106,6 +106,7 @@ add_counts (JsonBuilder *b, const EtlActivitiesCounts *c)
     { "bad_related_id", c->bad_related_id },
     { "dropped", c->dropped },
     { "out_of_order", c->out_of_order },
+    { "duplicate_starts", c->duplicate_starts },
   };
 
   json_builder_set_member_name (b, "counts");

@@ -498,6 +498,66 @@ ev_init (EtlActivityEvent *e, guint64 record, gint64 t, guint32 pid, guint32 tid
   e->task_name = "T";
 }
 
+/* A Start logged twice in two versions of one event (the .NET runtime's
+ * GCStart v1 and v2, 5 µs apart) is one activity; the same version twice,
+ * another event Id, a Start on another thread between, or a gap over
+ * 1 ms are not the rule's case and nest as usual. */
+static void
+test_duplicate_starts (void)
+{
+  struct
+  {
+    const char *what;
+    guint16 id2;
+    guint8 version2;
+    gint64 gap;
+    gboolean other_between;
+    guint want_activities;
+  } cases[] = {
+    { "v1 then v2", 1, 2, 50, FALSE, 1 },
+    { "the same version twice", 1, 1, 50, FALSE, 2 },
+    { "another event", 7, 2, 50, FALSE, 2 },
+    { "over 1 ms apart", 1, 2, 10001, FALSE, 2 },
+    { "another Start between", 1, 2, 50, TRUE, 3 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      EtlActivitiesBuilder *b = etl_activities_builder_new ();
+      g_autoptr (EtlActivities) acts = NULL;
+      EtlActivityEvent e;
+      const EtlActivity *a;
+      guint n = 0;
+
+      g_test_message ("%s", cases[c].what);
+      ev_init (&e, 0, 1000, 1, 7, 1, 1);
+      e.event_id = 1;
+      e.version = 1;
+      etl_activities_builder_add (b, &e);
+      if (cases[c].other_between)
+        {
+          ev_init (&e, 1, 1010, 1, 8, 1, 3);
+          etl_activities_builder_add (b, &e);
+        }
+      ev_init (&e, 2, 1000 + cases[c].gap, 1, 7, 1, 1);
+      e.event_id = cases[c].id2;
+      e.version = cases[c].version2;
+      etl_activities_builder_add (b, &e);
+      ev_init (&e, 3, 20000, 1, 7, 2, 1);
+      e.event_id = 2;
+      etl_activities_builder_add (b, &e);
+      acts = etl_activities_builder_finish (b, 30000);
+      a = etl_activities_get (acts, &n);
+      g_assert_cmpuint (n, ==, cases[c].want_activities);
+      g_assert_cmpuint (etl_activities_get_counts (acts)->starts, ==, cases[c].other_between ? 3 : 2);
+      g_assert_cmpuint (etl_activities_get_counts (acts)->duplicate_starts, ==, cases[c].want_activities == 1);
+      /* The first Start is the one the Stop ends when the second is a
+       * duplicate; else the Stop ends the innermost, the first stays open. */
+      g_assert_cmpint (a[0].stop, ==, cases[c].want_activities == 1 ? 20000 : 30000);
+      g_assert_cmpuint (etl_activities_get_counts (acts)->open, ==, cases[c].want_activities - 1);
+    }
+}
+
 static void
 test_rules (void)
 {
@@ -972,6 +1032,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/etl/activities/synth", test_synth);
   g_test_add_func ("/etl/activities/msbuild", test_msbuild);
+  g_test_add_func ("/etl/activities/duplicate-starts", test_duplicate_starts);
   g_test_add_func ("/etl/activities/rules", test_rules);
   g_test_add_func ("/etl/activities/many-unpaired", test_many_unpaired);
   g_test_add_func ("/etl/activities/path", test_path);

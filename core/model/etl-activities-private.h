@@ -22,6 +22,8 @@ typedef struct
   EtlGuid related;
   const char *task_name; /* (nullable): "Task N" when NULL or empty (Starts); Stops may leave it NULL */
   const char *first_string; /* (nullable): the Start's first payload field when a string */
+  guint16 event_id;      /* EVENT_DESCRIPTOR.Id and .Version: a Start logged twice in two versions */
+  guint8 version;
 } EtlActivityEvent;
 
 typedef struct _EtlActivitiesBuilder EtlActivitiesBuilder;

@@ -46,6 +46,8 @@ typedef struct
   EtlGuid activity_id;
   EtlGuid related;
   guint16 task;
+  guint16 event_id;
+  guint8 version;
   guint8 opcode;
   guint8 related_state;
 } Item;
@@ -103,6 +105,8 @@ read_start_stop (EtlTrace *trace, EtlActivityNames *names, GString *text, guint6
   it->tid = r.tid;
   it->provider = r.provider;
   it->task = r.task;
+  it->event_id = r.event_id;
+  it->version = r.version;
   it->opcode = r.opcode;
   it->activity_id = r.activity_id;
   it->related_state = 0;
@@ -201,6 +205,8 @@ item_event (const Block *block, const Item *it, EtlActivityEvent *e)
   e->tid = it->tid;
   e->provider = it->provider;
   e->task = it->task;
+  e->event_id = it->event_id;
+  e->version = it->version;
   e->opcode = it->opcode;
   e->related_state = it->related_state;
   e->activity_id = it->activity_id;

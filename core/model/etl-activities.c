@@ -30,6 +30,16 @@
  *   Without that item, or when it names no open activity (counted in
  *   @missing_parent), the parent is the innermost activity still open that
  *   started on the same thread of the same process (any provider).
+ * - A Start logged twice: a Start of zero ActivityId on a thread whose
+ *   innermost open activity is of the same provider and task, began at
+ *   most %DUPLICATE_WINDOW earlier with the same EVENT_DESCRIPTOR.Id in
+ *   another Version, and is the latest activity started (on any thread),
+ *   is that Start again
+ *   (counted in @duplicate_starts, not an activity).  The .NET runtime
+ *   logs GCStart so, version 1 then version 2 about 5 µs apart with the
+ *   same Count, followed by one GCEnd (net.4.5.2.x64.etl: 528 GCStart
+ *   records, 264 GCs); pairing both would leave one of each pair open to
+ *   the trace's end.
  * - A Start never stopped lasts to the trace's last record and is flagged
  *   %ETL_ACTIVITY_OPEN; a Stop no open Start matches is counted and listed
  *   (etl_activities_get_unmatched_stops()).
@@ -69,6 +79,9 @@
 #define NONE         ETL_ACTIVITY_NONE
 
 #define MAX_PROVIDERS    65535
+/* A second version of the same Start within this (100-ns ticks, 1 ms) is
+ * the same Start (see the section overview). */
+#define DUPLICATE_WINDOW 10000
 #define NAME_CACHE       64 /* a power of two */
 
 /* The ActivityPath check of EventSource IDs (TraceEvent's IsActivityPath):
@@ -331,6 +344,7 @@ struct _EtlActivitiesBuilder
   EtlActivitiesCounts counts;
   GArray *acts;   /* EtlActivity */
   GArray *links;  /* Link, one an activity */
+  GArray *descs;  /* guint32, one an activity: its Start's Id << 8 | Version */
   GArray *stops;  /* EtlActivityStop */
   Table by_key;    /* the open Start of each (provider, task, process, ActivityId) */
   Table by_id;     /* the latest open Start of each ActivityId (parents); the others of that ID chain from it */
@@ -365,6 +379,7 @@ etl_activities_builder_new (void)
 
   b->acts = g_array_new (FALSE, FALSE, sizeof (EtlActivity));
   b->links = g_array_new (FALSE, FALSE, sizeof (Link));
+  b->descs = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->stops = g_array_new (FALSE, FALSE, sizeof (EtlActivityStop));
   table_init (&b->by_key);
   table_init (&b->by_id);
@@ -612,6 +627,25 @@ etl_activities_builder_prefetch (EtlActivitiesBuilder *b, const EtlActivityEvent
 #endif
 }
 
+/* Whether @e, a Start of zero ActivityId, repeats the innermost activity
+ * open on its thread in another version of the same event (the section's
+ * rule). */
+static gboolean
+is_duplicate (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
+{
+  guint32 top = thread_top (b, e->pid, e->tid), desc;
+  const EtlActivity *t;
+
+  if (top == NONE)
+    return FALSE;
+  t = act_at (b, top);
+  desc = g_array_index (b->descs, guint32, top);
+  return t->provider == provider && t->task == e->task && (t->flags & ETL_ACTIVITY_OPEN)
+         && (t->flags & ETL_ACTIVITY_BY_THREAD) && e->filetime >= t->start
+         && e->filetime - t->start <= DUPLICATE_WINDOW && top == b->acts->len - 1 && desc >> 8 == e->event_id
+         && (desc & 0xff) != e->version;
+}
+
 static void
 add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
 {
@@ -648,6 +682,11 @@ add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
     a.name = a.task_name;
 
   b->counts.starts++;
+  if (!has_id && is_duplicate (b, e, provider))
+    {
+      b->counts.duplicate_starts++;
+      return;
+    }
   if (has_id)
     {
       p = key_slot (b, &a);
@@ -699,6 +738,11 @@ add_start (EtlActivitiesBuilder *b, const EtlActivityEvent *e, guint32 provider)
 
   g_array_append_val (b->acts, a);
   g_array_append_val (b->links, l);
+  {
+    guint32 desc = (guint32) e->event_id << 8 | e->version;
+
+    g_array_append_val (b->descs, desc);
+  }
   if (has_id)
     id_push (b, idx);
   thread_push (b, idx);
@@ -826,6 +870,7 @@ etl_activities_builder_finish (EtlActivitiesBuilder *b, gint64 last_filetime)
   acts->strings = b->strings;
   acts->providers = b->providers;
   g_array_unref (b->links);
+  g_array_unref (b->descs);
   table_clear (&b->by_key);
   table_clear (&b->by_id);
   table_clear (&b->by_thread);

@@ -114,6 +114,9 @@ typedef struct
  * @dropped: Starts past %G_MAXUINT32 − 1 activities or the 65535th
  *   provider (not kept)
  * @out_of_order: Stops timed before their Start (@stop clamped to @start)
+ * @duplicate_starts: Starts that repeat the Start just made on their
+ *   thread in another version of the same event (see the section
+ *   overview): not activities of their own
  *
  * What the pass met.
  */
@@ -129,6 +132,7 @@ typedef struct
   guint64 bad_related_id;
   guint64 dropped;
   guint64 out_of_order;
+  guint64 duplicate_starts;
 } EtlActivitiesCounts;
 
 /**

@@ -348,9 +348,10 @@ dialog_shown (gpointer data)
 {
   HWND *hwnd = data;
 
-  /* IFileDialog's window: dialog class #32770, titled as GTK asked. */
+  /* IFileDialog's window: dialog class #32770, titled as GTK asked, once
+   * shown (it is made hidden first). */
   *hwnd = FindWindowW (L"#32770", L"Open Trace Files");
-  return *hwnd != NULL;
+  return *hwnd != NULL && IsWindowVisible (*hwnd);
 }
 
 static gboolean

@@ -533,8 +533,9 @@ main (int argc, char **argv)
 
   /* Before anything asks GLib for the user's folders (they are cached). */
   g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
+  have_display = gtk_init_check (&argc, &argv);
   g_test_add_func ("/etl/call-views-gui/cppcon", test_cppcon);
   g_test_add_func ("/etl/call-views-gui/net-without-pdbs", test_net_without_pdbs);
   g_test_add_func ("/etl/call-views-gui/screenshots", test_screenshots);

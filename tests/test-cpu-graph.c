@@ -430,6 +430,7 @@ main (int argc, char *argv[])
 {
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
 
   g_test_add ("/etl/gui/cpu-graph/net-sampled", Fixture, NULL, fixture_setup, test_net_sampled, fixture_teardown);
   g_test_add ("/etl/gui/cpu-graph/schedule-precise", Fixture, NULL, fixture_setup, test_schedule_precise,

@@ -24,6 +24,7 @@
 #include "etl-filter-bar.h"
 #include "etl-filter.h"
 #include "etl-summary.h"
+#include "etl-test-gui-util.h"
 #include "etl-test-util.h"
 #include "etl-timeline-view.h"
 #include "etl-window.h"
@@ -538,6 +539,7 @@ main (int argc, char *argv[])
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
 
   g_test_add ("/etl/gui/decoded/columns", Fixture, NULL, fixture_setup, test_columns, fixture_teardown);
   g_test_add ("/etl/gui/decoded/details", Fixture, NULL, fixture_setup, test_details, fixture_teardown);

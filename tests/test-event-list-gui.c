@@ -14,12 +14,31 @@
 
 #include <gtk/gtk.h>
 
+#ifdef G_OS_WIN32
+#define WIN32_LEAN_AND_MEAN /* no winsock: its send() is not this file's */
+#include <windows.h>
+#endif
+
 #include "etl-event-list.h"
 #include "etl-row-set.h"
 #include "etl-test-gui-util.h"
 #include "etl-trace.h"
 
 static gboolean have_display;
+
+/* Whether the test runs under Wine (ntdll exports wine_get_version there;
+ * tests/windows/run.sh). */
+static gboolean
+under_wine (void)
+{
+#ifdef G_OS_WIN32
+  HMODULE ntdll = GetModuleHandleW (L"ntdll.dll");
+
+  return ntdll != NULL && GetProcAddress (ntdll, "wine_get_version") != NULL;
+#else
+  return FALSE;
+#endif
+}
 
 typedef struct
 {
@@ -296,6 +315,14 @@ test_keys (Fixture *fixture, gconstpointer data)
 
   if (skip (fixture))
     return;
+  if (under_wine ())
+    {
+      /* Seen: 54 rows on the first page, 51 on the next, 50 on the first
+       * again after Page Down and Up. */
+      g_test_skip ("under Wine the rows are not all one height (Tahoma, and DejaVu where Tahoma has no "
+                   "glyph), and this test counts pages in rows");
+      return;
+    }
   page = bottom (fixture) - top (fixture) + 1;
   g_assert_cmpuint (page, >, 10);
 
@@ -579,6 +606,7 @@ main (int argc, char *argv[])
 
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
 
   g_test_add ("/etl/event-list/big-row-set", Fixture, NULL, fixture_setup, test_big_row_set, fixture_teardown);
   g_test_add ("/etl/event-list/keys", Fixture, NULL, fixture_setup, test_keys, fixture_teardown);

@@ -199,9 +199,11 @@ test_open_bad (Fixture *fixture, gconstpointer data)
   g_assert_no_error (error);
   for (guint i = 0; i < sizeof junk; i++)
     junk[i] = (guint8) g_test_rand_int_range (0, 256);
+  /* Closed first: on Windows g_file_set_contents() cannot replace a file
+   * that is still open. */
+  g_close (fd, NULL);
   g_assert_true (g_file_set_contents (garbage, (const char *) junk, sizeof junk, &error));
   g_assert_no_error (error);
-  g_close (fd, NULL);
 
   /* Garbage alone: nothing loads, the AMSI trace stays. */
   open_and_wait (fixture->window, (const char *const[]) { garbage, NULL });
@@ -825,6 +827,7 @@ main (int argc, char *argv[])
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
 
   g_test_add ("/etl/gui/open/net", Fixture, NULL, fixture_setup, test_open_net, fixture_teardown);
   g_test_add ("/etl/gui/open/amsi", Fixture, NULL, fixture_setup, test_open_amsi, fixture_teardown);

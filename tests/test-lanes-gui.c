@@ -748,6 +748,7 @@ main (int argc, char *argv[])
     }
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
 
   g_test_add ("/etl/gui/lanes/process-mode-keeps-window-size", Fixture, NULL, fixture_setup,
               test_process_mode_keeps_window_size, fixture_teardown);

@@ -626,6 +626,7 @@ main (int argc, char *argv[])
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
 
   g_test_add ("/etl/gui/layout/rows", Fixture, NULL, fixture_setup, test_rows, fixture_teardown);
   g_test_add ("/etl/gui/layout/min-size/four-files", Fixture, NULL, fixture_setup, test_min_size_four_files,

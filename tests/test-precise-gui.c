@@ -816,6 +816,7 @@ int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
   have_display = gtk_init_check (&argc, &argv);
 
   g_test_add ("/etl/gui/precise/groups", Fixture, NULL, fixture_setup, test_groups, fixture_teardown);

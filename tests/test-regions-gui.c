@@ -631,6 +631,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
   have_display = gtk_init_check (&argc, &argv);
   g_test_add ("/etl/gui/regions/view", Fixture, NULL, NULL, test_view, fixture_teardown);
   g_test_add ("/etl/gui/regions/lanes", Fixture, NULL, NULL, test_lanes, fixture_teardown);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "etl-session-panel.h"
+#include "etl-test-gui-util.h"
 
 static void
 pump (void)
@@ -168,6 +169,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
   if (!gtk_init_check (&argc, &argv))
     {
       /* TAP: skip the whole program */

@@ -22,6 +22,7 @@
 #include "etl-flame-graph.h"
 #include "etl-stacks-dialog.h"
 #include "etl-synth.h"
+#include "etl-test-gui-util.h"
 #include "etl-test-util.h"
 #include "etl-thread-time.h"
 #include "etl-timeline-view.h"
@@ -476,6 +477,7 @@ main (int argc, char *argv[])
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
 
   g_test_add_func ("/etl/gui/stacks/details", test_details_stack);
   g_test_add_func ("/etl/gui/stacks/thread-time", test_thread_time);

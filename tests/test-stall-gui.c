@@ -211,6 +211,7 @@ main (int argc, char *argv[])
   g_setenv ("XDG_DATA_HOME", xdg_data, TRUE);
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
   g_test_add ("/etl/gui/stall/cancel-at-once", Fixture, NULL, fixture_setup, test_cancel_at_once, fixture_teardown);
   g_test_add ("/etl/gui/stall/cancel-later", Fixture, NULL, fixture_setup, test_cancel_later, fixture_teardown);
   status = g_test_run ();

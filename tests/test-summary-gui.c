@@ -332,6 +332,7 @@ int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
   have_display = gtk_init_check (&argc, &argv);
 
   g_test_add ("/etl/gui/summary/fill-sort-activate", Fixture, NULL, fixture_setup, test_fill_sort_activate,

@@ -327,6 +327,7 @@ main (int argc, char **argv)
     }
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
   g_test_add_func ("/etl/gui/thread-lanes/states-and-waker", test_thread_lanes);
   status = g_test_run ();
   for (guint i = 0; xdg != NULL && subs[i] != NULL; i++)

@@ -18,6 +18,7 @@
 #include "etl-application.h"
 #include "etl-filter.h"
 #include "etl-session-panel.h"
+#include "etl-test-gui-util.h"
 #include "etl-test-util.h"
 #include "etl-time-ruler.h"
 #include "etl-window.h"
@@ -980,6 +981,7 @@ main (int argc, char *argv[])
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
 
   g_test_add ("/etl/gui/ux/recent-set", Fixture, NULL, fixture_setup, test_recent_set, fixture_teardown);
   g_test_add ("/etl/gui/ux/window-title", Fixture, NULL, fixture_setup, test_window_title, fixture_teardown);

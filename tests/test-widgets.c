@@ -14,6 +14,7 @@
 #include "etl-loss-plot.h"
 #include "etl-precise-details.h"
 #include "etl-summary.h"
+#include "etl-test-gui-util.h"
 #include "etl-test-util.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
@@ -921,6 +922,7 @@ main (int argc, char *argv[])
 {
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
 
   g_test_add_func ("/etl/widgets/zoom-manager", test_zoom_manager);
   g_test_add_func ("/etl/widgets/precise/format-grouped", test_format_grouped);

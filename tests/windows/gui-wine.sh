@@ -15,18 +15,8 @@
 # failure.  Its output goes to files only: a Wine process started here must
 # not hold a caller's pipe open (see tests/windows/desktop-keeper.c).
 #
-# Fonts (Wine 8.0, Pango 1.50 win32 backend): Pango lists fonts through
-# Wine's DirectWrite and turns each into a LOGFONT and back; for many of the
-# Linux fonts Wine exposes through fontconfig (e.g. "DejaVu Sans Condensed")
-# and for Tahoma/"MS Shell Dlg" while they are not registered, that fails
-# (DWRITE_E_NOFONT) and Pango passes a NULL description on
-# ("pango_font_description_get_family: assertion 'desc != NULL'").  So the
-# prefix is made and run with FONTCONFIG_FILE naming a configuration that
-# lists no font folder (Wine sees no Linux font), and Tahoma (fonts-wine) and
-# DejaVu (fonts-dejavu-core) are copied into C:\windows\Fonts and registered,
-# as fonts are on Windows.  DBUS_SESSION_BUS_ADDRESS=disabled: in the
-# prefix's environment: the package has no gdbus.exe to start a session bus,
-# so GApplication runs without one (as on Windows) instead of warning.
+# The prefix sees only the fonts registered in it (Tahoma and DejaVu) and
+# runs GApplication without a session bus: tests/windows/wine-prefix.sh.
 #
 # Exit 77 (skip) when Xvfb, ImageMagick, xdotool or Wine is missing.
 set -u
@@ -53,33 +43,9 @@ cleanup () {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-# Wine's Linux side (its fontconfig) sees no font folder.
-printf '<?xml version="1.0"?>\n<fontconfig><cachedir>%s/fc-cache</cachedir></fontconfig>\n' "$tmp" \
-  >"$tmp/no-fonts.conf"
-export FONTCONFIG_FILE="$tmp/no-fonts.conf"
-
-wineboot -i >"$tmp/wineboot.log" 2>&1 </dev/null
-wineserver -w
-
-# The fonts, registered, and the prefix's environment, in one registry import.
-fonts=$WINEPREFIX/drive_c/windows/Fonts
-mkdir -p "$fonts"
-{
-  printf 'REGEDIT4\r\n\r\n'
-  printf '[HKEY_LOCAL_MACHINE\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Fonts]\r\n'
-  for entry in "/usr/share/wine/fonts/tahoma.ttf:Tahoma" "/usr/share/wine/fonts/tahomabd.ttf:Tahoma Bold" \
-               "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:DejaVu Sans" \
-               "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf:DejaVu Sans Bold" \
-               "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf:DejaVu Sans Mono"; do
-    src=${entry%%:*}
-    [ -f "$src" ] || { echo "font $src missing (fonts-wine, fonts-dejavu-core)"; exit 1; }
-    cp "$src" "$fonts/"
-    printf '"%s (TrueType)"="%s"\r\n' "${entry#*:}" "$(basename "$src")"
-  done
-  printf '\r\n[HKEY_CURRENT_USER\\Environment]\r\n"DBUS_SESSION_BUS_ADDRESS"="disabled:"\r\n'
-} >"$tmp/setup.reg"
-wine regedit /S 'Z:'"$(printf '%s' "$tmp/setup.reg" | tr / '\\')" >"$tmp/regedit.log" 2>&1 </dev/null
-wineserver -w
+. "$(dirname "$0")/wine-prefix.sh"
+wine_fonts_conf "$tmp"
+wine_prefix_make "$tmp" || exit 1
 t_prefix=$(($(date +%s) - t0))
 
 cp "$trace" "$tmp/"

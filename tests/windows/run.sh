@@ -23,7 +23,16 @@
 #      its window without a GLib/GTK critical or warning besides the
 #      Wine-only ones (tests/windows/gui-wine.sh); the screenshot goes to
 #      _build-win-gui/windows-wine-1366x768.png.  ETLSCOPE_WINE_GUI=0 leaves
-#      this step out (counted as a skip).
+#      this step out (counted as a skip);
+#   7. the GUI test programs of the -Dgui=enabled build (meson's "gui"
+#      suite: test-gui, test-ux, test-windows-gui, …) under Wine on a
+#      1920x1200 Xvfb screen, in the first prefix, made with the fonts of
+#      gui-wine.sh (tests/windows/wine-prefix.sh), with the package's DLLs,
+#      settings schemas and icons (WINEPATH = its bin/), the real
+#      %LOCALAPPDATA% known folders for test-windows-gui
+#      (ETLSCOPE_TEST_KNOWN_FOLDERS=1: the prefix is thrown away), one pass
+#      or fail each like the tests of step 2.  Subtests skipped are listed
+#      with their reasons and counted.  ETLSCOPE_WINE_GUI=0 leaves it out.
 #
 # Wine runs under the en_US.UTF-8 locale (generated into the cache when the
 # system lacks it), so the ANSI code page is 1252 as on most Windows
@@ -31,7 +40,7 @@
 #
 # Each test, compared output and build is one pass or fail; the counts go to
 # the file given with --results (two numbers: passed failed) and end the
-# output as "windows: N passed, N skipped, N failed".
+# output as "windows: N passed, N skipped, N failed; N subtests skipped".
 #
 #   sh tests/windows/run.sh [--results FILE]
 #
@@ -48,6 +57,7 @@ linux_cli=$root/_build/app/etlscope-cli
 passed=0
 failed=0
 skipped=0
+subtests_skipped=0
 t_start=$(date +%s)
 timings=""
 
@@ -64,8 +74,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/etlscope-windows.XXXXXX")
 export WINEPREFIX="$tmp/wineprefix"
 export WINEARCH=win64
 export WINEDEBUG=-all
-# No Mono or Gecko installer prompts: nothing here needs them.
-export WINEDLLOVERRIDES="mscoree,mshtml="
+# No Mono or Gecko installer prompts: nothing here needs them.  No debugger
+# on a crash: winedbg would keep the crashed test up until its timeout.
+export WINEDLLOVERRIDES="mscoree,mshtml=;winedbg.exe=d"
+# The prefix sees only the fonts registered in it, so that the GUI tests'
+# GTK draws (tests/windows/wine-prefix.sh, as for gui-wine.sh).
+. tests/windows/wine-prefix.sh
+wine_fonts_conf "$tmp"
 wine_pid=""
 
 finish () {
@@ -73,7 +88,8 @@ finish () {
   if [ -d "$WINEPREFIX" ]; then wineserver -k >/dev/null 2>&1; fi
   rm -rf "$tmp"
   echo "=== windows step: $(( $(date +%s) - t_start )) s ($timings)"
-  echo "=== windows: $passed passed, $skipped skipped, $failed failed"
+  echo "=== windows: $passed passed, $skipped skipped, $failed failed;" \
+    "$subtests_skipped subtests skipped under Wine (listed above, with the reasons)"
   if [ -n "$results" ]; then echo "$passed $failed" >"$results"; fi
   [ "$failed" -eq 0 ]
   exit $?
@@ -191,12 +207,13 @@ if [ ! -f "$base/.complete" ]; then fail "sysroot (GLib, json-glib)"; finish; fi
 lap "sysroot (GLib)"
 export WINEPATH="$(winpath "$base/bin")"
 
-# The prefix is made while the build runs.  Then desktop-keeper.exe starts
+# The prefix (with its fonts, for step 7) is made while the build runs.
+# Then desktop-keeper.exe starts
 # Wine's desktop and system processes with their stdio on /dev/null and keeps
 # them up until the output comparison ends (see its header comment: started
 # by a test instead, they hold that test's output pipe open and meson waits
 # for it until the timeout).
-( wineboot -i >"$tmp/wineboot.log" 2>&1; wineserver -w
+( wine_prefix_make "$tmp"
   x86_64-w64-mingw32-gcc -O2 -Wall -o "$tmp/desktop-keeper.exe" "$root/tests/windows/desktop-keeper.c" &&
     { wine "$tmp/desktop-keeper.exe" </dev/null >/dev/null 2>&1 & }
   # Until the desktop is up (at most 15 s).
@@ -221,32 +238,43 @@ wait "$wine_pid"
 wine_pid=""
 lap "Wine prefix"
 
-# 2. the tests under Wine
-meson test -C "$bw" --no-rebuild --print-errorlogs --num-processes 2 --timeout-multiplier 4 \
-  >"$tmp/test-win.log" 2>&1
-log=$bw/meson-logs/testlog.json
-if [ -f "$log" ]; then
+# count_tests BUILD_DIR LOG: one pass, skip or fail per test of the meson
+# test run whose output is in LOG; each subtest a TAP test program skipped
+# ("ok N /path # SKIP reason") is listed with its reason and counted in
+# subtests_skipped.
+count_tests () {
+  json=$1/meson-logs/testlog.json
+  if [ ! -f "$json" ]; then
+    tail -n 40 "$2"
+    fail "meson test under Wine did not run ($1)"
+    return
+  fi
   # One JSON object a line.
   while IFS=' ' read -r result name; do
     case $result in
       OK) pass "test $name (Wine)" ;;
       SKIP) skipped=$((skipped + 1)); echo "SKIP  windows: test $name (Wine)" ;;
+      SUBSKIP) subtests_skipped=$((subtests_skipped + 1)); echo "      windows: subtest skipped: $name" ;;
       *) fail "test $name (Wine): $result" ;;
     esac
   done <<EOF
-$(python3 -c 'import json, sys
+$(python3 -c 'import json, re, sys
 for line in open(sys.argv[1]):
     t = json.loads(line)
-    print(t["result"], t["name"])' "$log")
+    print(t["result"], t["name"])
+    for m in re.finditer(r"^ok \d+ (\S+) # SKIP (.*)$", t.get("stdout") or "", re.M):
+        print("SUBSKIP", t["name"] + " " + m.group(1) + ": " + m.group(2).strip())' "$json")
 EOF
-  grep -E '^(Ok|Fail|Skipped|Timeout):' "$tmp/test-win.log" | tr '\n' ' '; echo
-  if grep -q -E '"result": "(FAIL|TIMEOUT|ERROR)"' "$log"; then
-    sed -n '/^=* [0-9]* \/ [0-9]* *=*$/,/^=*$/p' "$tmp/test-win.log" | tail -n 80
+  grep -E '^(Ok|Fail|Skipped|Timeout):' "$2" | tr '\n' ' '; echo
+  if grep -q -E '"result": "(FAIL|TIMEOUT|ERROR)"' "$json"; then
+    sed -n '/^=* [0-9]* \/ [0-9]* *=*$/,/^=*$/p' "$2" | tail -n 80
   fi
-else
-  tail -n 40 "$tmp/test-win.log"
-  fail "meson test under Wine did not run"
-fi
+}
+
+# 2. the tests under Wine
+meson test -C "$bw" --no-rebuild --print-errorlogs --num-processes 2 --timeout-multiplier 4 \
+  >"$tmp/test-win.log" 2>&1
+count_tests "$bw" "$tmp/test-win.log"
 lap "tests under Wine"
 
 # 3. info and dump, byte for byte against the Linux build
@@ -331,6 +359,26 @@ else
           fail "etlscope.exe (from the package) under Wine: $(tail -n 1 "$tmp/gui-wine.log")"
         fi
         lap "GUI under Wine"
+      fi
+      # 7. the GUI tests under Wine on an Xvfb screen, in the first prefix
+      # (its fonts set up as gui-wine.sh's), with the package's DLLs, GTK's
+      # settings schemas and icons (GTK finds them beside its DLL's bin/).
+      if [ "${ETLSCOPE_WINE_GUI:-1}" = 0 ]; then
+        skipped=$((skipped + 1))
+        echo "SKIP  windows: GUI tests under Wine: ETLSCOPE_WINE_GUI=0"
+      else
+        WINEPATH="$(winpath "$pkg/bin")" ETLSCOPE_TEST_KNOWN_FOLDERS=1 \
+          xvfb-run -a -s "-screen 0 1920x1200x24" sh -c '
+            wine "$1" </dev/null >/dev/null 2>&1 &
+            for _ in $(seq 30); do
+              pgrep -f "system32.explorer.exe" >/dev/null && break
+              sleep 0.5
+            done
+            meson test -C "$2" --no-rebuild --suite gui --print-errorlogs --num-processes 2 \
+              --timeout-multiplier 3
+            wineserver -k' sh "$tmp/desktop-keeper.exe" "$bg" >"$tmp/test-win-gui.log" 2>&1 </dev/null
+        count_tests "$bg" "$tmp/test-win-gui.log"
+        lap "GUI tests under Wine"
       fi
     else
       tail -n 30 "$tmp/package.log"

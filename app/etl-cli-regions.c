@@ -35,7 +35,7 @@
  * `reason`, `type`; gc-pause: `gc_count`, `reason`; disk: `disk_number`,
  * `bytes`, `offset`, `file`; file: `offset`, `bytes`, `file`, `status`;
  * process: `image`, `parent_pid`, `exit_status`; thread: `image`), `flags`
- * (the #EtlSpanFlags set, by name) and `pid`/`tid` null when unknown;
+ * (the #EtlBuiltinFlags set, by name) and `pid`/`tid` null when unknown;
  * their unmatched ends in `unmatched_stops` (with `kind`), and
  * `builtin_counts` (EtlBuiltinSpansCounts, per kind where it counts per
  * kind).
@@ -140,7 +140,7 @@ static void
 add_id_or_null (JsonBuilder *b, const char *member, guint32 id)
 {
   json_builder_set_member_name (b, member);
-  if (id != ETL_SPAN_UNKNOWN)
+  if (id != ETL_BUILTIN_UNKNOWN)
     json_builder_add_int_value (b, id);
   else
     json_builder_add_null_value (b);
@@ -173,7 +173,7 @@ add_builtin_regions (JsonBuilder *b, EtlBuiltinSpans *spans, const char *want)
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, name);
       json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, etl_span_kind_name (s->kind));
+      json_builder_add_string_value (b, etl_builtin_kind_name (s->kind));
       add_stats_members (b, &s->stats);
       json_builder_end_object (b);
     }
@@ -184,10 +184,10 @@ add_span_detail (JsonBuilder *b, EtlBuiltinSpans *spans, const EtlBuiltinSpan *s
 {
   switch (s->kind)
     {
-    case ETL_SPAN_GC:
-    case ETL_SPAN_GC_PAUSE:
+    case ETL_BUILTIN_GC:
+    case ETL_BUILTIN_GC_PAUSE:
       add_id_or_null (b, "gc_count", s->detail.gc.count);
-      if (s->kind == ETL_SPAN_GC)
+      if (s->kind == ETL_BUILTIN_GC)
         {
           add_id_or_null (b, "generation", s->detail.gc.generation);
           add_string_or_null (b, "reason", etl_gc_reason_name (s->detail.gc.reason));
@@ -196,7 +196,7 @@ add_span_detail (JsonBuilder *b, EtlBuiltinSpans *spans, const EtlBuiltinSpan *s
       else
         add_string_or_null (b, "reason", etl_gc_suspend_reason_name (s->detail.gc.reason));
       break;
-    case ETL_SPAN_DISK_IO:
+    case ETL_BUILTIN_DISK_IO:
       json_builder_set_member_name (b, "disk_number");
       json_builder_add_int_value (b, s->detail.disk.disk_number);
       json_builder_set_member_name (b, "bytes");
@@ -205,7 +205,7 @@ add_span_detail (JsonBuilder *b, EtlBuiltinSpans *spans, const EtlBuiltinSpan *s
       json_builder_add_int_value (b, (gint64) s->detail.disk.offset);
       add_string_or_null (b, "file", etl_builtin_spans_get_string (spans, s->detail.disk.file));
       break;
-    case ETL_SPAN_FILE_IO:
+    case ETL_BUILTIN_FILE_IO:
       json_builder_set_member_name (b, "offset");
       json_builder_add_int_value (b, (gint64) s->detail.file.offset);
       json_builder_set_member_name (b, "bytes");
@@ -213,14 +213,14 @@ add_span_detail (JsonBuilder *b, EtlBuiltinSpans *spans, const EtlBuiltinSpan *s
       add_string_or_null (b, "file", etl_builtin_spans_get_string (spans, s->detail.file.file));
       add_id_or_null (b, "status", s->detail.file.status);
       break;
-    case ETL_SPAN_PROCESS:
+    case ETL_BUILTIN_PROCESS:
       add_string_or_null (b, "image", etl_builtin_spans_get_string (spans, s->detail.process.image));
       json_builder_set_member_name (b, "parent_pid");
       json_builder_add_int_value (b, s->detail.process.parent_pid);
       json_builder_set_member_name (b, "exit_status");
       json_builder_add_int_value (b, s->detail.process.exit_status);
       break;
-    case ETL_SPAN_THREAD:
+    case ETL_BUILTIN_THREAD:
       add_string_or_null (b, "image", etl_builtin_spans_get_string (spans, s->detail.thread.image));
       break;
     default:
@@ -249,7 +249,7 @@ add_builtin_instances (JsonBuilder *b, EtlTrace *trace, EtlBuiltinSpans *spans, 
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, name);
       json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, etl_span_kind_name (s[i].kind));
+      json_builder_add_string_value (b, etl_builtin_kind_name (s[i].kind));
       json_builder_set_member_name (b, "start_ms");
       json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, s[i].start));
       add_ms (b, "duration_ms", (double) (s[i].stop - s[i].start));
@@ -258,12 +258,12 @@ add_builtin_instances (JsonBuilder *b, EtlTrace *trace, EtlBuiltinSpans *spans, 
       json_builder_set_member_name (b, "depth");
       json_builder_add_int_value (b, s[i].depth);
       json_builder_set_member_name (b, "parent");
-      if (s[i].parent != ETL_SPAN_NONE)
+      if (s[i].parent != ETL_BUILTIN_NONE)
         json_builder_add_int_value (b, (gint64) first + s[i].parent);
       else
         json_builder_add_null_value (b);
       json_builder_set_member_name (b, "open");
-      json_builder_add_boolean_value (b, (s[i].flags & ETL_SPAN_OPEN) != 0);
+      json_builder_add_boolean_value (b, (s[i].flags & ETL_BUILTIN_OPEN) != 0);
       json_builder_set_member_name (b, "activity_id");
       json_builder_add_null_value (b);
       json_builder_set_member_name (b, "flags");
@@ -277,7 +277,7 @@ add_builtin_instances (JsonBuilder *b, EtlTrace *trace, EtlBuiltinSpans *spans, 
       json_builder_set_member_name (b, "start_record");
       json_builder_add_int_value (b, (gint64) s[i].start_record);
       json_builder_set_member_name (b, "stop_record");
-      if (s[i].stop_record != ETL_SPAN_NO_RECORD)
+      if (s[i].stop_record != ETL_BUILTIN_NO_RECORD)
         json_builder_add_int_value (b, (gint64) s[i].stop_record);
       else
         json_builder_add_null_value (b);
@@ -302,7 +302,7 @@ add_builtin_unmatched (JsonBuilder *b, EtlTrace *trace, EtlBuiltinSpans *spans, 
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, name);
       json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, etl_span_kind_name (s[i].kind));
+      json_builder_add_string_value (b, etl_builtin_kind_name (s[i].kind));
       json_builder_set_member_name (b, "time_ms");
       json_builder_add_double_value (b, etl_trace_filetime_to_ms (trace, s[i].time));
       add_id_or_null (b, "pid", s[i].pid);
@@ -351,9 +351,9 @@ add_builtin_counts (JsonBuilder *b, const EtlBuiltinSpansCounts *c)
     {
       json_builder_set_member_name (b, kinded[k].name);
       json_builder_begin_object (b);
-      for (guint j = 0; j < ETL_N_SPAN_KINDS; j++)
+      for (guint j = 0; j < ETL_N_BUILTIN_KINDS; j++)
         {
-          json_builder_set_member_name (b, etl_span_kind_name (j));
+          json_builder_set_member_name (b, etl_builtin_kind_name (j));
           json_builder_add_int_value (b, (gint64) kinded[k].per_kind[j]);
         }
       json_builder_end_object (b);
@@ -655,7 +655,7 @@ etl_cli_regions_main (int argc, char **argv)
       g_printerr ("etlscope-cli regions: no FILE given (see --help)\n");
       return EXIT_USAGE;
     }
-  if (builtin != NULL && !etl_span_kinds_parse (builtin, &kinds))
+  if (builtin != NULL && !etl_builtin_kinds_parse (builtin, &kinds))
     {
       g_printerr ("etlscope-cli regions: --builtin: unknown kind in \"%s\" (gc, gc-pause, disk, file, process, "
                   "thread, all)\n",

@@ -48,7 +48,7 @@ field_u64 (const EtlDecoded *d, const char *name)
 }
 
 static guint
-count_kind (const EtlBuiltinSpan *s, guint n, EtlSpanKind kind)
+count_kind (const EtlBuiltinSpan *s, guint n, EtlBuiltinKind kind)
 {
   guint k = 0;
 
@@ -144,17 +144,17 @@ check_gc (const char *name, guint expect_gcs, guint expect_pauses, guint expect_
   g_assert_cmpuint (n_suspend, ==, expect_pauses);
   g_assert_cmpuint (n_restart, ==, expect_pauses);
 
-  spans = etl_builtin_spans_new (trace, 1u << ETL_SPAN_GC | 1u << ETL_SPAN_GC_PAUSE, NULL, &error);
+  spans = etl_builtin_spans_new (trace, 1u << ETL_BUILTIN_GC | 1u << ETL_BUILTIN_GC_PAUSE, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (spans);
   s = etl_builtin_spans_get (spans, &n);
   c = etl_builtin_spans_get_counts (spans);
-  g_assert_cmpuint (count_kind (s, n, ETL_SPAN_GC), ==, expect_gcs);
-  g_assert_cmpuint (count_kind (s, n, ETL_SPAN_GC_PAUSE), ==, expect_pauses);
+  g_assert_cmpuint (count_kind (s, n, ETL_BUILTIN_GC), ==, expect_gcs);
+  g_assert_cmpuint (count_kind (s, n, ETL_BUILTIN_GC_PAUSE), ==, expect_pauses);
   g_assert_cmpuint (c->duplicate_gc_starts, ==, expect_dups);
-  g_assert_cmpuint (c->paired[ETL_SPAN_GC], ==, expect_gcs);
-  g_assert_cmpuint (c->paired[ETL_SPAN_GC_PAUSE], ==, expect_pauses);
-  g_assert_cmpuint (c->unmatched_ends[ETL_SPAN_GC] + c->unmatched_ends[ETL_SPAN_GC_PAUSE], ==, 0);
+  g_assert_cmpuint (c->paired[ETL_BUILTIN_GC], ==, expect_gcs);
+  g_assert_cmpuint (c->paired[ETL_BUILTIN_GC_PAUSE], ==, expect_pauses);
+  g_assert_cmpuint (c->unmatched_ends[ETL_BUILTIN_GC] + c->unmatched_ends[ETL_BUILTIN_GC_PAUSE], ==, 0);
   for (guint i = 0; i < n; i++)
     {
       gint64 key = (gint64) s[i].pid << 32 | s[i].detail.gc.count;
@@ -163,13 +163,13 @@ check_gc (const char *name, guint expect_gcs, guint expect_pauses, guint expect_
 
       if (i > 0)
         g_assert_cmpint (s[i - 1].start, <=, s[i].start);
-      if (s[i].parent != ETL_SPAN_NONE)
+      if (s[i].parent != ETL_BUILTIN_NONE)
         {
           g_assert_cmpuint (s[i].parent, <, i);
           g_assert_cmpuint (s[i].depth, ==, s[s[i].parent].depth + 1);
           g_assert_cmpuint (s[s[i].parent].pid, ==, s[i].pid);
         }
-      if (s[i].kind != ETL_SPAN_GC)
+      if (s[i].kind != ETL_BUILTIN_GC)
         {
           g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[i].name), ==, "GC pause");
           continue;
@@ -188,8 +188,8 @@ check_gc (const char *name, guint expect_gcs, guint expect_pauses, guint expect_
       /* A blocking GC lies inside its pause. */
       if (s[i].detail.gc.type == 0)
         {
-          g_assert_cmpuint (s[i].parent, !=, ETL_SPAN_NONE);
-          g_assert_cmpuint (s[s[i].parent].kind, ==, ETL_SPAN_GC_PAUSE);
+          g_assert_cmpuint (s[i].parent, !=, ETL_BUILTIN_NONE);
+          g_assert_cmpuint (s[s[i].parent].kind, ==, ETL_BUILTIN_GC_PAUSE);
           g_assert_cmpint (s[s[i].parent].start, <=, s[i].start);
           g_assert_cmpint (s[s[i].parent].stop, >=, s[i].stop);
         }
@@ -217,12 +217,12 @@ test_gc_net452_figures (void)
 
   if (trace == NULL)
     return;
-  spans = etl_builtin_spans_new (trace, 1u << ETL_SPAN_GC | 1u << ETL_SPAN_GC_PAUSE, NULL, NULL);
+  spans = etl_builtin_spans_new (trace, 1u << ETL_BUILTIN_GC | 1u << ETL_BUILTIN_GC_PAUSE, NULL, NULL);
   s = etl_builtin_spans_get (spans, &n);
   for (guint i = 0; i < n; i++)
-    if (s[i].kind == ETL_SPAN_GC && s[i].detail.gc.generation < 3)
+    if (s[i].kind == ETL_BUILTIN_GC && s[i].detail.gc.generation < 3)
       gen[s[i].detail.gc.generation]++;
-    else if (s[i].kind == ETL_SPAN_GC_PAUSE)
+    else if (s[i].kind == ETL_BUILTIN_GC_PAUSE)
       longest_pause = MAX (longest_pause, s[i].stop - s[i].start);
   g_assert_cmpuint (gen[0], ==, 263);
   g_assert_cmpuint (gen[1], ==, 1);
@@ -235,7 +235,7 @@ test_gc_net452_figures (void)
     {
       const EtlBuiltinSpanStats *st = &g_array_index (stats, EtlBuiltinSpanStats, r);
 
-      if (st->kind == ETL_SPAN_GC_PAUSE)
+      if (st->kind == ETL_BUILTIN_GC_PAUSE)
         {
           g_assert_cmpuint (st->stats.count, ==, 265);
           g_assert_cmpint (st->stats.max, ==, 108771);
@@ -258,12 +258,12 @@ test_gc_gcevents (void)
   trace = etl_test_open_corpus ("gcevents.etl");
   if (trace == NULL)
     return;
-  spans = etl_builtin_spans_new (trace, 1u << ETL_SPAN_GC, NULL, NULL);
+  spans = etl_builtin_spans_new (trace, 1u << ETL_BUILTIN_GC, NULL, NULL);
   s = etl_builtin_spans_get (spans, &n);
   g_assert_cmpuint (n, ==, 2);
   for (guint i = 0; i < n; i++)
     {
-      g_assert_cmpuint (s[i].kind, ==, ETL_SPAN_GC);
+      g_assert_cmpuint (s[i].kind, ==, ETL_BUILTIN_GC);
       g_assert_cmpuint (s[i].detail.gc.count, ==, i + 1);
       g_assert_cmpuint (s[i].detail.gc.generation, ==, i + 1);
       g_assert_cmpstr (etl_gc_reason_name (s[i].detail.gc.reason), ==, "Induced");
@@ -293,7 +293,7 @@ test_disk_net452 (void)
     return;
   info = etl_trace_get_file_info (trace, 0);
   g_assert_cmpint (info->clock_type, ==, ETL_CLOCK_QPC);
-  spans = etl_builtin_spans_new (trace, 1u << ETL_SPAN_DISK_IO, NULL, NULL);
+  spans = etl_builtin_spans_new (trace, 1u << ETL_BUILTIN_DISK_IO, NULL, NULL);
   s = etl_builtin_spans_get (spans, &n);
   for (guint i = 0; i < n; i++)
     {
@@ -301,15 +301,15 @@ test_disk_net452 (void)
       g_autoptr (EtlDecoded) ds = NULL;
       const char *name = etl_builtin_spans_get_string (spans, s[i].name);
 
-      g_assert_cmpuint (s[i].kind, ==, ETL_SPAN_DISK_IO);
+      g_assert_cmpuint (s[i].kind, ==, ETL_BUILTIN_DISK_IO);
       reads += strcmp (name, "Disk Read") == 0;
       writes += strcmp (name, "Disk Write") == 0;
       flushes += strcmp (name, "Disk Flush") == 0;
-      g_assert_cmpuint (s[i].stop_record, !=, ETL_SPAN_NO_RECORD);
+      g_assert_cmpuint (s[i].stop_record, !=, ETL_BUILTIN_NO_RECORD);
       g_assert_true (etl_trace_get_record (trace, s[i].stop_record, &stop, NULL));
       g_assert_cmpint (stop.filetime, ==, s[i].stop);
       ds = etl_trace_decode_record (trace, &stop);
-      if (s[i].flags & ETL_SPAN_FROM_ELAPSED)
+      if (s[i].flags & ETL_BUILTIN_FROM_ELAPSED)
         {
           guint64 t = field_u64 (ds, "HighResResponseTime");
 
@@ -353,20 +353,20 @@ test_process_net452 (void)
 {
   g_autoptr (EtlTrace) trace = etl_test_open_corpus ("net.4.5.2.x64.etl");
   g_autoptr (EtlBuiltinSpans) spans = NULL;
-  guint n, test_proc = ETL_SPAN_NONE, threads = 0;
+  guint n, test_proc = ETL_BUILTIN_NONE, threads = 0;
   const EtlBuiltinSpan *s;
 
   if (trace == NULL)
     return;
-  spans = etl_builtin_spans_new (trace, 1u << ETL_SPAN_PROCESS | 1u << ETL_SPAN_THREAD, NULL, NULL);
+  spans = etl_builtin_spans_new (trace, 1u << ETL_BUILTIN_PROCESS | 1u << ETL_BUILTIN_THREAD, NULL, NULL);
   s = etl_builtin_spans_get (spans, &n);
   for (guint i = 0; i < n; i++)
-    if (s[i].kind == ETL_SPAN_PROCESS && s[i].pid == 3676)
+    if (s[i].kind == ETL_BUILTIN_PROCESS && s[i].pid == 3676)
       {
         g_auto (EtlRecord) a = { 0 };
         g_auto (EtlRecord) b = { 0 };
 
-        g_assert_cmpuint (test_proc, ==, ETL_SPAN_NONE);
+        g_assert_cmpuint (test_proc, ==, ETL_BUILTIN_NONE);
         test_proc = i;
         g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[i].name), ==, "Test.x64.exe");
         g_assert_cmpuint (s[i].flags, ==, 0);
@@ -380,16 +380,16 @@ test_process_net452 (void)
         g_assert_cmpfloat_with_epsilon (etl_trace_filetime_to_ms (trace, s[i].start), 2733.176, 0.001);
         g_assert_cmpfloat_with_epsilon (etl_trace_filetime_to_ms (trace, s[i].stop), 8202.285, 0.001);
       }
-    else if (s[i].kind == ETL_SPAN_PROCESS)
+    else if (s[i].kind == ETL_BUILTIN_PROCESS)
       {
         /* The others ran from before the trace to after it. */
-        g_assert_cmpuint (s[i].flags & ETL_SPAN_RUNDOWN_START, !=, 0);
-        g_assert_cmpuint (s[i].flags & ETL_SPAN_OPEN, !=, 0);
+        g_assert_cmpuint (s[i].flags & ETL_BUILTIN_RUNDOWN_START, !=, 0);
+        g_assert_cmpuint (s[i].flags & ETL_BUILTIN_OPEN, !=, 0);
       }
-  g_assert_cmpuint (test_proc, !=, ETL_SPAN_NONE);
-  g_assert_cmpuint (count_kind (s, n, ETL_SPAN_PROCESS), ==, 33);
+  g_assert_cmpuint (test_proc, !=, ETL_BUILTIN_NONE);
+  g_assert_cmpuint (count_kind (s, n, ETL_BUILTIN_PROCESS), ==, 33);
   for (guint i = 0; i < n; i++)
-    if (s[i].kind == ETL_SPAN_THREAD && s[i].pid == 3676)
+    if (s[i].kind == ETL_BUILTIN_THREAD && s[i].pid == 3676)
       {
         threads++;
         g_assert_cmpuint (s[i].parent, ==, test_proc);
@@ -402,7 +402,7 @@ test_process_net452 (void)
   g_assert_cmpuint (threads, ==, 4);
   /* No thread id 0 (the Idle threads are left out). */
   for (guint i = 0; i < n; i++)
-    if (s[i].kind == ETL_SPAN_THREAD)
+    if (s[i].kind == ETL_BUILTIN_THREAD)
       g_assert_cmpuint (s[i].tid, !=, 0);
 }
 
@@ -411,7 +411,7 @@ test_process_net452 (void)
 
 typedef struct
 {
-  EtlSpanKind kind;
+  EtlBuiltinKind kind;
   const char *name;
   guint start_t, stop_t; /* 0.1 ms; stop 100 (the last record) when open */
   guint64 start_record, stop_record;
@@ -422,21 +422,21 @@ typedef struct
   guint32 status;
 } SynthSpan;
 
-#define NO_REC ETL_SPAN_NO_RECORD
-#define NO     ETL_SPAN_NONE
+#define NO_REC ETL_BUILTIN_NO_RECORD
+#define NO     ETL_BUILTIN_NONE
 #define PATH   "\\Device\\HarddiskVolume2\\data.bin"
 
 /* etl-synth-spans.c's table: record = row + 1 (the header is record 0). */
 static const SynthSpan synth_spans[] = {
-  { ETL_SPAN_PROCESS, "app.exe", 10, 90, 1, 16, 0, NO, 0, 0, 0, NULL, 0 },
-  { ETL_SPAN_THREAD, "app.exe", 11, 80, 2, 15, 1004, 0, 0, 0, 0, NULL, 0 },
-  { ETL_SPAN_FILE_IO, "File Create", 20, 25, 4, 5, 1004, NO, 0, 0, 0, PATH, 0 },
-  { ETL_SPAN_FILE_IO, "File Read", 30, 34, 6, 9, 1004, NO, 0, 4096, 8192, PATH, 0 },
-  { ETL_SPAN_DISK_IO, "Disk Read", 31, 33, 7, 8, 1004, NO, 0, 4096, 1048576, PATH, 0 },
-  { ETL_SPAN_FILE_IO, "File Write", 40, 100, 10, NO_REC, 1004, NO, ETL_SPAN_OPEN, 512, 0, PATH, ETL_SPAN_UNKNOWN },
-  { ETL_SPAN_DISK_IO, "Disk Write", 50, 60, 12, 12, 1004, NO, ETL_SPAN_FROM_ELAPSED, 512, 0, PATH, 0 },
-  { ETL_SPAN_FILE_IO, "File Cleanup", 65, 66, 13, 14, 1004, NO, 0, 0, 0, PATH, 0xC0000022u },
-  { ETL_SPAN_THREAD, "Process 1000", 100, 100, 17, NO_REC, 1008, NO, ETL_SPAN_OPEN, 0, 0, NULL, 0 },
+  { ETL_BUILTIN_PROCESS, "app.exe", 10, 90, 1, 16, 0, NO, 0, 0, 0, NULL, 0 },
+  { ETL_BUILTIN_THREAD, "app.exe", 11, 80, 2, 15, 1004, 0, 0, 0, 0, NULL, 0 },
+  { ETL_BUILTIN_FILE_IO, "File Create", 20, 25, 4, 5, 1004, NO, 0, 0, 0, PATH, 0 },
+  { ETL_BUILTIN_FILE_IO, "File Read", 30, 34, 6, 9, 1004, NO, 0, 4096, 8192, PATH, 0 },
+  { ETL_BUILTIN_DISK_IO, "Disk Read", 31, 33, 7, 8, 1004, NO, 0, 4096, 1048576, PATH, 0 },
+  { ETL_BUILTIN_FILE_IO, "File Write", 40, 100, 10, NO_REC, 1004, NO, ETL_BUILTIN_OPEN, 512, 0, PATH, ETL_BUILTIN_UNKNOWN },
+  { ETL_BUILTIN_DISK_IO, "Disk Write", 50, 60, 12, 12, 1004, NO, ETL_BUILTIN_FROM_ELAPSED, 512, 0, PATH, 0 },
+  { ETL_BUILTIN_FILE_IO, "File Cleanup", 65, 66, 13, 14, 1004, NO, 0, 0, 0, PATH, 0xC0000022u },
+  { ETL_BUILTIN_THREAD, "Process 1000", 100, 100, 17, NO_REC, 1008, NO, ETL_BUILTIN_OPEN, 0, 0, NULL, 0 },
 };
 
 static void
@@ -462,7 +462,7 @@ test_synth (void)
   g_assert_no_error (error);
   trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  spans = etl_builtin_spans_new (trace, ETL_SPAN_KINDS_ALL, NULL, &error);
+  spans = etl_builtin_spans_new (trace, ETL_BUILTIN_KINDS_ALL, NULL, &error);
   g_assert_no_error (error);
   origin = etl_trace_get_file_info (trace, 0)->header_filetime;
   s = etl_builtin_spans_get (spans, &n);
@@ -483,21 +483,21 @@ test_synth (void)
       g_assert_cmpuint (s[i].parent, ==, w->parent);
       g_assert_cmpuint (s[i].depth, ==, w->parent == NO ? 0 : 1);
       g_assert_cmpuint (s[i].flags, ==, w->flags);
-      if (w->kind == ETL_SPAN_FILE_IO)
+      if (w->kind == ETL_BUILTIN_FILE_IO)
         {
           g_assert_cmpuint (s[i].detail.file.bytes, ==, w->bytes);
           g_assert_cmpuint (s[i].detail.file.offset, ==, w->offset);
           g_assert_cmpuint (s[i].detail.file.status, ==, w->status);
           g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[i].detail.file.file), ==, w->file);
         }
-      else if (w->kind == ETL_SPAN_DISK_IO)
+      else if (w->kind == ETL_BUILTIN_DISK_IO)
         {
           g_assert_cmpuint (s[i].detail.disk.bytes, ==, w->bytes);
           g_assert_cmpuint (s[i].detail.disk.offset, ==, w->offset);
           g_assert_cmpuint (s[i].detail.disk.disk_number, ==, w->start_t == 50 ? 1 : 0);
           g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[i].detail.disk.file), ==, w->file);
         }
-      else if (w->kind == ETL_SPAN_PROCESS)
+      else if (w->kind == ETL_BUILTIN_PROCESS)
         {
           g_assert_cmpuint (s[i].detail.process.exit_status, ==, 0);
           g_assert_cmpuint (s[i].detail.process.parent_pid, ==, 4);
@@ -506,13 +506,13 @@ test_synth (void)
   um = etl_builtin_spans_get_unmatched (spans, &n_um);
   g_assert_cmpuint (n_um, ==, 1);
   g_assert_cmpuint (um[0].record, ==, 11);
-  g_assert_cmpuint (um[0].kind, ==, ETL_SPAN_FILE_IO);
+  g_assert_cmpuint (um[0].kind, ==, ETL_BUILTIN_FILE_IO);
   c = etl_builtin_spans_get_counts (spans);
   g_assert_cmpuint (c->records, ==, 16);
-  g_assert_cmpuint (c->begins[ETL_SPAN_FILE_IO], ==, 4);
-  g_assert_cmpuint (c->paired[ETL_SPAN_FILE_IO], ==, 3);
-  g_assert_cmpuint (c->open[ETL_SPAN_FILE_IO], ==, 1);
-  g_assert_cmpuint (c->unmatched_ends[ETL_SPAN_FILE_IO], ==, 1);
+  g_assert_cmpuint (c->begins[ETL_BUILTIN_FILE_IO], ==, 4);
+  g_assert_cmpuint (c->paired[ETL_BUILTIN_FILE_IO], ==, 3);
+  g_assert_cmpuint (c->open[ETL_BUILTIN_FILE_IO], ==, 1);
+  g_assert_cmpuint (c->unmatched_ends[ETL_BUILTIN_FILE_IO], ==, 1);
   g_assert_cmpuint (c->missing + c->truncated + c->dropped + c->out_of_order, ==, 0);
 
   g_clear_pointer (&spans, etl_builtin_spans_unref);
@@ -550,7 +550,7 @@ feed (Feed *f, gint64 t, EtlSpanClass cls, guint8 opcode, guint16 event_id, guin
   r.payload = payload;
   r.len = len;
   r.clock_freq = 3000000; /* not the 10 MHz of FILETIME: the conversion shows */
-  r.issuing_pid = ETL_SPAN_UNKNOWN;
+  r.issuing_pid = ETL_BUILTIN_UNKNOWN;
   etl_spans_builder_add (f->b, &r);
 }
 
@@ -597,7 +597,7 @@ restart (Feed *f, gint64 t, guint32 pid)
 static void
 test_rules_gc (void)
 {
-  Feed f = { etl_spans_builder_new (ETL_SPAN_KINDS_ALL), 0 };
+  Feed f = { etl_spans_builder_new (ETL_BUILTIN_KINDS_ALL), 0 };
   g_autoptr (EtlBuiltinSpans) spans = NULL;
   const EtlBuiltinSpansCounts *c;
   const EtlBuiltinStop *um;
@@ -638,11 +638,11 @@ test_rules_gc (void)
   g_assert_cmpuint (s[7].detail.gc.generation, ==, 123456);
   /* In start order: pause(100) 100, GC 110, GC 200(bg), pause(200) 210,
    * GC 220, GC 340 (open), GC 350. */
-  g_assert_cmpuint (s[0].kind, ==, ETL_SPAN_GC_PAUSE);
+  g_assert_cmpuint (s[0].kind, ==, ETL_BUILTIN_GC_PAUSE);
   g_assert_cmpint (s[0].start, ==, 100);
   g_assert_cmpint (s[0].stop, ==, 160);
   g_assert_cmpuint (s[0].stop_record, ==, 4);
-  g_assert_cmpuint (s[1].kind, ==, ETL_SPAN_GC);
+  g_assert_cmpuint (s[1].kind, ==, ETL_BUILTIN_GC);
   g_assert_cmpint (s[1].start, ==, 110);
   g_assert_cmpuint (s[1].start_record, ==, 1); /* the first of the two GCStarts */
   g_assert_cmpint (s[1].stop, ==, 150);
@@ -651,31 +651,31 @@ test_rules_gc (void)
   g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[1].name), ==, "GC gen 0");
   g_assert_cmpuint (s[2].detail.gc.type, ==, 1);
   g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[2].name), ==, "GC gen 2");
-  g_assert_cmpuint (s[2].parent, ==, ETL_SPAN_NONE);
+  g_assert_cmpuint (s[2].parent, ==, ETL_BUILTIN_NONE);
   g_assert_cmpint (s[2].stop, ==, 300);
-  g_assert_cmpuint (s[3].kind, ==, ETL_SPAN_GC_PAUSE);
+  g_assert_cmpuint (s[3].kind, ==, ETL_BUILTIN_GC_PAUSE);
   g_assert_cmpuint (s[3].parent, ==, 2); /* the pause inside the background GC */
   g_assert_cmpuint (s[3].detail.gc.count, ==, 7);
   g_assert_cmpuint (s[4].parent, ==, 3); /* the foreground GC inside that pause */
   g_assert_cmpuint (s[4].depth, ==, 2);
   g_assert_cmpint (s[4].stop, ==, 230);
   g_assert_cmpint (s[5].start, ==, 340);
-  g_assert_cmpuint (s[5].flags, ==, ETL_SPAN_OPEN);
+  g_assert_cmpuint (s[5].flags, ==, ETL_BUILTIN_OPEN);
   g_assert_cmpint (s[5].stop, ==, 1000);
-  g_assert_cmpuint (s[5].stop_record, ==, ETL_SPAN_NO_RECORD);
+  g_assert_cmpuint (s[5].stop_record, ==, ETL_BUILTIN_NO_RECORD);
   g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[6].name), ==, "GC");
-  g_assert_cmpuint (s[6].detail.gc.generation, ==, ETL_SPAN_UNKNOWN);
+  g_assert_cmpuint (s[6].detail.gc.generation, ==, ETL_BUILTIN_UNKNOWN);
   g_assert_cmpint (s[6].stop, ==, s[6].start); /* clamped */
   g_assert_cmpuint (c->out_of_order, ==, 1);
   g_assert_cmpuint (c->duplicate_gc_starts, ==, 1);
   g_assert_cmpuint (c->missing, ==, 1);
-  g_assert_cmpuint (c->unmatched_ends[ETL_SPAN_GC], ==, 1);
-  g_assert_cmpuint (c->unmatched_ends[ETL_SPAN_GC_PAUSE], ==, 1);
-  g_assert_cmpuint (c->open[ETL_SPAN_GC], ==, 1);
+  g_assert_cmpuint (c->unmatched_ends[ETL_BUILTIN_GC], ==, 1);
+  g_assert_cmpuint (c->unmatched_ends[ETL_BUILTIN_GC_PAUSE], ==, 1);
+  g_assert_cmpuint (c->open[ETL_BUILTIN_GC], ==, 1);
   um = etl_builtin_spans_get_unmatched (spans, &n_um);
   g_assert_cmpuint (n_um, ==, 2);
   g_assert_cmpuint (um[0].record, ==, 11);
-  g_assert_cmpuint (um[1].kind, ==, ETL_SPAN_GC_PAUSE);
+  g_assert_cmpuint (um[1].kind, ==, ETL_BUILTIN_GC_PAUSE);
 }
 
 /* FileIo v3 ReadWrite (8-byte pointers): Offset, IrpPtr, FileObject, FileKey, TTID, IoSize, IoFlags. */
@@ -695,7 +695,7 @@ fileio_rw_v3 (guint8 *p, guint64 irp, guint64 key, guint64 offset, guint32 size)
 static void
 test_rules_io (void)
 {
-  Feed f = { etl_spans_builder_new (ETL_SPAN_KINDS_ALL), 0 };
+  Feed f = { etl_spans_builder_new (ETL_BUILTIN_KINDS_ALL), 0 };
   g_autoptr (EtlBuiltinSpans) spans = NULL;
   const EtlBuiltinSpansCounts *c;
   const EtlBuiltinSpan *s;
@@ -753,20 +753,20 @@ test_rules_io (void)
   g_assert_cmpuint (s[1].detail.file.offset, ==, 4096);
   g_assert_cmpuint (s[1].detail.file.file_key, ==, 0xF1);
   g_assert_cmpuint (s[1].detail.file.status, ==, 0xC0000011);
-  g_assert_cmpuint (s[2].flags, ==, ETL_SPAN_OPEN | ETL_SPAN_ABANDONED);
-  g_assert_cmpuint (s[3].flags, ==, ETL_SPAN_OPEN);
+  g_assert_cmpuint (s[2].flags, ==, ETL_BUILTIN_OPEN | ETL_BUILTIN_ABANDONED);
+  g_assert_cmpuint (s[3].flags, ==, ETL_BUILTIN_OPEN);
   g_assert_cmpint (s[3].stop, ==, 400000);
-  g_assert_cmpuint (c->unmatched_ends[ETL_SPAN_FILE_IO], ==, 1);
-  g_assert_cmpuint (c->abandoned[ETL_SPAN_FILE_IO], ==, 1);
+  g_assert_cmpuint (c->unmatched_ends[ETL_BUILTIN_FILE_IO], ==, 1);
+  g_assert_cmpuint (c->abandoned[ETL_BUILTIN_FILE_IO], ==, 1);
   /* The elapsed-time disk read: 75000 / 3 MHz = 25 ms = 250000 × 100 ns before its completion. */
-  g_assert_cmpuint (s[4].kind, ==, ETL_SPAN_DISK_IO);
+  g_assert_cmpuint (s[4].kind, ==, ETL_BUILTIN_DISK_IO);
   g_assert_cmpint (s[4].start, ==, 50000);
   g_assert_cmpint (s[4].stop, ==, 300000);
-  g_assert_cmpuint (s[4].flags, ==, ETL_SPAN_FROM_ELAPSED);
+  g_assert_cmpuint (s[4].flags, ==, ETL_BUILTIN_FROM_ELAPSED);
   g_assert_cmpuint (s[4].detail.disk.bytes, ==, 8192);
   g_assert_cmpuint (s[4].detail.disk.disk_number, ==, 1);
   g_assert_cmpuint (s[4].detail.disk.offset, ==, 123456);
-  g_assert_cmpuint (s[5].flags, ==, ETL_SPAN_FROM_ELAPSED | ETL_SPAN_TRUNCATED);
+  g_assert_cmpuint (s[5].flags, ==, ETL_BUILTIN_FROM_ELAPSED | ETL_BUILTIN_TRUNCATED);
   g_assert_cmpint (s[5].start, ==, s[5].stop);
   g_assert_cmpuint (c->missing, ==, 1);
   g_assert_cmpuint (c->truncated, ==, 1);
@@ -792,7 +792,7 @@ process_rec (Feed *f, gint64 t, guint8 opcode, guint32 pid, const char *image, g
   r.opcode = opcode;
   r.version = 4;
   r.pointer_size = 8;
-  r.issuing_pid = ETL_SPAN_UNKNOWN;
+  r.issuing_pid = ETL_BUILTIN_UNKNOWN;
   r.process_id = pid;
   r.parent_id = 4;
   r.exit_status = exit_status;
@@ -803,8 +803,8 @@ process_rec (Feed *f, gint64 t, guint8 opcode, guint32 pid, const char *image, g
 static void
 test_rules_lifetimes (void)
 {
-  Feed f = { etl_spans_builder_new (1u << ETL_SPAN_THREAD), 0 };
-  Feed g = { etl_spans_builder_new (1u << ETL_SPAN_PROCESS | 1u << ETL_SPAN_THREAD), 0 };
+  Feed f = { etl_spans_builder_new (1u << ETL_BUILTIN_THREAD), 0 };
+  Feed g = { etl_spans_builder_new (1u << ETL_BUILTIN_PROCESS | 1u << ETL_BUILTIN_THREAD), 0 };
   g_autoptr (EtlBuiltinSpans) spans = NULL;
   g_autoptr (EtlBuiltinSpans) both = NULL;
   const EtlBuiltinSpan *s;
@@ -834,26 +834,26 @@ test_rules_lifetimes (void)
   /* Threads only: the processes were read for the names, not kept. */
   s = etl_builtin_spans_get (spans, &n);
   g_assert_cmpuint (n, ==, 2);
-  g_assert_cmpuint (s[0].kind, ==, ETL_SPAN_THREAD);
+  g_assert_cmpuint (s[0].kind, ==, ETL_BUILTIN_THREAD);
   g_assert_cmpstr (etl_builtin_spans_get_string (spans, s[0].name), ==, "old.exe");
-  g_assert_cmpuint (s[0].parent, ==, ETL_SPAN_NONE);
-  g_assert_cmpuint (s[0].flags, ==, ETL_SPAN_OPEN | ETL_SPAN_RUNDOWN_START | ETL_SPAN_RUNDOWN_END);
+  g_assert_cmpuint (s[0].parent, ==, ETL_BUILTIN_NONE);
+  g_assert_cmpuint (s[0].flags, ==, ETL_BUILTIN_OPEN | ETL_BUILTIN_RUNDOWN_START | ETL_BUILTIN_RUNDOWN_END);
   g_assert_cmpint (s[0].stop, ==, 100);
   g_assert_cmpuint (s[1].tid, ==, 604);
   g_assert_cmpint (s[1].stop, ==, 30);
   g_assert_cmpuint (etl_builtin_spans_get_counts (spans)->missing, ==, 2);
-  g_assert_cmpuint (etl_builtin_spans_get_counts (spans)->unmatched_ends[ETL_SPAN_PROCESS], ==, 0);
+  g_assert_cmpuint (etl_builtin_spans_get_counts (spans)->unmatched_ends[ETL_BUILTIN_PROCESS], ==, 0);
 
   s = etl_builtin_spans_get (both, &n);
   g_assert_cmpuint (n, ==, 4);
-  g_assert_cmpuint (s[0].kind, ==, ETL_SPAN_PROCESS);
+  g_assert_cmpuint (s[0].kind, ==, ETL_BUILTIN_PROCESS);
   g_assert_cmpuint (s[1].parent, ==, 0);
-  g_assert_cmpuint (s[2].kind, ==, ETL_SPAN_PROCESS);
+  g_assert_cmpuint (s[2].kind, ==, ETL_BUILTIN_PROCESS);
   g_assert_cmpint (s[2].stop, ==, 40);
   g_assert_cmpuint (s[2].detail.process.exit_status, ==, 3);
   g_assert_cmpuint (s[3].parent, ==, 2);
   g_assert_cmpuint (s[3].depth, ==, 1);
-  g_assert_cmpuint (etl_builtin_spans_get_counts (both)->unmatched_ends[ETL_SPAN_PROCESS], ==, 1);
+  g_assert_cmpuint (etl_builtin_spans_get_counts (both)->unmatched_ends[ETL_BUILTIN_PROCESS], ==, 1);
 }
 
 /* 3 M Inits and 3 M GCStarts that never end: the open spans of a kind
@@ -861,7 +861,7 @@ test_rules_lifetimes (void)
 static void
 test_many_unpaired (void)
 {
-  Feed f = { etl_spans_builder_new (ETL_SPAN_KINDS_ALL), 0 };
+  Feed f = { etl_spans_builder_new (ETL_BUILTIN_KINDS_ALL), 0 };
   g_autoptr (EtlBuiltinSpans) spans = NULL;
   const EtlBuiltinSpansCounts *c;
   guint n;
@@ -880,8 +880,8 @@ test_many_unpaired (void)
   (void) etl_builtin_spans_get (spans, &n);
   g_assert_cmpuint (n, ==, 2 * ETL_BUILTIN_SPANS_MAX_PENDING);
   g_assert_cmpuint (c->dropped, ==, 2 * (many - ETL_BUILTIN_SPANS_MAX_PENDING));
-  g_assert_cmpuint (c->open[ETL_SPAN_DISK_IO], ==, ETL_BUILTIN_SPANS_MAX_PENDING);
-  g_assert_cmpuint (c->open[ETL_SPAN_GC], ==, ETL_BUILTIN_SPANS_MAX_PENDING);
+  g_assert_cmpuint (c->open[ETL_BUILTIN_DISK_IO], ==, ETL_BUILTIN_SPANS_MAX_PENDING);
+  g_assert_cmpuint (c->open[ETL_BUILTIN_GC], ==, ETL_BUILTIN_SPANS_MAX_PENDING);
   g_test_message ("6 M unpaired begins: %.0f ms", (double) (g_get_monotonic_time () - t0) / 1000.0);
 }
 
@@ -957,13 +957,13 @@ test_kinds_parse (void)
 {
   guint kinds;
 
-  g_assert_true (etl_span_kinds_parse ("gc,disk", &kinds));
-  g_assert_cmpuint (kinds, ==, 1u << ETL_SPAN_GC | 1u << ETL_SPAN_GC_PAUSE | 1u << ETL_SPAN_DISK_IO);
-  g_assert_true (etl_span_kinds_parse ("all", &kinds));
-  g_assert_cmpuint (kinds, ==, ETL_SPAN_KINDS_ALL);
-  g_assert_false (etl_span_kinds_parse ("gc,nope", &kinds));
+  g_assert_true (etl_builtin_kinds_parse ("gc,disk", &kinds));
+  g_assert_cmpuint (kinds, ==, 1u << ETL_BUILTIN_GC | 1u << ETL_BUILTIN_GC_PAUSE | 1u << ETL_BUILTIN_DISK_IO);
+  g_assert_true (etl_builtin_kinds_parse ("all", &kinds));
+  g_assert_cmpuint (kinds, ==, ETL_BUILTIN_KINDS_ALL);
+  g_assert_false (etl_builtin_kinds_parse ("gc,nope", &kinds));
   g_assert_cmpuint (kinds, ==, 0);
-  g_assert_false (etl_span_kinds_parse ("", &kinds));
+  g_assert_false (etl_builtin_kinds_parse ("", &kinds));
 }
 
 static void
@@ -977,7 +977,7 @@ test_cancel (void)
   if (trace == NULL)
     return;
   g_cancellable_cancel (cancellable);
-  spans = etl_builtin_spans_new (trace, ETL_SPAN_KINDS_ALL, cancellable, &error);
+  spans = etl_builtin_spans_new (trace, ETL_BUILTIN_KINDS_ALL, cancellable, &error);
   g_assert_null (spans);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }

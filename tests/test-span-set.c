@@ -205,6 +205,71 @@ test_msbuild (void)
   g_assert_cmpint (r->stats.max, ==, 219769);
 }
 
+/* The shared set of net.4.5.2.x64.etl holds its GCs and their pauses in
+ * one ".NET GC" lane (264 GCs, 265 pauses, as `regions --builtin gc,gc-pause`
+ * reports), each blocking GC drawn inside its pause, and the runtime's
+ * GarbageCollection activities once each (GCStart is logged in two
+ * versions). */
+static void
+test_builtin (void)
+{
+  g_autofree char *path = etl_test_corpus_path ("net.4.5.2.x64.etl");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (EtlSpanSet) set = NULL;
+  g_autoptr (GArray) rows = NULL;
+  const EtlSpan *s;
+  guint n = 0, gcs = 0, pauses = 0, inside = 0, threads = 0;
+  guint64 activities = 0;
+
+  if (path == NULL)
+    return;
+  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  set = etl_span_set_get_activities_shared (trace, NULL, &error);
+  g_assert_no_error (error);
+  s = etl_span_set_get (set, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *lane = etl_span_set_get_string (set, s[i].lane);
+      const char *name = etl_span_set_get_string (set, s[i].name);
+
+      threads += g_strcmp0 (lane, "Threads") == 0;
+      if (g_strcmp0 (lane, ".NET GC") != 0)
+        continue;
+      g_assert_cmpuint (s[i].kind, ==, ETL_SPAN_KIND_BUILTIN);
+      if (g_str_has_prefix (name, "GC gen "))
+        {
+          gcs++;
+          if (s[i].parent != ETL_SPAN_NONE)
+            {
+              g_assert_true (g_str_has_prefix (etl_span_set_get_string (set, s[s[i].parent].name), "GC pause")
+                             || g_strcmp0 (etl_span_set_get_string (set, s[s[i].parent].lane), ".NET GC") == 0);
+              g_assert_cmpint (s[s[i].parent].start, <=, s[i].start);
+              g_assert_cmpint (s[s[i].parent].stop, >=, s[i].stop);
+              g_assert_cmpuint (s[i].depth, ==, s[s[i].parent].depth + 1);
+              inside++;
+            }
+        }
+      else
+        pauses++;
+    }
+  g_test_message ("%u GCs (%u inside a pause), %u pauses", gcs, inside, pauses);
+  g_assert_cmpuint (gcs, ==, 264);
+  g_assert_cmpuint (pauses, ==, 265);
+  g_assert_cmpuint (inside, ==, 264);
+  g_assert_cmpuint (threads, ==, 0);
+  rows = etl_span_set_compute_stats (set, 0, 0);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const EtlSpanNameStats *r = &g_array_index (rows, EtlSpanNameStats, i);
+
+      if (g_strcmp0 (etl_span_set_get_string (set, r->name), "GarbageCollection") == 0)
+        activities += r->stats.count;
+    }
+  g_assert_cmpuint (activities, ==, 264);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -213,5 +278,6 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/span-set/add-set", test_add_set);
   g_test_add_func ("/etl/span-set/histogram", test_histogram);
   g_test_add_func ("/etl/span-set/msbuild", test_msbuild);
+  g_test_add_func ("/etl/span-set/builtin", test_builtin);
   return g_test_run ();
 }

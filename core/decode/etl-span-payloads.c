@@ -198,7 +198,7 @@ etl_gc_start_read (const guint8 *payload, gsize len, guint8 version, EtlGcStart 
   out->count = take_u32 (&c);
   if (version == 0)
     {
-      out->depth = out->type = ETL_SPAN_UNKNOWN;
+      out->depth = out->type = ETL_BUILTIN_UNKNOWN;
       out->reason = take_u32 (&c);
       return result (&c);
     }
@@ -206,7 +206,7 @@ etl_gc_start_read (const guint8 *payload, gsize len, guint8 version, EtlGcStart 
   out->reason = take_u32 (&c);
   out->type = take_u32 (&c);
   if (c.short_read)
-    out->depth = c.pos < 8 ? ETL_SPAN_UNKNOWN : out->depth;
+    out->depth = c.pos < 8 ? ETL_BUILTIN_UNKNOWN : out->depth;
   return result (&c);
 }
 
@@ -220,7 +220,7 @@ etl_gc_start_read (const guint8 *payload, gsize len, guint8 version, EtlGcStart 
  * Reads GCEnd (section overview).
  *
  * Returns: MISSING without Count, TRUNCATED without Depth (then
- *   %ETL_SPAN_UNKNOWN)
+ *   %ETL_BUILTIN_UNKNOWN)
  */
 EtlSpanRead
 etl_gc_end_read (const guint8 *payload, gsize len, guint8 version, EtlGcEnd *out)
@@ -234,9 +234,9 @@ etl_gc_end_read (const guint8 *payload, gsize len, guint8 version, EtlGcEnd *out
     return ETL_SPAN_READ_MISSING;
   out->count = take_u32 (&c);
   if (version == 0)
-    out->depth = take (&c, 2, &at) ? rd_u16 (at) : ETL_SPAN_UNKNOWN;
+    out->depth = take (&c, 2, &at) ? rd_u16 (at) : ETL_BUILTIN_UNKNOWN;
   else if (!take (&c, 4, &at))
-    out->depth = ETL_SPAN_UNKNOWN;
+    out->depth = ETL_BUILTIN_UNKNOWN;
   else
     out->depth = rd_u32 (at);
   return result (&c);
@@ -252,7 +252,7 @@ etl_gc_end_read (const guint8 *payload, gsize len, guint8 version, EtlGcEnd *out
  * Reads GCSuspendEEBegin (section overview).
  *
  * Returns: MISSING without Reason, TRUNCATED without Count (then
- *   %ETL_SPAN_UNKNOWN)
+ *   %ETL_BUILTIN_UNKNOWN)
  */
 EtlSpanRead
 etl_gc_suspend_read (const guint8 *payload, gsize len, guint8 version, EtlGcSuspend *out)
@@ -262,7 +262,7 @@ etl_gc_suspend_read (const guint8 *payload, gsize len, guint8 version, EtlGcSusp
 
   g_return_val_if_fail (out != NULL, ETL_SPAN_READ_MISSING);
   memset (out, 0, sizeof *out);
-  out->count = ETL_SPAN_UNKNOWN;
+  out->count = ETL_BUILTIN_UNKNOWN;
   if (version == 0)
     {
       if (payload == NULL || len < 2)
@@ -301,7 +301,7 @@ etl_diskio_read (const guint8 *payload, gsize len, guint8 opcode, guint8 version
 
   g_return_val_if_fail (out != NULL, ETL_SPAN_READ_MISSING);
   memset (out, 0, sizeof *out);
-  out->issuing_thread = ETL_SPAN_UNKNOWN;
+  out->issuing_thread = ETL_BUILTIN_UNKNOWN;
   if (payload == NULL || (pointer_size != 4 && pointer_size != 8))
     return ETL_SPAN_READ_MISSING;
   switch (opcode)
@@ -337,7 +337,7 @@ etl_diskio_read (const guint8 *payload, gsize len, guint8 opcode, guint8 version
   if (!have_irp)
     {
       memset (out, 0, sizeof *out);
-      out->issuing_thread = ETL_SPAN_UNKNOWN;
+      out->issuing_thread = ETL_BUILTIN_UNKNOWN;
       return ETL_SPAN_READ_MISSING;
     }
   if (version >= 3 && !c.short_read)

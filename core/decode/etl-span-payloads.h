@@ -24,14 +24,14 @@ typedef enum
 } EtlSpanRead;
 
 /* "Unknown" value of the 32-bit fields below. */
-#define ETL_SPAN_UNKNOWN G_MAXUINT32
+#define ETL_BUILTIN_UNKNOWN G_MAXUINT32
 
 /**
  * EtlGcStart:
  * @count: Count, the GC's number in its process
- * @depth: Depth, the generation collected (%ETL_SPAN_UNKNOWN in version 0)
+ * @depth: Depth, the generation collected (%ETL_BUILTIN_UNKNOWN in version 0)
  * @reason: Reason (GCReasonMap)
- * @type: Type (GCTypeMap; %ETL_SPAN_UNKNOWN in version 0)
+ * @type: Type (GCTypeMap; %ETL_BUILTIN_UNKNOWN in version 0)
  *
  * GCStart (Microsoft-Windows-DotNETRuntime event 1, versions 0–2).
  */
@@ -59,7 +59,7 @@ typedef struct
 /**
  * EtlGcSuspend:
  * @reason: Reason (GCSuspendEEReasonMap)
- * @count: Count (%ETL_SPAN_UNKNOWN in version 0)
+ * @count: Count (%ETL_BUILTIN_UNKNOWN in version 0)
  *
  * GCSuspendEEBegin (event 9, versions 0 and 1).
  */
@@ -79,7 +79,7 @@ typedef struct
  * @irp: Irp
  * @response_time: HighResResponseTime, ticks of the trace's clock
  *   (completions)
- * @issuing_thread: IssuingThreadId (version 3), else %ETL_SPAN_UNKNOWN
+ * @issuing_thread: IssuingThreadId (version 3), else %ETL_BUILTIN_UNKNOWN
  *
  * A DiskIo record: a completion (types 10 Read, 11 Write, 14 FlushBuffers)
  * or an Init (12, 13, 15).

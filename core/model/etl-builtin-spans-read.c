@@ -194,7 +194,7 @@ feed_record (PassCtx *ctx, guint64 i)
   r.pointer_size = pointer_size_of (brief.header_type);
   r.payload = brief.user_data;
   r.len = brief.user_data_len;
-  r.issuing_pid = ETL_SPAN_UNKNOWN;
+  r.issuing_pid = ETL_BUILTIN_UNKNOWN;
   if (r.cls == ETL_SPAN_CLASS_CLR
       && (brief.header_type != ETL_HEADER_TYPE_EVENT_HEADER32 && brief.header_type != ETL_HEADER_TYPE_EVENT_HEADER64))
     {
@@ -209,7 +209,7 @@ feed_record (PassCtx *ctx, guint64 i)
       r.clock_freq = f < ctx->n_files ? ctx->freq[f] : 0;
       if (ctx->table != NULL
           && etl_diskio_read (r.payload, r.len, r.opcode, r.version, r.pointer_size, &d) != ETL_SPAN_READ_MISSING
-          && d.issuing_thread != ETL_SPAN_UNKNOWN)
+          && d.issuing_thread != ETL_BUILTIN_UNKNOWN)
         {
           const EtlThread *t = etl_process_table_lookup_thread (ctx->table, d.issuing_thread, r.filetime);
 
@@ -233,8 +233,8 @@ feed_record (PassCtx *ctx, guint64 i)
 /**
  * etl_builtin_spans_new:
  * @trace: a trace
- * @kinds: the wanted kinds: bit (1 << #EtlSpanKind) each, e.g.
- *   %ETL_SPAN_KINDS_ALL
+ * @kinds: the wanted kinds: bit (1 << #EtlBuiltinKind) each, e.g.
+ *   %ETL_BUILTIN_KINDS_ALL
  * @cancellable: (nullable): checked every window of 4 Mi records and
  *   every 65,536 records read
  * @error: return location for a #GError
@@ -271,11 +271,11 @@ etl_builtin_spans_new (EtlTrace *trace, guint kinds, GCancellable *cancellable, 
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
-  wanted[ETL_SPAN_CLASS_CLR] = (kinds & (1u << ETL_SPAN_GC | 1u << ETL_SPAN_GC_PAUSE)) != 0;
-  wanted[ETL_SPAN_CLASS_DISKIO] = (kinds & 1u << ETL_SPAN_DISK_IO) != 0;
-  wanted[ETL_SPAN_CLASS_FILEIO] = (kinds & 1u << ETL_SPAN_FILE_IO) != 0;
-  wanted[ETL_SPAN_CLASS_PROCESS] = (kinds & (1u << ETL_SPAN_PROCESS | 1u << ETL_SPAN_THREAD)) != 0;
-  wanted[ETL_SPAN_CLASS_THREAD] = (kinds & 1u << ETL_SPAN_THREAD) != 0;
+  wanted[ETL_SPAN_CLASS_CLR] = (kinds & (1u << ETL_BUILTIN_GC | 1u << ETL_BUILTIN_GC_PAUSE)) != 0;
+  wanted[ETL_SPAN_CLASS_DISKIO] = (kinds & 1u << ETL_BUILTIN_DISK_IO) != 0;
+  wanted[ETL_SPAN_CLASS_FILEIO] = (kinds & 1u << ETL_BUILTIN_FILE_IO) != 0;
+  wanted[ETL_SPAN_CLASS_PROCESS] = (kinds & (1u << ETL_BUILTIN_PROCESS | 1u << ETL_BUILTIN_THREAD)) != 0;
+  wanted[ETL_SPAN_CLASS_THREAD] = (kinds & 1u << ETL_BUILTIN_THREAD) != 0;
   n_providers = etl_trace_get_n_providers (trace);
   cls = g_new0 (guint8, n_providers + 1);
   for (guint p = 0; p < n_providers; p++)

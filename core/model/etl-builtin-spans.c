@@ -25,21 +25,21 @@
  *   completion (Read 10, Write 11, FlushBuffers 14) of the same Irp; without
  *   an Init the completion's HighResResponseTime (ticks of the file's clock,
  *   as TraceEvent's ElapsedTimeMSec) gives the start, flagged
- *   %ETL_SPAN_FROM_ELAPSED.  The process and thread are the Init's, else
+ *   %ETL_BUILTIN_FROM_ELAPSED.  The process and thread are the Init's, else
  *   IssuingThreadId's (version 3), else the completion header's.
  * - File I/O: a FileIo operation (Create 64 … FSControl 75, DirEnum 72,
  *   DirNotify 77) to the OpEnd (76) of the same IrpPtr.
  * - Process: Start (1) or DCStart (3) to End (2) of the same ProcessId; a
- *   DCEnd (4) leaves it open (%ETL_SPAN_RUNDOWN_END).  Thread: the same
+ *   DCEnd (4) leaves it open (%ETL_BUILTIN_RUNDOWN_END).  Thread: the same
  *   opcodes by TThreadId; a thread is inside its process's open span.
  *   Thread id 0 (the Idle process's threads, one a processor, all 0 in
  *   net.4.5.2.x64.etl's rundown) is left out.
  *
  * A begin whose key is still open replaces the open span, which stays open
- * and is flagged %ETL_SPAN_ABANDONED (IRPs and ids are reused; a lost end
+ * and is flagged %ETL_BUILTIN_ABANDONED (IRPs and ids are reused; a lost end
  * must not pair with a later begin).  An end without an open begin is
  * counted and listed.  Spans without an end last to the trace's last
- * record, flagged %ETL_SPAN_OPEN.
+ * record, flagged %ETL_BUILTIN_OPEN.
  *
  * Memory: one #EtlBuiltinSpan (96 bytes) a span, plus 4 bytes of links
  * while building; the open spans of each kind sit in an open-addressing
@@ -62,7 +62,7 @@
 #include "etl-record.h"
 #include "etl-span-payloads.h"
 
-#define NONE         ETL_SPAN_NONE
+#define NONE         ETL_BUILTIN_NONE
 #define MAX_PENDING  ETL_BUILTIN_SPANS_MAX_PENDING
 #define MAX_SPANS    (G_MAXUINT32 - 1)
 #define STILL_ACTIVE 259
@@ -256,7 +256,7 @@ intern (EtlSpansBuilder *b, const char *s)
 
 /*
  * etl_spans_builder_new: (private, etl-builtin-spans-private.h)
- * @kinds: the wanted kinds, bit (1 << #EtlSpanKind) each
+ * @kinds: the wanted kinds, bit (1 << #EtlBuiltinKind) each
  *
  * Returns: (transfer full): a builder; feed it with etl_spans_builder_add()
  */
@@ -265,7 +265,7 @@ etl_spans_builder_new (guint kinds)
 {
   EtlSpansBuilder *b = g_new0 (EtlSpansBuilder, 1);
 
-  b->kinds = kinds & ETL_SPAN_KINDS_ALL;
+  b->kinds = kinds & ETL_BUILTIN_KINDS_ALL;
   b->spans = g_array_new (FALSE, FALSE, sizeof (EtlBuiltinSpan));
   b->links = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->unmatched = g_array_new (FALSE, FALSE, sizeof (EtlBuiltinStop));
@@ -284,7 +284,7 @@ span_at (EtlSpansBuilder *b, guint32 idx)
 
 /* A new open span begun by @r, or NONE when a cap dropped it. */
 static guint32
-span_new (EtlSpansBuilder *b, const EtlSpanRecord *r, EtlSpanKind kind, guint32 name, guint32 pid, guint32 tid)
+span_new (EtlSpansBuilder *b, const EtlSpanRecord *r, EtlBuiltinKind kind, guint32 name, guint32 pid, guint32 tid)
 {
   EtlBuiltinSpan s;
   guint32 none = NONE;
@@ -297,14 +297,14 @@ span_new (EtlSpansBuilder *b, const EtlSpanRecord *r, EtlSpanKind kind, guint32 
   memset (&s, 0, sizeof s);
   s.start = s.stop = r->filetime;
   s.start_record = r->record;
-  s.stop_record = ETL_SPAN_NO_RECORD;
+  s.stop_record = ETL_BUILTIN_NO_RECORD;
   s.pid = pid;
   s.tid = tid;
   s.parent = NONE;
   s.name = name;
   s.kind = (guint8) kind;
   s.op = r->opcode;
-  s.flags = ETL_SPAN_OPEN;
+  s.flags = ETL_BUILTIN_OPEN;
   g_array_append_val (b->spans, s);
   g_array_append_val (b->links, none);
   return b->spans->len - 1;
@@ -316,7 +316,7 @@ span_end (EtlSpansBuilder *b, guint32 idx, const EtlSpanRecord *r)
 {
   EtlBuiltinSpan *s = span_at (b, idx);
 
-  s->flags &= (guint16) ~ETL_SPAN_OPEN;
+  s->flags &= (guint16) ~ETL_BUILTIN_OPEN;
   s->stop = r->filetime;
   s->stop_record = r->record;
   if (s->stop < s->start)
@@ -330,13 +330,13 @@ span_end (EtlSpansBuilder *b, guint32 idx, const EtlSpanRecord *r)
 /* Puts span @idx under @key of @map; an open span there is abandoned.
  * FALSE (and @idx dropped: its kind has too many open) past MAX_PENDING. */
 static gboolean
-pend (EtlSpansBuilder *b, guint map, EtlSpanKind kind, guint64 key, guint32 idx)
+pend (EtlSpansBuilder *b, guint map, EtlBuiltinKind kind, guint64 key, guint32 idx)
 {
   guint32 old = map_take (&b->maps[map], key);
 
   if (old != NONE)
     {
-      span_at (b, old)->flags |= ETL_SPAN_ABANDONED;
+      span_at (b, old)->flags |= ETL_BUILTIN_ABANDONED;
       b->counts.abandoned[kind]++;
     }
   if (b->maps[map].len >= MAX_PENDING)
@@ -365,7 +365,7 @@ pending_full (EtlSpansBuilder *b, guint map, guint64 key)
 }
 
 static void
-unmatched (EtlSpansBuilder *b, const EtlSpanRecord *r, EtlSpanKind kind, guint32 name, guint32 pid, guint32 tid)
+unmatched (EtlSpansBuilder *b, const EtlSpanRecord *r, EtlBuiltinKind kind, guint32 name, guint32 pid, guint32 tid)
 {
   EtlBuiltinStop s;
 
@@ -387,13 +387,13 @@ unmatched (EtlSpansBuilder *b, const EtlSpanRecord *r, EtlSpanKind kind, guint32
 static guint32
 header_pid (const EtlSpanRecord *r)
 {
-  return r->has_pid ? r->pid : ETL_SPAN_UNKNOWN;
+  return r->has_pid ? r->pid : ETL_BUILTIN_UNKNOWN;
 }
 
 static guint32
 header_tid (const EtlSpanRecord *r)
 {
-  return r->has_pid ? r->tid : ETL_SPAN_UNKNOWN;
+  return r->has_pid ? r->tid : ETL_BUILTIN_UNKNOWN;
 }
 
 /* The innermost GC still open in @pid, or NONE. */
@@ -405,7 +405,7 @@ gc_top (EtlSpansBuilder *b, guint32 pid)
   if (p == G_MAXUINT32)
     return NONE;
   top = b->maps[MAP_GC_TOP].slots[p].idx1 - 1;
-  while (top != NONE && !(span_at (b, top)->flags & ETL_SPAN_OPEN))
+  while (top != NONE && !(span_at (b, top)->flags & ETL_BUILTIN_OPEN))
     top = g_array_index (b->links, guint32, top);
   if (top == NONE)
     map_remove_at (&b->maps[MAP_GC_TOP], p);
@@ -459,11 +459,11 @@ add_clr (EtlSpansBuilder *b, const EtlSpanRecord *r)
             b->counts.duplicate_gc_starts++;
             return;
           }
-        b->counts.begins[ETL_SPAN_GC]++;
+        b->counts.begins[ETL_BUILTIN_GC]++;
         if (pending_full (b, MAP_GC, (guint64) pid << 32 | g.count))
           return;
         gc_name (buf, sizeof buf, g.depth);
-        idx = span_new (b, r, ETL_SPAN_GC, intern (b, buf), pid, tid);
+        idx = span_new (b, r, ETL_BUILTIN_GC, intern (b, buf), pid, tid);
         if (idx == NONE)
           return;
         span_at (b, idx)->detail.gc.count = g.count;
@@ -472,11 +472,11 @@ add_clr (EtlSpansBuilder *b, const EtlSpanRecord *r)
         span_at (b, idx)->detail.gc.type = g.type;
         if (rd == ETL_SPAN_READ_TRUNCATED)
           {
-            span_at (b, idx)->flags |= ETL_SPAN_TRUNCATED;
+            span_at (b, idx)->flags |= ETL_BUILTIN_TRUNCATED;
             b->counts.truncated++;
           }
         set_parent (b, idx, map_get (&b->maps[MAP_PAUSE], pid));
-        if (!pend (b, MAP_GC, ETL_SPAN_GC, (guint64) pid << 32 | g.count, idx))
+        if (!pend (b, MAP_GC, ETL_BUILTIN_GC, (guint64) pid << 32 | g.count, idx))
           return;
         {
           guint32 top = gc_top (b, pid);
@@ -503,14 +503,14 @@ add_clr (EtlSpansBuilder *b, const EtlSpanRecord *r)
           }
         if (rd == ETL_SPAN_READ_TRUNCATED)
           b->counts.truncated++;
-        b->counts.ends[ETL_SPAN_GC]++;
+        b->counts.ends[ETL_BUILTIN_GC]++;
         idx = map_take (&b->maps[MAP_GC], (guint64) pid << 32 | g.count);
         if (idx == NONE)
           {
             char buf[32];
 
             gc_name (buf, sizeof buf, g.depth);
-            unmatched (b, r, ETL_SPAN_GC, intern (b, buf), pid, tid);
+            unmatched (b, r, ETL_BUILTIN_GC, intern (b, buf), pid, tid);
             return;
           }
         span_end (b, idx, r);
@@ -528,31 +528,31 @@ add_clr (EtlSpansBuilder *b, const EtlSpanRecord *r)
             b->counts.missing++;
             return;
           }
-        b->counts.begins[ETL_SPAN_GC_PAUSE]++;
+        b->counts.begins[ETL_BUILTIN_GC_PAUSE]++;
         if (pending_full (b, MAP_PAUSE, pid))
           return;
-        idx = span_new (b, r, ETL_SPAN_GC_PAUSE, intern (b, "GC pause"), pid, tid);
+        idx = span_new (b, r, ETL_BUILTIN_GC_PAUSE, intern (b, "GC pause"), pid, tid);
         if (idx == NONE)
           return;
         span_at (b, idx)->detail.gc.count = g.count;
-        span_at (b, idx)->detail.gc.generation = ETL_SPAN_UNKNOWN;
+        span_at (b, idx)->detail.gc.generation = ETL_BUILTIN_UNKNOWN;
         span_at (b, idx)->detail.gc.reason = g.reason;
-        span_at (b, idx)->detail.gc.type = ETL_SPAN_UNKNOWN;
+        span_at (b, idx)->detail.gc.type = ETL_BUILTIN_UNKNOWN;
         if (rd == ETL_SPAN_READ_TRUNCATED)
           {
-            span_at (b, idx)->flags |= ETL_SPAN_TRUNCATED;
+            span_at (b, idx)->flags |= ETL_BUILTIN_TRUNCATED;
             b->counts.truncated++;
           }
         set_parent (b, idx, gc_top (b, pid));
-        pend (b, MAP_PAUSE, ETL_SPAN_GC_PAUSE, pid, idx);
+        pend (b, MAP_PAUSE, ETL_BUILTIN_GC_PAUSE, pid, idx);
         return;
       }
     case CLR_GC_RESTART_EE_END:
       b->counts.records++;
-      b->counts.ends[ETL_SPAN_GC_PAUSE]++;
+      b->counts.ends[ETL_BUILTIN_GC_PAUSE]++;
       idx = map_take (&b->maps[MAP_PAUSE], pid);
       if (idx == NONE)
-        unmatched (b, r, ETL_SPAN_GC_PAUSE, intern (b, "GC pause"), pid, tid);
+        unmatched (b, r, ETL_BUILTIN_GC_PAUSE, intern (b, "GC pause"), pid, tid);
       else
         span_end (b, idx, r);
       return;
@@ -613,25 +613,25 @@ add_diskio (EtlSpansBuilder *b, const EtlSpanRecord *r)
     {
       guint32 pid = header_pid (r), tid = header_tid (r);
 
-      if (!r->has_pid && d.issuing_thread != ETL_SPAN_UNKNOWN)
+      if (!r->has_pid && d.issuing_thread != ETL_BUILTIN_UNKNOWN)
         {
           tid = d.issuing_thread;
           pid = r->issuing_pid;
         }
-      b->counts.begins[ETL_SPAN_DISK_IO]++;
+      b->counts.begins[ETL_BUILTIN_DISK_IO]++;
       if (pending_full (b, MAP_DISK, d.irp))
         return;
-      idx = span_new (b, r, ETL_SPAN_DISK_IO, intern (b, disk_name (r->opcode)), pid, tid);
+      idx = span_new (b, r, ETL_BUILTIN_DISK_IO, intern (b, disk_name (r->opcode)), pid, tid);
       if (idx != NONE)
         {
           span_at (b, idx)->detail.disk.file = NONE;
-          pend (b, MAP_DISK, ETL_SPAN_DISK_IO, d.irp, idx);
+          pend (b, MAP_DISK, ETL_BUILTIN_DISK_IO, d.irp, idx);
         }
       return;
     }
 
   /* A completion. */
-  b->counts.ends[ETL_SPAN_DISK_IO]++;
+  b->counts.ends[ETL_BUILTIN_DISK_IO]++;
   idx = map_take (&b->maps[MAP_DISK], d.irp);
   if (idx != NONE)
     span_end (b, idx, r);
@@ -640,21 +640,21 @@ add_diskio (EtlSpansBuilder *b, const EtlSpanRecord *r)
       EtlBuiltinSpan *s;
       guint32 pid = header_pid (r), tid = header_tid (r);
 
-      if (d.issuing_thread != ETL_SPAN_UNKNOWN)
+      if (d.issuing_thread != ETL_BUILTIN_UNKNOWN)
         {
           tid = d.issuing_thread;
-          pid = r->issuing_pid != ETL_SPAN_UNKNOWN ? r->issuing_pid : pid;
+          pid = r->issuing_pid != ETL_BUILTIN_UNKNOWN ? r->issuing_pid : pid;
         }
-      b->counts.begins[ETL_SPAN_DISK_IO]++;
-      idx = span_new (b, r, ETL_SPAN_DISK_IO, intern (b, disk_name (r->opcode)), pid, tid);
+      b->counts.begins[ETL_BUILTIN_DISK_IO]++;
+      idx = span_new (b, r, ETL_BUILTIN_DISK_IO, intern (b, disk_name (r->opcode)), pid, tid);
       if (idx == NONE)
         return;
       s = span_at (b, idx);
       s->start = r->filetime - ticks_to_filetime (d.response_time, r->clock_freq);
-      s->flags = ETL_SPAN_FROM_ELAPSED;
+      s->flags = ETL_BUILTIN_FROM_ELAPSED;
       s->stop_record = r->record;
       s->detail.disk.file = NONE;
-      b->counts.paired[ETL_SPAN_DISK_IO]++;
+      b->counts.paired[ETL_BUILTIN_DISK_IO]++;
     }
   {
     EtlBuiltinSpan *s = span_at (b, idx);
@@ -665,7 +665,7 @@ add_diskio (EtlSpansBuilder *b, const EtlSpanRecord *r)
     s->detail.disk.offset = (guint64) d.byte_offset;
     s->detail.disk.file_key = d.file_key;
     if (rd == ETL_SPAN_READ_TRUNCATED)
-      s->flags |= ETL_SPAN_TRUNCATED;
+      s->flags |= ETL_BUILTIN_TRUNCATED;
   }
 }
 
@@ -690,10 +690,10 @@ add_fileio (EtlSpansBuilder *b, const EtlSpanRecord *r)
     b->counts.truncated++;
   if (r->opcode == ETL_FILEIO_OP_END)
     {
-      b->counts.ends[ETL_SPAN_FILE_IO]++;
+      b->counts.ends[ETL_BUILTIN_FILE_IO]++;
       idx = map_take (&b->maps[MAP_FILE], f.irp);
       if (idx == NONE)
-        unmatched (b, r, ETL_SPAN_FILE_IO, intern (b, "File OpEnd"), header_pid (r), header_tid (r));
+        unmatched (b, r, ETL_BUILTIN_FILE_IO, intern (b, "File OpEnd"), header_pid (r), header_tid (r));
       else
         {
           span_end (b, idx, r);
@@ -701,7 +701,7 @@ add_fileio (EtlSpansBuilder *b, const EtlSpanRecord *r)
         }
       return;
     }
-  b->counts.begins[ETL_SPAN_FILE_IO]++;
+  b->counts.begins[ETL_BUILTIN_FILE_IO]++;
   {
     char name[32];
     EtlBuiltinSpan *s;
@@ -712,7 +712,7 @@ add_fileio (EtlSpansBuilder *b, const EtlSpanRecord *r)
         return;
       }
     g_snprintf (name, sizeof name, "File %s", op);
-    idx = span_new (b, r, ETL_SPAN_FILE_IO, intern (b, name), header_pid (r), header_tid (r));
+    idx = span_new (b, r, ETL_BUILTIN_FILE_IO, intern (b, name), header_pid (r), header_tid (r));
     if (idx == NONE)
       {
         g_free (f.open_path);
@@ -723,11 +723,11 @@ add_fileio (EtlSpansBuilder *b, const EtlSpanRecord *r)
     s->detail.file.bytes = f.io_size;
     s->detail.file.file_key = f.file_key;
     s->detail.file.file = f.open_path != NULL && f.open_path[0] != '\0' ? intern (b, f.open_path) : NONE;
-    s->detail.file.status = ETL_SPAN_UNKNOWN;
+    s->detail.file.status = ETL_BUILTIN_UNKNOWN;
     if (rd == ETL_SPAN_READ_TRUNCATED)
-      s->flags |= ETL_SPAN_TRUNCATED;
+      s->flags |= ETL_BUILTIN_TRUNCATED;
     g_free (f.open_path);
-    pend (b, MAP_FILE, ETL_SPAN_FILE_IO, f.irp, idx);
+    pend (b, MAP_FILE, ETL_BUILTIN_FILE_IO, f.irp, idx);
   }
 }
 
@@ -755,10 +755,10 @@ add_process (EtlSpansBuilder *b, const EtlSpanRecord *r)
       EtlBuiltinSpan *s;
       guint32 name = process_name (b, r->image, pid);
 
-      b->counts.begins[ETL_SPAN_PROCESS]++;
+      b->counts.begins[ETL_BUILTIN_PROCESS]++;
       if (pending_full (b, MAP_PROCESS, pid))
         return;
-      idx = span_new (b, r, ETL_SPAN_PROCESS, name, pid, 0);
+      idx = span_new (b, r, ETL_BUILTIN_PROCESS, name, pid, 0);
       if (idx == NONE)
         return;
       s = span_at (b, idx);
@@ -766,19 +766,19 @@ add_process (EtlSpansBuilder *b, const EtlSpanRecord *r)
       s->detail.process.parent_pid = r->parent_id;
       s->detail.process.exit_status = STILL_ACTIVE;
       if (r->opcode == TYPE_DC_START)
-        s->flags |= ETL_SPAN_RUNDOWN_START;
-      pend (b, MAP_PROCESS, ETL_SPAN_PROCESS, pid, idx);
+        s->flags |= ETL_BUILTIN_RUNDOWN_START;
+      pend (b, MAP_PROCESS, ETL_BUILTIN_PROCESS, pid, idx);
       return;
     }
-  b->counts.ends[ETL_SPAN_PROCESS]++;
+  b->counts.ends[ETL_BUILTIN_PROCESS]++;
   idx = map_take (&b->maps[MAP_PROCESS], pid);
   if (idx == NONE)
     {
-      unmatched (b, r, ETL_SPAN_PROCESS, process_name (b, r->image, pid), pid, 0);
+      unmatched (b, r, ETL_BUILTIN_PROCESS, process_name (b, r->image, pid), pid, 0);
       return;
     }
   if (r->opcode == TYPE_DC_END)
-    span_at (b, idx)->flags |= ETL_SPAN_RUNDOWN_END; /* still running: stays open */
+    span_at (b, idx)->flags |= ETL_BUILTIN_RUNDOWN_END; /* still running: stays open */
   else
     {
       span_end (b, idx, r);
@@ -809,31 +809,31 @@ add_thread (EtlSpansBuilder *b, const EtlSpanRecord *r)
       EtlBuiltinSpan *s;
       guint32 name = process != NONE ? span_at (b, process)->detail.process.image : process_name (b, NULL, pid);
 
-      b->counts.begins[ETL_SPAN_THREAD]++;
+      b->counts.begins[ETL_BUILTIN_THREAD]++;
       if (pending_full (b, MAP_THREAD, tid))
         return;
-      idx = span_new (b, r, ETL_SPAN_THREAD, name, pid, tid);
+      idx = span_new (b, r, ETL_BUILTIN_THREAD, name, pid, tid);
       if (idx == NONE)
         return;
       s = span_at (b, idx);
       s->detail.thread.image = name;
       if (r->opcode == TYPE_DC_START)
-        s->flags |= ETL_SPAN_RUNDOWN_START;
+        s->flags |= ETL_BUILTIN_RUNDOWN_START;
       set_parent (b, idx, process);
-      pend (b, MAP_THREAD, ETL_SPAN_THREAD, tid, idx);
+      pend (b, MAP_THREAD, ETL_BUILTIN_THREAD, tid, idx);
       return;
     }
-  b->counts.ends[ETL_SPAN_THREAD]++;
+  b->counts.ends[ETL_BUILTIN_THREAD]++;
   idx = map_take (&b->maps[MAP_THREAD], tid);
   if (idx == NONE)
     {
       guint32 name = process != NONE ? span_at (b, process)->detail.process.image : process_name (b, NULL, pid);
 
-      unmatched (b, r, ETL_SPAN_THREAD, name, pid, tid);
+      unmatched (b, r, ETL_BUILTIN_THREAD, name, pid, tid);
       return;
     }
   if (r->opcode == TYPE_DC_END)
-    span_at (b, idx)->flags |= ETL_SPAN_RUNDOWN_END;
+    span_at (b, idx)->flags |= ETL_BUILTIN_RUNDOWN_END;
   else
     span_end (b, idx, r);
 }
@@ -852,24 +852,24 @@ etl_spans_builder_add (EtlSpansBuilder *b, const EtlSpanRecord *r)
   switch (r->cls)
     {
     case ETL_SPAN_CLASS_CLR:
-      if (b->kinds & (1u << ETL_SPAN_GC | 1u << ETL_SPAN_GC_PAUSE))
+      if (b->kinds & (1u << ETL_BUILTIN_GC | 1u << ETL_BUILTIN_GC_PAUSE))
         add_clr (b, r);
       break;
     case ETL_SPAN_CLASS_DISKIO:
-      if (b->kinds & 1u << ETL_SPAN_DISK_IO)
+      if (b->kinds & 1u << ETL_BUILTIN_DISK_IO)
         add_diskio (b, r);
       break;
     case ETL_SPAN_CLASS_FILEIO:
-      if (b->kinds & 1u << ETL_SPAN_FILE_IO)
+      if (b->kinds & 1u << ETL_BUILTIN_FILE_IO)
         add_fileio (b, r);
       break;
     case ETL_SPAN_CLASS_PROCESS:
       /* Read for the threads' names and parents too. */
-      if (b->kinds & (1u << ETL_SPAN_PROCESS | 1u << ETL_SPAN_THREAD))
+      if (b->kinds & (1u << ETL_BUILTIN_PROCESS | 1u << ETL_BUILTIN_THREAD))
         add_process (b, r);
       break;
     case ETL_SPAN_CLASS_THREAD:
-      if (b->kinds & 1u << ETL_SPAN_THREAD)
+      if (b->kinds & 1u << ETL_BUILTIN_THREAD)
         add_thread (b, r);
       break;
     default:
@@ -924,14 +924,14 @@ etl_spans_builder_finish (EtlSpansBuilder *b, gint64 last_filetime)
       EtlBuiltinSpan *s = span_at (b, i);
 
       new_index[i] = NONE;
-      if (s->flags & ETL_SPAN_OPEN)
+      if (s->flags & ETL_BUILTIN_OPEN)
         {
           s->stop = MAX (s->start, last_filetime);
-          s->stop_record = ETL_SPAN_NO_RECORD;
+          s->stop_record = ETL_BUILTIN_NO_RECORD;
         }
       if (!(b->kinds & 1u << s->kind))
         continue;
-      if (s->flags & ETL_SPAN_OPEN)
+      if (s->flags & ETL_BUILTIN_OPEN)
         b->counts.open[s->kind]++;
       order[kept].start = s->start;
       order[kept].record = s->start_record;
@@ -953,11 +953,11 @@ etl_spans_builder_finish (EtlSpansBuilder *b, gint64 last_filetime)
       s.depth = s.parent != NONE ? g_array_index (spans, EtlBuiltinSpan, s.parent).depth + 1 : 0;
       g_array_append_val (spans, s);
     }
-  if (!(b->kinds & 1u << ETL_SPAN_PROCESS))
+  if (!(b->kinds & 1u << ETL_BUILTIN_PROCESS))
     {
-      b->counts.begins[ETL_SPAN_PROCESS] = b->counts.ends[ETL_SPAN_PROCESS] = 0;
-      b->counts.paired[ETL_SPAN_PROCESS] = b->counts.abandoned[ETL_SPAN_PROCESS] = 0;
-      b->counts.unmatched_ends[ETL_SPAN_PROCESS] = 0;
+      b->counts.begins[ETL_BUILTIN_PROCESS] = b->counts.ends[ETL_BUILTIN_PROCESS] = 0;
+      b->counts.paired[ETL_BUILTIN_PROCESS] = b->counts.abandoned[ETL_BUILTIN_PROCESS] = 0;
+      b->counts.unmatched_ends[ETL_BUILTIN_PROCESS] = 0;
     }
   {
     GArray *um = g_array_new (FALSE, FALSE, sizeof (EtlBuiltinStop));
@@ -1005,9 +1005,9 @@ etl_builtin_spans_name_files (EtlBuiltinSpans *spans, EtlTrace *trace)
       const char *name;
       gpointer v;
 
-      if (s->kind == ETL_SPAN_DISK_IO)
+      if (s->kind == ETL_BUILTIN_DISK_IO)
         file = &s->detail.disk.file, key = s->detail.disk.file_key;
-      else if (s->kind == ETL_SPAN_FILE_IO)
+      else if (s->kind == ETL_BUILTIN_FILE_IO)
         file = &s->detail.file.file, key = s->detail.file.file_key;
       else
         continue;
@@ -1105,7 +1105,7 @@ etl_builtin_spans_get_counts (EtlBuiltinSpans *spans)
  * @spans: spans
  * @string: #EtlBuiltinSpan.name or a detail's string field
  *
- * Returns: (transfer none): the string, "" for %ETL_SPAN_NONE or an unknown
+ * Returns: (transfer none): the string, "" for %ETL_BUILTIN_NONE or an unknown
  *   index
  */
 const char *
@@ -1182,7 +1182,7 @@ etl_builtin_spans_compute_stats (EtlBuiltinSpans *spans)
             {
               const EtlBuiltinSpan *s = &g_array_index (spans->spans, EtlBuiltinSpan, i);
 
-              if (s->flags & ETL_SPAN_OPEN)
+              if (s->flags & ETL_BUILTIN_OPEN)
                 g_array_index (out, EtlBuiltinSpanStats, row - 1).stats.open++;
               else
                 {
@@ -1208,31 +1208,31 @@ etl_builtin_spans_compute_stats (EtlBuiltinSpans *spans)
 }
 
 /**
- * etl_span_kind_name:
- * @kind: an #EtlSpanKind
+ * etl_builtin_kind_name:
+ * @kind: an #EtlBuiltinKind
  *
  * Returns: (transfer none): its name as `etlscope-cli regions --builtin`
  *   takes it and prints it: "gc", "gc-pause", "disk", "file", "process",
  *   "thread" ("" for another value)
  */
 const char *
-etl_span_kind_name (EtlSpanKind kind)
+etl_builtin_kind_name (EtlBuiltinKind kind)
 {
-  static const char *const names[ETL_N_SPAN_KINDS] = { "gc", "gc-pause", "disk", "file", "process", "thread" };
+  static const char *const names[ETL_N_BUILTIN_KINDS] = { "gc", "gc-pause", "disk", "file", "process", "thread" };
 
-  return (guint) kind < ETL_N_SPAN_KINDS ? names[kind] : "";
+  return (guint) kind < ETL_N_BUILTIN_KINDS ? names[kind] : "";
 }
 
 /**
- * etl_span_kinds_parse:
- * @list: comma-separated kind names (etl_span_kind_name()); "gc" takes
+ * etl_builtin_kinds_parse:
+ * @list: comma-separated kind names (etl_builtin_kind_name()); "gc" takes
  *   the pauses too; "all" every kind
- * @kinds: (out): the kinds, bit (1 << #EtlSpanKind) each
+ * @kinds: (out): the kinds, bit (1 << #EtlBuiltinKind) each
  *
  * Returns: %FALSE (and @kinds 0) when a name is unknown
  */
 gboolean
-etl_span_kinds_parse (const char *list, guint *kinds)
+etl_builtin_kinds_parse (const char *list, guint *kinds)
 {
   g_auto (GStrv) parts = NULL;
 
@@ -1248,20 +1248,20 @@ etl_span_kinds_parse (const char *list, guint *kinds)
         continue;
       if (g_strcmp0 (p, "all") == 0)
         {
-          *kinds |= ETL_SPAN_KINDS_ALL;
+          *kinds |= ETL_BUILTIN_KINDS_ALL;
           continue;
         }
-      for (k = 0; k < ETL_N_SPAN_KINDS; k++)
-        if (g_strcmp0 (p, etl_span_kind_name (k)) == 0)
+      for (k = 0; k < ETL_N_BUILTIN_KINDS; k++)
+        if (g_strcmp0 (p, etl_builtin_kind_name (k)) == 0)
           break;
-      if (k == ETL_N_SPAN_KINDS)
+      if (k == ETL_N_BUILTIN_KINDS)
         {
           *kinds = 0;
           return FALSE;
         }
       *kinds |= 1u << k;
-      if (k == ETL_SPAN_GC)
-        *kinds |= 1u << ETL_SPAN_GC_PAUSE;
+      if (k == ETL_BUILTIN_GC)
+        *kinds |= 1u << ETL_BUILTIN_GC_PAUSE;
     }
   return *kinds != 0;
 }

@@ -9,62 +9,62 @@
 G_BEGIN_DECLS
 
 /* "None" values of the index fields below (the same as etl-activities.h's). */
-#define ETL_SPAN_NONE      G_MAXUINT32
-#define ETL_SPAN_NO_RECORD G_MAXUINT64
+#define ETL_BUILTIN_NONE      G_MAXUINT32
+#define ETL_BUILTIN_NO_RECORD G_MAXUINT64
 
 /**
- * EtlSpanKind:
- * @ETL_SPAN_GC: a .NET garbage collection, GCStart to GCEnd
- * @ETL_SPAN_GC_PAUSE: the runtime's suspension, GCSuspendEEBegin to
+ * EtlBuiltinKind:
+ * @ETL_BUILTIN_GC: a .NET garbage collection, GCStart to GCEnd
+ * @ETL_BUILTIN_GC_PAUSE: the runtime's suspension, GCSuspendEEBegin to
  *   GCRestartEEEnd
- * @ETL_SPAN_DISK_IO: a DiskIo read, write or flush
- * @ETL_SPAN_FILE_IO: a FileIo operation, to its OpEnd
- * @ETL_SPAN_PROCESS: a process's lifetime
- * @ETL_SPAN_THREAD: a thread's lifetime
+ * @ETL_BUILTIN_DISK_IO: a DiskIo read, write or flush
+ * @ETL_BUILTIN_FILE_IO: a FileIo operation, to its OpEnd
+ * @ETL_BUILTIN_PROCESS: a process's lifetime
+ * @ETL_BUILTIN_THREAD: a thread's lifetime
  *
  * What a built-in span describes.
  */
 typedef enum
 {
-  ETL_SPAN_GC,
-  ETL_SPAN_GC_PAUSE,
-  ETL_SPAN_DISK_IO,
-  ETL_SPAN_FILE_IO,
-  ETL_SPAN_PROCESS,
-  ETL_SPAN_THREAD,
-  ETL_N_SPAN_KINDS
-} EtlSpanKind;
+  ETL_BUILTIN_GC,
+  ETL_BUILTIN_GC_PAUSE,
+  ETL_BUILTIN_DISK_IO,
+  ETL_BUILTIN_FILE_IO,
+  ETL_BUILTIN_PROCESS,
+  ETL_BUILTIN_THREAD,
+  ETL_N_BUILTIN_KINDS
+} EtlBuiltinKind;
 
 /* etl_builtin_spans_new()'s @kinds: bit (1 << kind) for each wanted kind. */
-#define ETL_SPAN_KINDS_ALL ((1u << ETL_N_SPAN_KINDS) - 1)
+#define ETL_BUILTIN_KINDS_ALL ((1u << ETL_N_BUILTIN_KINDS) - 1)
 
 /**
- * EtlSpanFlags:
- * @ETL_SPAN_OPEN: no end record: the span lasts to the trace's last record
- *   (@stop_record is %ETL_SPAN_NO_RECORD)
- * @ETL_SPAN_ABANDONED: (with @ETL_SPAN_OPEN) a later begin of the same key
+ * EtlBuiltinFlags:
+ * @ETL_BUILTIN_OPEN: no end record: the span lasts to the trace's last record
+ *   (@stop_record is %ETL_BUILTIN_NO_RECORD)
+ * @ETL_BUILTIN_ABANDONED: (with @ETL_BUILTIN_OPEN) a later begin of the same key
  *   (process id, thread id, GC count, IRP) replaced it while it was open
- * @ETL_SPAN_FROM_ELAPSED: a disk I/O without its Init record: the start is
+ * @ETL_BUILTIN_FROM_ELAPSED: a disk I/O without its Init record: the start is
  *   the completion's time minus its HighResResponseTime and @start_record
  *   is the completion
- * @ETL_SPAN_RUNDOWN_START: a process or thread already running when the
+ * @ETL_BUILTIN_RUNDOWN_START: a process or thread already running when the
  *   trace began (DCStart): the true start is earlier
- * @ETL_SPAN_RUNDOWN_END: (with @ETL_SPAN_OPEN) a DCEnd said it was still
+ * @ETL_BUILTIN_RUNDOWN_END: (with @ETL_BUILTIN_OPEN) a DCEnd said it was still
  *   running when the trace ended
- * @ETL_SPAN_TRUNCATED: a payload was shorter than its version's layout: the
- *   detail fields it lacked are 0 or %ETL_SPAN_UNKNOWN
+ * @ETL_BUILTIN_TRUNCATED: a payload was shorter than its version's layout: the
+ *   detail fields it lacked are 0 or %ETL_BUILTIN_UNKNOWN
  *
  * What is known of a span.
  */
 typedef enum
 {
-  ETL_SPAN_OPEN = 1 << 0,
-  ETL_SPAN_ABANDONED = 1 << 1,
-  ETL_SPAN_FROM_ELAPSED = 1 << 2,
-  ETL_SPAN_RUNDOWN_START = 1 << 3,
-  ETL_SPAN_RUNDOWN_END = 1 << 4,
-  ETL_SPAN_TRUNCATED = 1 << 5,
-} EtlSpanFlags;
+  ETL_BUILTIN_OPEN = 1 << 0,
+  ETL_BUILTIN_ABANDONED = 1 << 1,
+  ETL_BUILTIN_FROM_ELAPSED = 1 << 2,
+  ETL_BUILTIN_RUNDOWN_START = 1 << 3,
+  ETL_BUILTIN_RUNDOWN_END = 1 << 4,
+  ETL_BUILTIN_TRUNCATED = 1 << 5,
+} EtlBuiltinFlags;
 
 /**
  * EtlBuiltinSpan:
@@ -72,13 +72,13 @@ typedef enum
  * @stop: FILETIME of the end, or of the trace's last record when open;
  *   @stop ≥ @start
  * @start_record: the begin record's index (the completion's for
- *   %ETL_SPAN_FROM_ELAPSED)
- * @stop_record: the end record's index, %ETL_SPAN_NO_RECORD when open
+ *   %ETL_BUILTIN_FROM_ELAPSED)
+ * @stop_record: the end record's index, %ETL_BUILTIN_NO_RECORD when open
  * @pid: the process (GC: the event's; disk I/O: the Init's, else the
  *   IssuingThreadId's process; process: ProcessId)
  * @tid: the thread (disk I/O: the Init's thread or IssuingThreadId; 0 for
  *   a process or when unknown)
- * @parent: index of the enclosing span, %ETL_SPAN_NONE at the top: a GC
+ * @parent: index of the enclosing span, %ETL_BUILTIN_NONE at the top: a GC
  *   inside the pause open in its process when it starts, a pause inside
  *   the GC open then (background GCs), a thread inside its process
  * @depth: 0 at the top, the parent's depth + 1 below it
@@ -87,17 +87,17 @@ typedef enum
  *   "GC pause", "Disk Read", "Disk Write", "Disk Flush", "File Create",
  *   "File Read", … , the process's image name for processes and threads
  *   ("Process N" when no record named it)
- * @kind: an #EtlSpanKind
+ * @kind: an #EtlBuiltinKind
  * @op: the begin record's event type (opcode)
- * @flags: #EtlSpanFlags
+ * @flags: #EtlBuiltinFlags
  *
  * One built-in interval, in the order of the starts.  The first nine
  * members are those of #EtlActivity (etl-activities.h), in the same order
  * and of the same types.  The detail depends on @kind (string fields index
- * etl_builtin_spans_get_string(), %ETL_SPAN_NONE when unknown):
+ * etl_builtin_spans_get_string(), %ETL_BUILTIN_NONE when unknown):
  *
  * - GC: @gc.count (Count), @gc.generation (Depth), @gc.reason
- *   (etl_gc_reason_name()), @gc.type (etl_gc_type_name()); %ETL_SPAN_UNKNOWN
+ *   (etl_gc_reason_name()), @gc.type (etl_gc_type_name()); %ETL_BUILTIN_UNKNOWN
  *   where the version lacks the field;
  * - GC pause: @gc.count (GCSuspendEEBegin's Count), @gc.reason (its
  *   etl_gc_suspend_reason_name()); generation and type unknown;
@@ -170,7 +170,7 @@ typedef struct
  * @pid: its process (as #EtlBuiltinSpan.pid)
  * @tid: its thread
  * @name: the name a span it ended would have had
- * @kind: an #EtlSpanKind
+ * @kind: an #EtlBuiltinKind
  *
  * An end no open begin matched (GCEnd, GCRestartEEEnd, OpEnd, a process or
  * thread End).  Disk completions without Init are spans (their elapsed
@@ -203,7 +203,7 @@ typedef struct
  * @missing: records too short for their key field, or of an unread version
  *   (ignored)
  * @truncated: records read with fields cut (their spans flagged
- *   %ETL_SPAN_TRUNCATED)
+ *   %ETL_BUILTIN_TRUNCATED)
  * @dropped: begins not kept: past %ETL_BUILTIN_SPANS_MAX_PENDING open spans
  *   of one kind, or past %G_MAXUINT32 − 1 spans
  * @out_of_order: ends timed before their begin (@stop clamped to @start)
@@ -215,12 +215,12 @@ typedef struct
 typedef struct
 {
   guint64 records;
-  guint64 begins[ETL_N_SPAN_KINDS];
-  guint64 ends[ETL_N_SPAN_KINDS];
-  guint64 paired[ETL_N_SPAN_KINDS];
-  guint64 open[ETL_N_SPAN_KINDS];
-  guint64 abandoned[ETL_N_SPAN_KINDS];
-  guint64 unmatched_ends[ETL_N_SPAN_KINDS];
+  guint64 begins[ETL_N_BUILTIN_KINDS];
+  guint64 ends[ETL_N_BUILTIN_KINDS];
+  guint64 paired[ETL_N_BUILTIN_KINDS];
+  guint64 open[ETL_N_BUILTIN_KINDS];
+  guint64 abandoned[ETL_N_BUILTIN_KINDS];
+  guint64 unmatched_ends[ETL_N_BUILTIN_KINDS];
   guint64 duplicate_gc_starts;
   guint64 missing;
   guint64 truncated;
@@ -234,7 +234,7 @@ typedef struct
 
 /**
  * EtlBuiltinSpanStats:
- * @kind: the group's #EtlSpanKind
+ * @kind: the group's #EtlBuiltinKind
  * @name: its name (etl_builtin_spans_get_string())
  * @stats: the durations of its closed spans, its open spans and unmatched
  *   ends (#EtlIntervalStats)
@@ -259,8 +259,8 @@ const EtlBuiltinStop *etl_builtin_spans_get_unmatched (EtlBuiltinSpans *spans, g
 const EtlBuiltinSpansCounts *etl_builtin_spans_get_counts (EtlBuiltinSpans *spans);
 const char *etl_builtin_spans_get_string (EtlBuiltinSpans *spans, guint32 string);
 GArray *etl_builtin_spans_compute_stats (EtlBuiltinSpans *spans);
-const char *etl_span_kind_name (EtlSpanKind kind);
-gboolean etl_span_kinds_parse (const char *list, guint *kinds);
+const char *etl_builtin_kind_name (EtlBuiltinKind kind);
+gboolean etl_builtin_kinds_parse (const char *list, guint *kinds);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlBuiltinSpans, etl_builtin_spans_unref)
 

@@ -30,6 +30,7 @@
 
 #include "etl-names.h"
 #include "etl-record.h"
+#include "etl-span-payloads.h"
 
 struct _EtlSpanSet
 {
@@ -532,16 +533,77 @@ etl_span_histogram_compute (EtlSpanHistogram *histogram, const gint64 *durations
     histogram->max_count = MAX (histogram->max_count, histogram->counts[b]);
 }
 
+/**
+ * etl_span_set_add_builtin:
+ * @set: a set being built
+ * @spans: intervals the kernel or the runtime describe (etl_builtin_spans_new())
+ * @kinds: which of them: bit (1 << #EtlBuiltinKind) for each kind
+ *
+ * Appends the spans of @kinds, named as @spans names them ("GC gen 0",
+ * "Read", the image name…), in a lane per subject: ".NET GC" (collections
+ * and their pauses, so a blocking GC is drawn inside its pause), "Disk
+ * I/O", "File I/O", "Processes", "Threads".  A span whose parent is of a
+ * kind left out is put at the top.
+ */
+void
+etl_span_set_add_builtin (EtlSpanSet *set, EtlBuiltinSpans *spans, guint kinds)
+{
+  static const char *const lanes[ETL_N_BUILTIN_KINDS] = {
+    [ETL_BUILTIN_GC] = ".NET GC",         [ETL_BUILTIN_GC_PAUSE] = ".NET GC", [ETL_BUILTIN_DISK_IO] = "Disk I/O",
+    [ETL_BUILTIN_FILE_IO] = "File I/O",   [ETL_BUILTIN_PROCESS] = "Processes", [ETL_BUILTIN_THREAD] = "Threads",
+  };
+  guint n = 0;
+  const EtlBuiltinSpan *b;
+  g_autofree guint32 *index = NULL; /* builtin index → set index, or ETL_SPAN_NONE */
+
+  g_return_if_fail (set != NULL && spans != NULL);
+  b = etl_builtin_spans_get (spans, &n);
+  index = g_new (guint32, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      EtlSpan span = { 0 };
+      guint32 parent = b[i].parent != ETL_BUILTIN_NONE && b[i].parent < i ? index[b[i].parent] : ETL_SPAN_NONE;
+
+      index[i] = ETL_SPAN_NONE;
+      if (b[i].kind >= ETL_N_BUILTIN_KINDS || !(kinds & (1u << b[i].kind)))
+        continue;
+      span.start = b[i].start;
+      span.stop = b[i].stop;
+      span.start_record = b[i].start_record == ETL_BUILTIN_NO_RECORD ? ETL_SPAN_NO_RECORD : b[i].start_record;
+      span.pid = b[i].pid == ETL_BUILTIN_UNKNOWN ? 0 : b[i].pid;
+      span.tid = b[i].tid == ETL_BUILTIN_UNKNOWN ? 0 : b[i].tid;
+      span.parent = parent;
+      span.depth = parent != ETL_SPAN_NONE ? g_array_index (set->spans, EtlSpan, parent).depth + 1 : 0;
+      span.name = etl_span_set_intern (set, etl_builtin_spans_get_string (spans, b[i].name));
+      span.label = span.name;
+      span.lane = etl_span_set_intern (set, lanes[b[i].kind]);
+      span.kind = ETL_SPAN_KIND_BUILTIN;
+      span.flags = (b[i].flags & ETL_BUILTIN_OPEN) ? ETL_SPAN_OPEN : 0;
+      index[i] = etl_span_set_add (set, &span);
+    }
+}
+
+/* The spans the views show without a Regions file: the Start/Stop
+ * activities and the built-in intervals but the threads' lifetimes (the
+ * timeline's thread lanes show those). */
+#define SHARED_BUILTIN_KINDS \
+  (ETL_BUILTIN_KINDS_ALL & ~(1u << ETL_BUILTIN_THREAD))
+
 static gpointer
 build_activity_spans (EtlTrace *trace, GCancellable *cancellable, GError **error)
 {
   g_autoptr (EtlActivities) acts = etl_activities_new (trace, cancellable, error);
+  g_autoptr (EtlBuiltinSpans) builtin = NULL;
   EtlSpanSet *set;
 
   if (acts == NULL)
     return NULL;
+  builtin = etl_builtin_spans_new (trace, SHARED_BUILTIN_KINDS, cancellable, error);
+  if (builtin == NULL)
+    return NULL;
   set = etl_span_set_new ();
   etl_span_set_add_activities (set, trace, acts);
+  etl_span_set_add_builtin (set, builtin, SHARED_BUILTIN_KINDS);
   return set;
 }
 
@@ -553,7 +615,10 @@ build_activity_spans (EtlTrace *trace, GCancellable *cancellable, GError **error
  * @error: return location for a #GError
  *
  * The spans of @trace's Start/Stop activities (etl_activities_new(),
- * etl_span_set_add_activities()), built once per trace in the first
+ * etl_span_set_add_activities()) and of its built-in intervals but the
+ * threads' lifetimes (GCs and their pauses, disk and file I/O, processes:
+ * etl_builtin_spans_new(), etl_span_set_add_builtin()), built once per
+ * trace in the first
  * asking thread and shared (etl_trace_get_derived()): the Regions view and
  * the timeline's Regions area ask from their workers.
  *

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "etl-activities.h"
+#include "etl-builtin-spans.h"
 #include "etl-interval-stats.h"
 #include "etl-regions-file.h"
 #include "etl-regions.h"
@@ -145,6 +146,7 @@ guint32 etl_span_set_add (EtlSpanSet *set, const EtlSpan *span);
 void etl_span_set_add_activities (EtlSpanSet *set, EtlTrace *trace, EtlActivities *activities);
 void etl_span_set_add_regions (EtlSpanSet *set, EtlRegions *regions, const EtlRegionsFile *file,
                                const char *file_name);
+void etl_span_set_add_builtin (EtlSpanSet *set, EtlBuiltinSpans *spans, guint kinds);
 void etl_span_set_add_set (EtlSpanSet *set, EtlSpanSet *other);
 const EtlSpan *etl_span_set_get (EtlSpanSet *set, guint *n_spans);
 const char *etl_span_set_get_string (EtlSpanSet *set, guint32 string);

@@ -27,7 +27,7 @@
 static gpointer
 build (gpointer data)
 {
-  return etl_builtin_spans_new (data, ETL_SPAN_KINDS_ALL, NULL, NULL);
+  return etl_builtin_spans_new (data, ETL_BUILTIN_KINDS_ALL, NULL, NULL);
 }
 
 static int

@@ -33,7 +33,7 @@ fuzz_spans (const guint8 *payload, gsize len, guint mode)
   static const guint8 disk_ops[] = { 10, 11, 12, 13, 14, 15 };
   guint8 version = (guint8) (mode >> 3);
   guint psize = (mode & 1) ? 4 : 8;
-  EtlSpansBuilder *b = etl_spans_builder_new (ETL_SPAN_KINDS_ALL);
+  EtlSpansBuilder *b = etl_spans_builder_new (ETL_BUILTIN_KINDS_ALL);
   EtlSpanRecord r;
   EtlGcStart gs;
   EtlGcEnd ge;
@@ -112,7 +112,7 @@ fuzz_spans (const guint8 *payload, gsize len, guint mode)
     for (guint i = 0; i < n; i++)
       {
         g_assert (s[i].stop >= s[i].start);
-        g_assert (s[i].parent == ETL_SPAN_NONE || s[i].parent < i);
+        g_assert (s[i].parent == ETL_BUILTIN_NONE || s[i].parent < i);
       }
   }
 }

@@ -78,7 +78,7 @@ wait_idle (EtlWindow *window)
 }
 
 static gboolean
-open_msbuild (Fixture *f)
+open_corpus (Fixture *f, const char *name)
 {
   g_autofree char *path = NULL;
   g_autoptr (GFile) file = NULL;
@@ -88,7 +88,7 @@ open_msbuild (Fixture *f)
       g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
       return FALSE;
     }
-  if ((path = etl_test_corpus_path ("real/msbuild_PerfViewData.etl")) == NULL)
+  if ((path = etl_test_corpus_path (name)) == NULL)
     return FALSE;
   f->window = g_object_ref_sink (etl_window_new (NULL));
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1600, 1000);
@@ -97,6 +97,12 @@ open_msbuild (Fixture *f)
   etl_window_open_files (f->window, &file, 1);
   wait_idle (f->window);
   return TRUE;
+}
+
+static gboolean
+open_msbuild (Fixture *f)
+{
+  return open_corpus (f, "real/msbuild_PerfViewData.etl");
 }
 
 static void
@@ -543,6 +549,29 @@ save_png (GtkWidget *window, const char *name, int want_w)
   g_assert_cmpint (w, ==, want_w); /* the Regions view and area do not widen the window */
 }
 
+/* The window at @width × @height, decorations included, without the
+ * session panel. */
+static void
+size_window (Fixture *f, int width, int height)
+{
+  g_action_group_change_action_state (G_ACTION_GROUP (f->window), "show-session", g_variant_new_boolean (FALSE));
+  gtk_window_move (GTK_WINDOW (f->window), 0, 0);
+  gtk_window_resize (GTK_WINDOW (f->window), width, height);
+  etl_test_wait_paint (GTK_WIDGET (f->window));
+  for (int pass = 0, ask_w = width, ask_h = height; pass < 3; pass++)
+    {
+      int extra_h = gdk_window_get_height (gtk_widget_get_window (GTK_WIDGET (f->window))) - height;
+      int extra_w = gdk_window_get_width (gtk_widget_get_window (GTK_WIDGET (f->window))) - width;
+
+      if (extra_h == 0 && extra_w == 0)
+        break;
+      ask_h -= extra_h;
+      ask_w -= extra_w;
+      gtk_window_resize (GTK_WINDOW (f->window), ask_w, ask_h);
+      etl_test_wait_paint (GTK_WIDGET (f->window));
+    }
+}
+
 /* Screenshots: a target selected in the timeline's Regions area; the
  * Regions tab with the slow tail of ExecuteTask selected. */
 static void
@@ -570,23 +599,7 @@ test_screenshot (Fixture *f, gconstpointer data)
     sscanf (size, "%dx%d", &width, &height);
   if (!open_msbuild (f))
     return;
-  g_action_group_change_action_state (G_ACTION_GROUP (f->window), "show-session", g_variant_new_boolean (FALSE));
-  gtk_window_move (GTK_WINDOW (f->window), 0, 0);
-  gtk_window_resize (GTK_WINDOW (f->window), width, height);
-  etl_test_wait_paint (GTK_WIDGET (f->window));
-  /* The window's own size, decorations included, is the one asked for. */
-  for (int pass = 0, ask_w = width, ask_h = height; pass < 3; pass++)
-    {
-      int extra_h = gdk_window_get_height (gtk_widget_get_window (GTK_WIDGET (f->window))) - height;
-      int extra_w = gdk_window_get_width (gtk_widget_get_window (GTK_WIDGET (f->window))) - width;
-
-      if (extra_h == 0 && extra_w == 0)
-        break;
-      ask_h -= extra_h;
-      ask_w -= extra_w;
-      gtk_window_resize (GTK_WINDOW (f->window), ask_w, ask_h);
-      etl_test_wait_paint (GTK_WIDGET (f->window));
-    }
+  size_window (f, width, height);
   etl_window_set_panel_height (f->window, height * 2 / 5);
   lanes = etl_window_get_region_lanes (f->window);
   set = etl_region_lanes_get_spans (lanes);
@@ -627,6 +640,61 @@ test_screenshot (Fixture *f, gconstpointer data)
   save_png (GTK_WIDGET (f->window), name, width);
 }
 
+/* The GC pauses of net.4.5.2.x64.etl: the timeline zoomed about the
+ * longest pause (the gen 1 collection's), selected in the ".NET GC" lane,
+ * and the Regions tab on "GC pause" with its histogram. */
+static void
+test_screenshot_gc (Fixture *f, gconstpointer data)
+{
+  const char *dir = g_getenv ("ETLSCOPE_SCREENSHOT_DIR");
+  const char *size = g_getenv ("ETLSCOPE_SCREENSHOT_SIZE");
+  int width = 1600, height = 1000;
+  EtlRegionLanes *lanes;
+  EtlSpanSet *set;
+  const EtlSpan *s;
+  guint n = 0;
+  guint32 longest = ETL_SPAN_NONE;
+  g_autofree char *name = NULL;
+
+  (void) data;
+  if (dir == NULL)
+    {
+      g_test_skip ("ETLSCOPE_SCREENSHOT_DIR not set");
+      return;
+    }
+  if (size != NULL)
+    sscanf (size, "%dx%d", &width, &height);
+  if (!open_corpus (f, "net.4.5.2.x64.etl"))
+    return;
+  size_window (f, width, height);
+  /* The timeline down to the .NET GC lane, the Regions tab below. */
+  etl_window_set_panel_height (f->window, height < 900 ? height * 3 / 10 : height * 2 / 5);
+  lanes = etl_window_get_region_lanes (f->window);
+  set = etl_region_lanes_get_spans (lanes);
+  s = etl_span_set_get (set, &n);
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (etl_span_set_get_string (set, s[i].name), "GC pause") == 0
+        && (longest == ETL_SPAN_NONE || s[i].stop - s[i].start > s[longest].stop - s[longest].start))
+      longest = i;
+  g_assert_cmpuint (longest, !=, ETL_SPAN_NONE);
+  g_assert_cmpstr (etl_span_set_get_string (set, s[longest].lane), ==, ".NET GC");
+  /* 10.877 ms: the gen 1 collection's pause. */
+  g_assert_cmpint (s[longest].stop - s[longest].start, >, 100000);
+  g_assert_cmpint (s[longest].stop - s[longest].start, <, 120000);
+  etl_zoom_manager_set_visible (etl_window_get_zoom_manager (f->window), s[longest].start - 400000,
+                                s[longest].stop + 400000);
+  etl_region_lanes_select_span (lanes, longest);
+  g_assert_true (etl_window_show_view_tab (f->window, "regions"));
+  g_assert_true (etl_regions_view_select_name (etl_window_get_regions_view (f->window), "GC pause", NULL));
+  /* The pointer on the title, where no tooltip opens. */
+  gdk_device_warp (gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())),
+                   gdk_screen_get_default (), width / 2, 4);
+  wait_idle (f->window);
+  etl_test_wait_transitions (GTK_WIDGET (f->window));
+  name = g_strdup_printf ("regions-gc-%dx%d.png", width, height);
+  save_png (GTK_WIDGET (f->window), name, width);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -639,5 +707,6 @@ main (int argc, char **argv)
   g_test_add ("/etl/gui/regions/flame", Fixture, NULL, NULL, test_flame, fixture_teardown);
   g_test_add ("/etl/gui/regions/pending-regions", Fixture, NULL, NULL, test_pending_regions, fixture_teardown);
   g_test_add ("/etl/gui/regions/screenshot", Fixture, NULL, NULL, test_screenshot, fixture_teardown);
+  g_test_add ("/etl/gui/regions/screenshot-gc", Fixture, NULL, NULL, test_screenshot_gc, fixture_teardown);
   return g_test_run ();
 }

@@ -584,10 +584,12 @@ etl_span_set_add_builtin (EtlSpanSet *set, EtlBuiltinSpans *spans, guint kinds)
 }
 
 /* The spans the views show without a Regions file: the Start/Stop
- * activities and the built-in intervals but the threads' lifetimes (the
- * timeline's thread lanes show those). */
+ * activities and the built-in intervals but the processes' and threads'
+ * lifetimes (the timeline's process and thread lanes show those, and a
+ * lane of every process would push the others out of the Regions area;
+ * `etlscope-cli regions --builtin process,thread` lists them). */
 #define SHARED_BUILTIN_KINDS \
-  (ETL_BUILTIN_KINDS_ALL & ~(1u << ETL_BUILTIN_THREAD))
+  (ETL_BUILTIN_KINDS_ALL & ~(1u << ETL_BUILTIN_THREAD) & ~(1u << ETL_BUILTIN_PROCESS))
 
 static gpointer
 build_activity_spans (EtlTrace *trace, GCancellable *cancellable, GError **error)
@@ -616,8 +618,8 @@ build_activity_spans (EtlTrace *trace, GCancellable *cancellable, GError **error
  *
  * The spans of @trace's Start/Stop activities (etl_activities_new(),
  * etl_span_set_add_activities()) and of its built-in intervals but the
- * threads' lifetimes (GCs and their pauses, disk and file I/O, processes:
- * etl_builtin_spans_new(), etl_span_set_add_builtin()), built once per
+ * processes' and threads' lifetimes (GCs and their pauses, disk and file
+ * I/O: etl_builtin_spans_new(), etl_span_set_add_builtin()), built once per
  * trace in the first
  * asking thread and shared (etl_trace_get_derived()): the Regions view and
  * the timeline's Regions area ask from their workers.

@@ -847,13 +847,12 @@ test_time_format_span_into (void)
     {
       gint64 t = i < G_N_ELEMENTS (edges) ? edges[i]
                  : i < 2 * G_N_ELEMENTS (edges)
-                     ? -edges[i - G_N_ELEMENTS (edges)]
+                     /* The negative edges (G_MININT64 has no positive twin: itself) */
+                     ? (edges[i - G_N_ELEMENTS (edges)] == G_MININT64 ? G_MININT64 : -edges[i - G_N_ELEMENTS (edges)])
                      : (gint64) (g_rand_double (rand) * 1.08e12) * (g_rand_boolean (rand) ? 1 : -1);
       g_autofree char *want = NULL;
       g_autofree char *got = NULL;
 
-      if (t == G_MININT64 && i >= G_N_ELEMENTS (edges))
-        continue;
       want = span_by_printf (t);
       got = etl_time_format_span (t);
       g_assert_cmpstr (etl_time_format_span_into (buf, sizeof buf, t), ==, want);

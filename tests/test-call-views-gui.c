@@ -300,8 +300,13 @@ test_net_without_pdbs (void)
   dialog = open_dialog (stacks, resolver, "");
   /* Issue 22: no stall over 100 ms while symbols load; the machine running
    * the suite is shared, so only a gross stall (a PDB read or the stacks
-   * named in the main loop) fails here; the figure is in the log. */
+   * named in the main loop) fails here; the figure is in the log.  Under
+   * AddressSanitizer GTK's own first layout of the dialog took 670 ms. */
+#ifdef __SANITIZE_ADDRESS__
+  g_assert_cmpint (last_stall_us, <, 2500000);
+#else
   g_assert_cmpint (last_stall_us, <, 500000);
+#endif
   model = etl_stacks_dialog_get_symbols_model (ETL_STACKS_DIALOG (dialog));
   g_assert_true (gtk_tree_model_get_iter_first (model, &it));
   do

@@ -263,7 +263,9 @@ test_thread_lanes (void)
     pixel_at (timeline, x_of (timeline, t0, t1, origin + S + T (25)), mid_1004, &r, &g, &b);
     g_test_message ("wait pixel %u %u %u", r, g, b);
     g_assert_cmpuint (MAX (r, b) - MIN (r, b), <, 16);
-    g_assert_cmpuint (r, <, 220); /* darker than the lane and its lifetime shading (233) */
+    /* Darker than the lane and its lifetime shading (233): 200-ish on
+     * Linux, 227 with the Windows build's theme under Wine. */
+    g_assert_cmpuint (r, <, 231);
     g_assert_cmpuint (r, >, 150); /* paler than a run */
     pixel_at (timeline, x_of (timeline, t0, t1, origin + S + T (46)), mid_1004, &r, &g, &b);
     g_assert_cmpuint (r, >, b + 60); /* CPU 1: orange, #f57900 */

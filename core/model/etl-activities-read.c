@@ -3,7 +3,8 @@
  * etl-activities-read.c: etl_activities_new(), the pass over a trace that
  * feeds its Start and Stop events to the pairing of etl-activities.c.
  *
- * Reader threads (one a processor, at most MAX_READERS) take blocks of
+ * Reader threads (one fewer than processors, at least one, at most
+ * MAX_READERS) take blocks of
  * BLOCK_RECORDS consecutive records in turn: the index gives each record's
  * header type without touching the file, of EVENT_HEADER records the
  * opcode byte is read (etl_trace_get_opcode()), and the Starts and Stops
@@ -12,7 +13,10 @@
  * field, etl-activity-names.c) in the block's slot, their names in the
  * block's text.  The calling thread takes the blocks in record order and
  * feeds the items to the builder, a few items ahead prefetching the
- * ActivityId table slot each will look at.  2 × readers + 1 slots are in
+ * ActivityId table slot each will look at; while the block it needs is not
+ * yet read, it reads the next free one itself, so the pairing and the
+ * reading share the processors without a thread more than they have.
+ * 2 × (readers + 1) + 1 slots are in
  * flight, so the memory the pass holds besides its result is bounded
  * (about 1.5 MiB a slot).
  */
@@ -150,6 +154,43 @@ read_item (EtlTrace *trace, EtlActivityNames *names, GString *text, guint64 i, I
   return read_start_stop (trace, names, text, i, it);
 }
 
+/* Reads block @j into its slot and marks it filled; FALSE (and the pass
+ * stopped) when the pass is cancelled. */
+static gboolean
+read_block (Pass *pass, EtlActivityNames *names, guint64 j)
+{
+  Block *block = &pass->slots[j % pass->n_slots];
+  guint64 end;
+
+  block->n = 0;
+  g_string_truncate (block->text, 0);
+  if (j % CANCEL_BLOCKS == 0 && g_cancellable_is_cancelled (pass->cancellable))
+    {
+      g_mutex_lock (&pass->lock);
+      pass->stop = TRUE;
+      g_cond_broadcast (&pass->cond);
+      g_mutex_unlock (&pass->lock);
+      return FALSE;
+    }
+  end = MIN ((j + 1) * BLOCK_RECORDS, pass->n_records);
+  for (guint64 i = j * BLOCK_RECORDS; i < end; i++)
+    if (read_item (pass->trace, names, block->text, i, &block->items[block->n]))
+      block->n++;
+  g_mutex_lock (&pass->lock);
+  block->filled = TRUE;
+  g_cond_broadcast (&pass->cond);
+  g_mutex_unlock (&pass->lock);
+  return TRUE;
+}
+
+/* Whether a reader may take the next block: one is left and its slot is
+ * free.  Called with the lock held. */
+static gboolean
+can_take (const Pass *pass)
+{
+  return pass->next_block < pass->n_blocks && pass->next_block < pass->consumed + pass->n_slots;
+}
+
 static gpointer
 reader_run (gpointer data)
 {
@@ -158,11 +199,10 @@ reader_run (gpointer data)
 
   for (;;)
     {
-      guint64 j, end;
-      Block *block;
+      guint64 j;
 
       g_mutex_lock (&pass->lock);
-      while (!pass->stop && pass->next_block < pass->n_blocks && pass->next_block >= pass->consumed + pass->n_slots)
+      while (!pass->stop && pass->next_block < pass->n_blocks && !can_take (pass))
         g_cond_wait (&pass->cond, &pass->lock);
       if (pass->stop || pass->next_block >= pass->n_blocks)
         {
@@ -171,26 +211,8 @@ reader_run (gpointer data)
         }
       j = pass->next_block++;
       g_mutex_unlock (&pass->lock);
-
-      block = &pass->slots[j % pass->n_slots];
-      block->n = 0;
-      g_string_truncate (block->text, 0);
-      if (j % CANCEL_BLOCKS == 0 && g_cancellable_is_cancelled (pass->cancellable))
-        {
-          g_mutex_lock (&pass->lock);
-          pass->stop = TRUE;
-          g_cond_broadcast (&pass->cond);
-          g_mutex_unlock (&pass->lock);
-          break;
-        }
-      end = MIN ((j + 1) * BLOCK_RECORDS, pass->n_records);
-      for (guint64 i = j * BLOCK_RECORDS; i < end; i++)
-        if (read_item (pass->trace, names, block->text, i, &block->items[block->n]))
-          block->n++;
-      g_mutex_lock (&pass->lock);
-      block->filled = TRUE;
-      g_cond_broadcast (&pass->cond);
-      g_mutex_unlock (&pass->lock);
+      if (!read_block (pass, names, j))
+        break;
     }
   etl_activity_names_free (names);
   return NULL;
@@ -255,6 +277,7 @@ etl_activities_new (EtlTrace *trace, GCancellable *cancellable, GError **error)
   Pass pass = { 0 };
   GThread *readers[MAX_READERS];
   guint n_readers;
+  EtlActivityNames *own_names;
   gboolean cancelled = FALSE;
 
   g_return_val_if_fail (trace != NULL, NULL);
@@ -267,9 +290,11 @@ etl_activities_new (EtlTrace *trace, GCancellable *cancellable, GError **error)
   pass.cancellable = cancellable;
   pass.n_records = etl_trace_get_n_records (trace);
   pass.n_blocks = (pass.n_records + BLOCK_RECORDS - 1) / BLOCK_RECORDS;
-  n_readers = CLAMP (g_get_num_processors (), 1, MAX_READERS);
+  /* This thread reads too while it waits (below): one reader fewer than
+   * processors keeps them all busy without a thread more than they run. */
+  n_readers = CLAMP (g_get_num_processors () - 1, 1, MAX_READERS);
   n_readers = (guint) MIN ((guint64) n_readers, MAX (pass.n_blocks, 1));
-  pass.n_slots = 2 * n_readers + 1;
+  pass.n_slots = 2 * (n_readers + 1) + 1;
   pass.slots = g_new (Block, pass.n_slots);
   for (guint k = 0; k < pass.n_slots; k++)
     {
@@ -282,13 +307,27 @@ etl_activities_new (EtlTrace *trace, GCancellable *cancellable, GError **error)
   for (guint k = 0; k < n_readers; k++)
     readers[k] = g_thread_new ("etl-activities-reader", reader_run, &pass);
 
+  own_names = etl_activity_names_new (trace);
   for (guint64 j = 0; j < pass.n_blocks && !cancelled; j++)
     {
       Block *block = &pass.slots[j % pass.n_slots];
 
       g_mutex_lock (&pass.lock);
       while (!block->filled && !pass.stop)
-        g_cond_wait (&pass.cond, &pass.lock);
+        {
+          /* Waiting for block j: read the next free one meanwhile, so that
+           * this thread and the readers together keep every processor busy. */
+          if (can_take (&pass))
+            {
+              guint64 k = pass.next_block++;
+
+              g_mutex_unlock (&pass.lock);
+              read_block (&pass, own_names, k);
+              g_mutex_lock (&pass.lock);
+            }
+          else
+            g_cond_wait (&pass.cond, &pass.lock);
+        }
       cancelled = pass.stop;
       g_mutex_unlock (&pass.lock);
       if (cancelled)
@@ -309,6 +348,7 @@ etl_activities_new (EtlTrace *trace, GCancellable *cancellable, GError **error)
     }
   for (guint k = 0; k < n_readers; k++)
     g_thread_join (readers[k]);
+  etl_activity_names_free (own_names);
   g_mutex_clear (&pass.lock);
   g_cond_clear (&pass.cond);
   for (guint k = 0; k < pass.n_slots; k++)

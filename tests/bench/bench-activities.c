@@ -13,9 +13,10 @@
  * nested two deep, the other 12 M records EVENT_HEADER events of opcode 0)
  * in $ETL_BENCH_DIR or the temporary folder.  Then runs etl_activities_new()
  * in a GThread --runs times (default 3): wall time of each, the process CPU
- * time and the pairing thread's share of it (the readers' is the rest: on
- * an otherwise idle machine of P processors the wall time is about the
- * larger of the pairing thread's and the total / P), the growth of the peak resident memory over the first run per
+ * time and the calling thread's share of it (it pairs, and reads blocks
+ * while it waits for one; the readers' share is the rest: on an otherwise
+ * idle machine of P processors the wall time is about the total / P), the
+ * growth of the peak resident memory over the first run per
  * activity.  Issue 21's target: ≤ 1,000 ms wall on 2 cores for 16 M records
  * with 2 M pairs.  Prints "BENCH <name> <value> <unit>" lines; exits 1 when
  * the median misses the target on a trace that large.
@@ -186,7 +187,7 @@ main (int argc, char *argv[])
         hwm_after = peak_rss ();
       c = etl_activities_get_counts (acts);
       etl_activities_get (acts, &n_acts);
-      printf ("run %d: %.1f ms wall, %.1f ms CPU (%.1f ms of it the pairing thread, the rest the readers); %"
+      printf ("run %d: %.1f ms wall, %.1f ms CPU (%.1f ms of it the calling thread, pairing and reading, the rest the readers); %"
               G_GUINT64_FORMAT " Starts, %" G_GUINT64_FORMAT " Stops, %" G_GUINT64_FORMAT " paired, %"
               G_GUINT64_FORMAT " open, %" G_GUINT64_FORMAT " unmatched Stops\n",
               r + 1, ms[r], cpu, consumer_cpu_ms, c->starts, c->stops, c->paired, c->open, c->unmatched_stops);

@@ -85,38 +85,6 @@ compare_double (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* The activities trace in bench_dir(), written first when it is not there. */
-static char *
-activities_trace (guint n_cpus, guint64 n_records, guint64 n_pairs, GError **error)
-{
-  g_autofree char *dir = bench_dir ();
-  g_autofree char *name = g_strdup_printf ("synth-activities-%ucpu-%" G_GUINT64_FORMAT "rec-%" G_GUINT64_FORMAT
-                                           "pairs-64k.etl", n_cpus, n_records, n_pairs);
-  char *path = g_build_filename (dir, name, NULL);
-
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      EtlSynthParams params;
-      gint64 t0 = g_get_monotonic_time ();
-
-      printf ("generating %s ...\n", path);
-      fflush (stdout);
-      etl_synth_params_init (&params);
-      params.n_cpus = n_cpus;
-      params.n_records = n_records;
-      params.buffer_kb = 64;
-      params.activities = TRUE;
-      params.activity_pairs = n_pairs;
-      if (!etl_synth_write (&params, path, error))
-        {
-          g_free (path);
-          return NULL;
-        }
-      printf ("written in %.1f s\n", (double) (g_get_monotonic_time () - t0) / 1e6);
-    }
-  return path;
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -147,8 +115,8 @@ main (int argc, char *argv[])
     }
   runs = MAX (runs, 1);
   path = argc > 1 ? g_strdup (argv[1])
-                  : activities_trace ((guint) CLAMP (n_cpus, 1, 64), (guint64) MAX (n_records, 1),
-                                      (guint64) MAX (n_pairs, 2), &error);
+                  : bench_activities_trace ((guint) CLAMP (n_cpus, 1, 64), (guint64) MAX (n_records, 1),
+                                            (guint64) MAX (n_pairs, 2), &error);
   if (path == NULL)
     {
       fprintf (stderr, "%s\n", error->message);

@@ -99,3 +99,42 @@ bench_schedule_trace (guint n_cpus, guint schedule_ms, GError **error)
     }
   return path;
 }
+
+/*
+ * The path of `synth --activities --activity-pairs N --cpus N --records N`
+ * with 64 KiB buffers (etl_synth_write()) in bench_dir(), written first when
+ * it is not there (atomically: an existing one is complete).  Shared by the
+ * benchmarks over the activities trace (bench-activities, bench-gui
+ * --activities).
+ * Returns: (transfer full): the path, or %NULL with @error set.
+ */
+static inline char *
+bench_activities_trace (guint n_cpus, guint64 n_records, guint64 n_pairs, GError **error)
+{
+  g_autofree char *dir = bench_dir ();
+  g_autofree char *name = g_strdup_printf ("synth-activities-%ucpu-%" G_GUINT64_FORMAT "rec-%" G_GUINT64_FORMAT
+                                           "pairs-64k.etl", n_cpus, n_records, n_pairs);
+  char *path = g_build_filename (dir, name, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      EtlSynthParams params;
+      gint64 t0 = g_get_monotonic_time ();
+
+      printf ("generating %s ...\n", path);
+      fflush (stdout);
+      etl_synth_params_init (&params);
+      params.n_cpus = n_cpus;
+      params.n_records = n_records;
+      params.buffer_kb = 64;
+      params.activities = TRUE;
+      params.activity_pairs = n_pairs;
+      if (!etl_synth_write (&params, path, error))
+        {
+          g_free (path);
+          return NULL;
+        }
+      printf ("written in %.1f s\n", (double) (g_get_monotonic_time () - t0) / 1e6);
+    }
+  return path;
+}

@@ -2,7 +2,8 @@
 /*
  * bench-gui: main-loop stalls of the real window on a 1 GiB trace (issue 11).
  *
- *   bench-gui [--records N] [--cpus N] [--text TEXT] [FILE.etl]
+ *   bench-gui [--records N] [--cpus N] [--text TEXT] [--phases LIST]
+ *             [--activities [--region NAME]] [FILE.etl]
  *
  * Generates (once; reused afterwards) the synthetic trace of the issue —
  * etl_synth_write() with 8 processors, 16,000,000 records, 64 KiB buffers,
@@ -26,6 +27,16 @@
  *            the window stops loading at once, keeps the first trace, and
  *            the worker stops (this process's CPU time outside the main
  *            thread stops growing)
+ *   regions  (issue 21; only when --phases names it) the Regions tab: its
+ *            names, the name --region selected (its instances, histogram
+ *            and flame graph), every histogram bucket selected (the flame
+ *            graph of all its instances), then "Summary of these" (their
+ *            threads within their intervals, grouped)
+ *
+ * --phases runs the listed phases (load always); --activities takes the
+ * activities trace of bench-activities (16,000,000 records, 2,000,000
+ * Start/Stop pairs of two names: `gui-stall-regions` runs
+ * `--activities --phases load,regions`).
  *
  * A G_PRIORITY_HIGH timeout every 10 ms inside the application records the
  * longest gap between its runs: the longest the main loop could not run
@@ -63,11 +74,14 @@
 #include "etl-cpu-graph.h"
 #include "etl-event-list.h"
 #include "etl-filter-bar.h"
+#include "etl-duration-histogram.h"
 #include "etl-group-view.h"
+#include "etl-regions-view.h"
 #include "etl-row-set.h"
 #include "bench-util.h"
 #include "etl-synth.h"
 #include "etl-timeline-view.h"
+#include "etl-view-panel.h"
 #include "etl-test-util.h"
 #include "etl-trace.h"
 #include "etl-window.h"
@@ -90,10 +104,12 @@ typedef enum
   PHASE_SORT,
   PHASE_SELECT,
   PHASE_CANCEL,
+  PHASE_REGIONS,
   N_PHASES
 } Phase;
 
-static const char *const phase_names[N_PHASES] = { "load", "filter", "clear", "lanes", "sort", "select", "cancel" };
+static const char *const phase_names[N_PHASES] = { "load",   "filter", "clear",  "lanes",
+                                                   "sort",   "select", "cancel", "regions" };
 
 typedef struct
 {
@@ -211,7 +227,8 @@ app_busy (void)
   EtlWindow *w = bench.window;
 
   return etl_window_get_busy (w) || etl_timeline_view_is_busy (etl_window_get_timeline (w))
-         || etl_group_view_is_busy (etl_window_get_group_view (w))
+         || etl_group_view_is_busy (etl_window_get_group_view (w)) || etl_window_get_regions_busy (w)
+         || etl_regions_view_is_busy (etl_window_get_regions_view (w))
          || etl_cpu_graph_is_busy (etl_window_get_cpu_graph (w));
 }
 
@@ -386,6 +403,27 @@ find_widget (GtkWidget *widget, GType type)
   return NULL;
 }
 
+/* The first button under @widget labelled @label. */
+static GtkWidget *
+find_button (GtkWidget *widget, const char *label)
+{
+  g_autoptr (GList) children = NULL;
+
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  if (!GTK_IS_CONTAINER (widget))
+    return NULL;
+  children = gtk_container_get_children (GTK_CONTAINER (widget));
+  for (GList *l = children; l != NULL; l = l->next)
+    {
+      GtkWidget *found = find_button (l->data, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 open_file (const char *path)
 {
@@ -428,7 +466,17 @@ main (int argc, char **argv)
   gint64 n_records = 16000000;
   gint n_cpus = 8;
   g_autofree char *text = NULL;
+  g_autofree char *phases = NULL;
+  gboolean activities = FALSE;
+  g_autofree char *region_name = NULL;
+  gboolean want[N_PHASES] = { FALSE };
   GOptionEntry entries[] = {
+    { "phases", 0, 0, G_OPTION_ARG_STRING, &phases,
+      "Phases to run, comma-separated (default load,filter,clear,lanes,sort,select,cancel; also regions)", "LIST" },
+    { "region", 0, 0, G_OPTION_ARG_STRING, &region_name,
+      "The region name the regions phase selects (default Request(request), the activities trace's)", "NAME" },
+    { "activities", 0, 0, G_OPTION_ARG_NONE, &activities,
+      "The activities trace (synth --activities --activity-pairs 2000000, 4 processors) instead of synth11", NULL },
     { "records", 0, 0, G_OPTION_ARG_INT64, &n_records, "Records in the synthetic trace (default 16,000,000)", "N" },
     { "cpus", 0, 0, G_OPTION_ARG_INT, &n_cpus, "Processors (default 8)", "N" },
     { "text", 0, 0, G_OPTION_ARG_STRING, &text, "Text typed into the filter (default Thread)", "TEXT" },
@@ -451,6 +499,26 @@ main (int argc, char **argv)
     }
   if (text == NULL)
     text = g_strdup ("Thread");
+  if (region_name == NULL)
+    region_name = g_strdup ("Request(request)");
+  {
+    g_auto (GStrv) names = g_strsplit (phases != NULL ? phases : "load,filter,clear,lanes,sort,select,cancel", ",", -1);
+
+    for (guint i = 0; names[i] != NULL; i++)
+      {
+        int p = 0;
+
+        while (p < N_PHASES && !g_str_equal (g_strstrip (names[i]), phase_names[p]))
+          p++;
+        if (p == N_PHASES)
+          {
+            fprintf (stderr, "bench-gui: no phase \"%s\"\n", names[i]);
+            return 2;
+          }
+        want[p] = TRUE;
+      }
+    want[PHASE_LOAD] = TRUE;
+  }
 
   /* The user's saved window state and recent files must not change what is measured. */
   xdg = g_dir_make_tmp ("etlscope-bench-gui-XXXXXX", NULL);
@@ -476,6 +544,15 @@ main (int argc, char **argv)
 
   if (argc > 1)
     path = g_strdup (argv[1]);
+  else if (activities)
+    {
+      path = bench_activities_trace (4, 16000000, 2000000, &error);
+      if (path == NULL)
+        {
+          fprintf (stderr, "bench-gui: %s\n", error->message);
+          return 1;
+        }
+    }
   else
     {
       g_autofree char *dir = bench_dir ();
@@ -563,6 +640,7 @@ main (int argc, char **argv)
   }
 
   /* Filter: typed key by key ------------------------------------------------ */
+  if (want[PHASE_FILTER])
   {
     GtkEntry *entry;
     gint64 t0;
@@ -613,6 +691,7 @@ main (int argc, char **argv)
   }
 
   /* Lanes -------------------------------------------------------------------- */
+  if (want[PHASE_LANES])
   {
     gint64 t0;
 
@@ -625,6 +704,7 @@ main (int argc, char **argv)
   }
 
   /* Sort: Provider, then back to Time ---------------------------------------- */
+  if (want[PHASE_SORT])
   {
     gint64 t0, t1;
 
@@ -639,6 +719,7 @@ main (int argc, char **argv)
   }
 
   /* Select: a row of the list, an event of the timeline ---------------------- */
+  if (want[PHASE_SELECT])
   {
     EtlEventList *list = etl_window_get_event_list (bench.window);
     EtlTimelineView *timeline = etl_window_get_timeline (bench.window);
@@ -683,9 +764,52 @@ main (int argc, char **argv)
       }
   }
 
+  /* Regions: the tab, its biggest name, every instance selected, their summary */
+  if (want[PHASE_REGIONS])
+  {
+    EtlRegionsView *view = etl_window_get_regions_view (bench.window);
+    EtlDurationHistogram *hist = etl_regions_view_get_histogram (view);
+    GtkWidget *summary = find_button (GTK_WIDGET (view), "Summary of these");
+    const EtlSpanHistogram *h;
+    guint n_selected = 0;
+    gint64 t0, t1;
+
+    begin_phase (PHASE_REGIONS);
+    t0 = g_get_monotonic_time ();
+    etl_view_panel_show_view (etl_window_get_view_panel (bench.window), "regions");
+    printf ("  names: %.0f ms (%s)\n", wait_quiet (t0), etl_regions_view_get_message (view));
+    t1 = g_get_monotonic_time ();
+    if (!etl_regions_view_select_name (view, region_name, NULL))
+      {
+        fprintf (stderr, "bench-gui: the Regions tab has no \"%s\"\n", region_name);
+        return 1;
+      }
+    printf ("  %s selected: %.0f ms\n", region_name, wait_quiet (t1));
+    h = etl_duration_histogram_get_histogram (hist);
+    if (h == NULL || h->n_buckets == 0 || summary == NULL)
+      {
+        fprintf (stderr, "bench-gui: no histogram or no \"Summary of these\" button\n");
+        return 1;
+      }
+    t1 = g_get_monotonic_time ();
+    etl_duration_histogram_set_selection (hist, 0, (int) h->n_buckets - 1);
+    etl_regions_view_get_selected (view, &n_selected);
+    printf ("  every bucket: %u instances, their flame graph %.0f ms\n", n_selected, wait_quiet (t1));
+    if (n_selected == 0)
+      {
+        fprintf (stderr, "bench-gui: selecting every bucket selected no instance\n");
+        return 1;
+      }
+    t1 = g_get_monotonic_time ();
+    gtk_button_clicked (GTK_BUTTON (summary));
+    printf ("  Summary of these: %.0f ms, on the %s tab\n", wait_quiet (t1), etl_window_get_view_tab (bench.window));
+    end_phase (ms_since (t0));
+  }
+
   hwm = status_bytes ("VmHWM");
 
   /* Cancel a second load half-way ------------------------------------------------ */
+  if (want[PHASE_CANCEL])
   {
     GtkProgressBar *progress = GTK_PROGRESS_BAR (find_widget (GTK_WIDGET (bench.window), GTK_TYPE_PROGRESS_BAR));
     gint64 t0, t_cancel, quiet_from, cpu_mark;
@@ -745,6 +869,8 @@ main (int argc, char **argv)
       {
         gboolean ok = bench.max_gap[p] / 1000.0 <= TARGET_STALL_MS;
 
+        if (!want[p])
+          continue;
         all_met &= ok;
         printf ("| %s | %.1f ms | %.1f ms | %u | %.0f ms | ≤ %.0f ms | %s |\n", phase_names[p],
                 bench.max_gap[p] / 1000.0, bench.max_run[p] / 1e6, bench.n_stalls[p], bench.duration_ms[p],
@@ -752,8 +878,9 @@ main (int argc, char **argv)
       }
     printf ("| **all** | %.1f ms | %.1f ms | | | ≤ %.0f ms | %s |\n", max_stall, max_run / 1e6, TARGET_STALL_MS,
             verdict (max_stall <= TARGET_STALL_MS));
-    printf ("| cancel: window idle / worker stopped | %.1f ms / %.0f ms | | | | | |\n", cancel_ui_ms,
-            cancel_quiet_ms);
+    if (want[PHASE_CANCEL])
+      printf ("| cancel: window idle / worker stopped | %.1f ms / %.0f ms | | | | | |\n", cancel_ui_ms,
+              cancel_quiet_ms);
     printf ("| peak RSS − file size, per record | %.1f bytes | | | | ≤ %.0f | %s |\n", per_record, TARGET_BYTES,
             verdict (per_record <= TARGET_BYTES));
     printf ("| RSS after load − file size, per record | %.1f bytes | | | | | |\n", after_load);
@@ -765,13 +892,17 @@ main (int argc, char **argv)
       printf ("BENCH synth_write_ms %.1f ms\n", synth_ms);
     printf ("BENCH gui_max_stall_ms %.1f ms\n", max_stall);
     for (int p = 0; p < N_PHASES; p++)
-      printf ("BENCH gui_stall_%s_ms %.1f ms\n", phase_names[p], bench.max_gap[p] / 1000.0);
+      if (want[p])
+        printf ("BENCH gui_stall_%s_ms %.1f ms\n", phase_names[p], bench.max_gap[p] / 1000.0);
     printf ("BENCH gui_max_stall_cpu_ms %.1f ms\n", max_run / 1e6);
     for (int p = 0; p < N_PHASES; p++)
-      printf ("BENCH gui_stall_cpu_%s_ms %.1f ms\n", phase_names[p], bench.max_run[p] / 1e6);
+      if (want[p])
+        printf ("BENCH gui_stall_cpu_%s_ms %.1f ms\n", phase_names[p], bench.max_run[p] / 1e6);
     for (int p = 0; p < N_PHASES; p++)
-      printf ("BENCH gui_%s_ms %.0f ms\n", phase_names[p], bench.duration_ms[p]);
-    printf ("BENCH gui_cancel_stop_ms %.0f ms\n", cancel_quiet_ms);
+      if (want[p])
+        printf ("BENCH gui_%s_ms %.0f ms\n", phase_names[p], bench.duration_ms[p]);
+    if (want[PHASE_CANCEL])
+      printf ("BENCH gui_cancel_stop_ms %.0f ms\n", cancel_quiet_ms);
     printf ("BENCH gui_rss_bytes_per_record %.1f bytes\n", per_record);
     printf ("BENCH gui_rss_after_load_bytes_per_record %.1f bytes\n", after_load);
     printf ("BENCH gui_anon_after_load_bytes_per_record %.1f bytes\n", anon);

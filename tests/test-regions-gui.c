@@ -804,6 +804,16 @@ test_lane_heights (Fixture *f, gconstpointer data)
       g_assert_cmpint (full[i], >=, ETL_REGION_LANES_ROW_HEIGHT);
     }
   g_assert_cmpint (full[gc], >=, 2 * ETL_REGION_LANES_ROW_HEIGHT);
+  /* Taller than the area: it keeps to its scroller's height. */
+  etl_test_wait_paint (GTK_WIDGET (f->window));
+  {
+    GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (lanes), GTK_TYPE_SCROLLED_WINDOW);
+
+    g_test_message ("lanes %d px in a %d px area", gtk_widget_get_allocated_height (GTK_WIDGET (lanes)),
+                    gtk_widget_get_allocated_height (scroller));
+    g_assert_cmpint (gtk_widget_get_allocated_height (GTK_WIDGET (lanes)), >, ETL_REGION_LANES_MAX_AREA_HEIGHT);
+    g_assert_cmpint (gtk_widget_get_allocated_height (scroller), <=, ETL_REGION_LANES_MAX_AREA_HEIGHT);
+  }
 
   /* Zoomed to the pause: the rows its spans there need, or collapsed. */
   pause = longest_gc_pause (set);

@@ -21,8 +21,10 @@
  *   and 1/4096 about the centre), K frames each (issue 21: ≤ 8 ms);
  * - frame_pan: a 1/256 view moved by a hundredth of its width a frame, the
  *   move (the lanes' heights for the new range) and the frame timed
- *   together, as a drag in the timeline costs.  Needs
- *   a display (exits 77 without one).
+ *   together, as a drag in the timeline costs;
+ * - heights: the same moves without drawing, 1,000 of them: what the
+ *   lanes' heights for a new visible range cost (per move).
+ * The frames need a display (exits 77 without one).
  *
  * Prints "BENCH regions_<what> <median> ms" lines and a Markdown table.
  */
@@ -294,6 +296,17 @@ main (int argc, char **argv)
           cairo_surface_write_to_png (surface, g_getenv ("ETL_BENCH_PNG"));
         cairo_surface_destroy (surface);
       }
+    /* The lanes' heights for a new visible range alone (what a move costs
+     * besides the frame): 1,000 moves of a 1/256 view. */
+    {
+      gint64 span = (hi + 1 - lo) / 256, f0 = g_get_monotonic_time ();
+      double c0 = cpu_ms ();
+
+      for (int k = 0; k < 1000; k++)
+        etl_zoom_manager_set_visible (zoom, lo + (gint64) k * (span / 100), lo + (gint64) k * (span / 100) + span);
+      printf ("BENCH regions_heights %.2f us a move (CPU %.2f us; %u lanes collapsed at the end)\n",
+              (double) (g_get_monotonic_time () - f0) / 1000.0, (cpu_ms () - c0), etl_region_lanes_get_n_collapsed (lanes));
+    }
     gtk_widget_destroy (window);
   }
   return ok ? 0 : 1;

@@ -91,7 +91,6 @@ typedef struct
   guint n_rows;   /* rows of all its spans */
   guint shown;    /* rows given room now (0: collapsed; update_heights()) */
   int top;        /* widget y of its first row, pixels */
-  gboolean builtin;
 } Lane;
 
 typedef struct
@@ -347,7 +346,6 @@ build_layout (EtlSpanSet *set, EtlTrace *trace, EtlRowSet *rows, EtlRegionLanesM
           max_row = MAX (max_row, row);
         }
       lane.label = g_ptr_array_index (labels, k);
-      lane.builtin = g_array_index (builtin, gboolean, k);
       labels->pdata[k] = NULL;
       lane.first_row = all_rows->len;
       lane.n_rows = m->len > 0 ? max_row + 1 : 0;
@@ -856,10 +854,13 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
       GdkRectangle rect;
 
       etl_region_lanes_span_rect (self, self->selected, &rect);
-      gdk_cairo_set_source_rgba (cr, &fg);
-      cairo_set_line_width (cr, 2);
-      cairo_rectangle (cr, rect.x + 1, rect.y + 1, MAX (rect.width - 2, 1), rect.height - 2);
-      cairo_stroke (cr);
+      if (rect.height > 0) /* none while its row is not given room */
+        {
+          gdk_cairo_set_source_rgba (cr, &fg);
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, rect.x + 1, rect.y + 1, MAX (rect.width - 2, 1), rect.height - 2);
+          cairo_stroke (cr);
+        }
     }
 
   /* Outside the range selected in the timeline: shaded. */
@@ -936,7 +937,9 @@ etl_region_lanes_span_at (EtlRegionLanes *self, double x, double y)
  * @self: the area
  * @span: a span index
  * @rect: (out): where it is drawn (clamped to the widget), pixels; a
- *   width of 0 when hidden or outside the visible range
+ *   width of 0 when hidden or outside the visible range, all 0 when its
+ *   row has no room now (its lane is collapsed or shallower: a span
+ *   outside the visible range)
  */
 void
 etl_region_lanes_span_rect (EtlRegionLanes *self, guint32 span, GdkRectangle *rect)

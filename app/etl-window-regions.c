@@ -86,6 +86,7 @@ etl_window_setup_regions (EtlWindow *self)
 {
   GtkWidget *view = etl_regions_view_new ();
   GtkWidget *tracks = gtk_widget_get_parent (GTK_WIDGET (self->loss_plot));
+  GtkWidget *scroller;
 
   etl_window_add_view_tab (self, "regions", "Regions", view);
   g_signal_connect_object (view, "instance-activated", G_CALLBACK (on_instance_activated), self, 0);
@@ -93,9 +94,11 @@ etl_window_setup_regions (EtlWindow *self)
 
   self->region_lanes = ETL_REGION_LANES (etl_region_lanes_new ());
   etl_region_lanes_set_zoom_manager (self->region_lanes, self->zoom_manager);
-  gtk_box_pack_start (GTK_BOX (tracks), GTK_WIDGET (self->region_lanes), FALSE, FALSE, 0);
-  /* Right under the lanes, above the loss plot. */
-  gtk_box_reorder_child (GTK_BOX (tracks), GTK_WIDGET (self->region_lanes), 1);
+  /* In its own scroller (at most ETL_REGION_LANES_MAX_AREA_HEIGHT high),
+   * right under the lanes, above the loss plot. */
+  scroller = etl_region_lanes_new_scrolled (self->region_lanes);
+  gtk_box_pack_start (GTK_BOX (tracks), scroller, FALSE, FALSE, 0);
+  gtk_box_reorder_child (GTK_BOX (tracks), scroller, 1);
   gtk_widget_hide (GTK_WIDGET (self->region_lanes));
   g_signal_connect_object (self->region_lanes, "span-selected", G_CALLBACK (on_span_selected), self, 0);
   g_signal_connect_object (self->timeline, "notify::lane-mode", G_CALLBACK (on_lane_mode), self, 0);

@@ -695,6 +695,315 @@ test_screenshot_gc (Fixture *f, gconstpointer data)
   save_png (GTK_WIDGET (f->window), name, width);
 }
 
+/* ---- Lane heights that follow the visible range; the area's own scroller ---- */
+
+/* The lane labelled @label, G_MAXUINT when none. */
+static guint
+find_lane (EtlRegionLanes *lanes, const char *label)
+{
+  for (guint i = 0; i < etl_region_lanes_get_n_lanes (lanes); i++)
+    if (g_strcmp0 (etl_region_lanes_get_lane_label (lanes, i), label) == 0)
+      return i;
+  return G_MAXUINT;
+}
+
+static int
+lane_height (EtlRegionLanes *lanes, guint lane)
+{
+  int y = -1, h = -1;
+
+  g_assert_true (etl_region_lanes_get_lane_extent (lanes, lane, &y, &h));
+  return h;
+}
+
+/* The longest "GC pause" of net.4.5.2.x64.etl (10.877 ms, the gen 1
+ * collection's), as test_screenshot_gc() finds it. */
+static guint32
+longest_gc_pause (EtlSpanSet *set)
+{
+  guint n = 0;
+  const EtlSpan *s = etl_span_set_get (set, &n);
+  guint32 longest = ETL_SPAN_NONE;
+
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (etl_span_set_get_string (set, s[i].name), "GC pause") == 0
+        && (longest == ETL_SPAN_NONE || s[i].stop - s[i].start > s[longest].stop - s[longest].start))
+      longest = i;
+  g_assert_cmpuint (longest, !=, ETL_SPAN_NONE);
+  return longest;
+}
+
+/* The lanes (labels) with a span meeting [@vb, @ve), counted from the
+ * spans themselves (lanes by source: a lane's label is its spans' @lane). */
+static GHashTable *
+lanes_in_view (EtlSpanSet *set, gint64 vb, gint64 ve)
+{
+  GHashTable *in = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n = 0;
+  const EtlSpan *s = etl_span_set_get (set, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (s[i].start < ve && s[i].stop >= vb)
+      g_hash_table_add (in, (gpointer) etl_span_set_get_string (set, s[i].lane));
+  return in;
+}
+
+/* net.4.5.2.x64.etl zoomed to the longest GC pause ± 0.4 ms: the built-in
+ * lanes come first; a lane is as high as the rows its spans there need
+ * (.NET GC: the pause and the gen 1 collection inside it, 2 rows; Disk
+ * I/O: one write, 1 row), a lane with none collapses; zooming out grows
+ * them at once, zooming back shrinks them only once the range stays still. */
+static void
+test_lane_heights (Fixture *f, gconstpointer data)
+{
+  EtlRegionLanes *lanes;
+  EtlZoomManager *zoom;
+  EtlSpanSet *set;
+  const EtlSpan *s;
+  guint n = 0, gc, disk, n_lanes, n_empty = 0, builtin_end = 0;
+  guint32 pause;
+  gint64 vb, ve, lo, hi;
+  g_autoptr (GHashTable) in_view = NULL;
+  g_autoptr (GHashTable) builtin = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree int *full = NULL;
+
+  (void) data;
+  if (!open_corpus (f, "net.4.5.2.x64.etl"))
+    return;
+  lanes = etl_window_get_region_lanes (f->window);
+  zoom = etl_window_get_zoom_manager (f->window);
+  set = etl_region_lanes_get_spans (lanes);
+  s = etl_span_set_get (set, &n);
+  n_lanes = etl_region_lanes_get_n_lanes (lanes);
+  g_assert_cmpuint (n_lanes, >=, 6);
+
+  /* The built-in lanes first, then the providers'. */
+  for (guint i = 0; i < n; i++)
+    if (s[i].kind == ETL_SPAN_KIND_BUILTIN)
+      g_hash_table_add (builtin, (gpointer) etl_span_set_get_string (set, s[i].lane));
+  g_assert_cmpuint (g_hash_table_size (builtin), >=, 2);
+  while (builtin_end < n_lanes && g_hash_table_contains (builtin, etl_region_lanes_get_lane_label (lanes, builtin_end)))
+    builtin_end++;
+  g_assert_cmpuint (builtin_end, ==, g_hash_table_size (builtin));
+  gc = find_lane (lanes, ".NET GC");
+  disk = find_lane (lanes, "Disk I/O");
+  g_assert_cmpuint (gc, <, builtin_end);
+  g_assert_cmpuint (disk, <, builtin_end);
+
+  /* The whole trace in view: every lane has spans, at its full depth. */
+  etl_zoom_manager_get_bounds (zoom, &lo, &hi);
+  etl_zoom_manager_set_visible (zoom, lo, hi);
+  wait_idle (f->window);
+  g_assert_cmpuint (etl_region_lanes_get_n_collapsed (lanes), ==, 0);
+  full = g_new (int, n_lanes);
+  for (guint i = 0; i < n_lanes; i++)
+    {
+      full[i] = lane_height (lanes, i);
+      g_test_message ("lane %u %s: %d px with the whole trace", i, etl_region_lanes_get_lane_label (lanes, i), full[i]);
+      g_assert_cmpint (full[i] % ETL_REGION_LANES_ROW_HEIGHT, ==, 0);
+      g_assert_cmpint (full[i], >=, ETL_REGION_LANES_ROW_HEIGHT);
+    }
+  g_assert_cmpint (full[gc], >=, 2 * ETL_REGION_LANES_ROW_HEIGHT);
+  /* Taller than the area: it keeps to its scroller's height. */
+  etl_test_wait_paint (GTK_WIDGET (f->window));
+  {
+    GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (lanes), GTK_TYPE_SCROLLED_WINDOW);
+
+    g_test_message ("lanes %d px in a %d px area", gtk_widget_get_allocated_height (GTK_WIDGET (lanes)),
+                    gtk_widget_get_allocated_height (scroller));
+    g_assert_cmpint (gtk_widget_get_allocated_height (GTK_WIDGET (lanes)), >, ETL_REGION_LANES_MAX_AREA_HEIGHT);
+    g_assert_cmpint (gtk_widget_get_allocated_height (scroller), <=, ETL_REGION_LANES_MAX_AREA_HEIGHT);
+  }
+
+  /* Zoomed to the pause: the rows its spans there need, or collapsed. */
+  pause = longest_gc_pause (set);
+  vb = s[pause].start - 400000;
+  ve = s[pause].stop + 400000;
+  etl_zoom_manager_set_visible (zoom, vb, ve);
+  /* Not yet: the range has not stayed still. */
+  g_assert_true (etl_region_lanes_is_busy (lanes));
+  g_assert_cmpint (lane_height (lanes, gc), ==, full[gc]);
+  g_assert_cmpuint (etl_region_lanes_get_n_collapsed (lanes), ==, 0);
+  wait_idle (f->window);
+  etl_zoom_manager_get_visible (zoom, &vb, &ve);
+  in_view = lanes_in_view (set, vb, ve);
+  for (guint i = 0; i < n_lanes; i++)
+    {
+      const char *label = etl_region_lanes_get_lane_label (lanes, i);
+      int h = lane_height (lanes, i);
+
+      g_test_message ("lane %u %s: %d px about the pause", i, label, h);
+      if (!g_hash_table_contains (in_view, label))
+        {
+          g_assert_cmpint (h, ==, ETL_REGION_LANES_COLLAPSED_HEIGHT);
+          n_empty++;
+        }
+      else
+        {
+          g_assert_cmpint (h % ETL_REGION_LANES_ROW_HEIGHT, ==, 0);
+          g_assert_cmpint (h, >=, ETL_REGION_LANES_ROW_HEIGHT);
+          g_assert_cmpint (h, <=, full[i]);
+        }
+    }
+  g_assert_cmpuint (n_empty, >=, 1);
+  g_assert_cmpuint (etl_region_lanes_get_n_collapsed (lanes), ==, n_empty);
+  g_assert_cmpint (lane_height (lanes, gc), ==, 2 * ETL_REGION_LANES_ROW_HEIGHT);
+  g_assert_cmpint (lane_height (lanes, disk), ==, ETL_REGION_LANES_ROW_HEIGHT);
+  /* Lanes follow each other: each top is the previous bottom and gap. */
+  for (guint i = 1; i < n_lanes; i++)
+    {
+      int y0, h0, y1;
+
+      etl_region_lanes_get_lane_extent (lanes, i - 1, &y0, &h0);
+      etl_region_lanes_get_lane_extent (lanes, i, &y1, NULL);
+      g_assert_cmpint (y1, ==, y0 + h0 + ETL_REGION_LANES_GAP);
+    }
+  /* The pause in the first row of its lane, the gen 1 collection in the
+   * second; what is drawn there is what span_at() finds. */
+  etl_test_wait_paint (GTK_WIDGET (f->window));
+  {
+    GdkRectangle r;
+    int gy;
+
+    etl_region_lanes_get_lane_extent (lanes, gc, &gy, NULL);
+    etl_region_lanes_span_rect (lanes, pause, &r);
+    g_assert_cmpint (r.y, ==, gy);
+    g_assert_cmpint (r.width, >, 0);
+    g_assert_cmpuint (etl_region_lanes_span_at (lanes, r.x + r.width / 2.0, r.y + 2), ==, pause);
+  }
+
+  /* Zooming out again: the lanes grow at once, before any frame. */
+  etl_zoom_manager_set_visible (zoom, lo, hi);
+  g_assert_cmpuint (etl_region_lanes_get_n_collapsed (lanes), ==, 0);
+  for (guint i = 0; i < n_lanes; i++)
+    g_assert_cmpint (lane_height (lanes, i), ==, full[i]);
+  wait_idle (f->window);
+  g_assert_cmpint (lane_height (lanes, gc), ==, full[gc]);
+}
+
+/* The scroller of the Regions area (etl_region_lanes_new_scrolled()) and
+ * the timeline's, which holds the tracks. */
+static GtkWidget *
+region_scroller (EtlRegionLanes *lanes)
+{
+  GtkWidget *w = gtk_widget_get_ancestor (GTK_WIDGET (lanes), GTK_TYPE_SCROLLED_WINDOW);
+
+  g_assert_nonnull (w);
+  return w;
+}
+
+/* Whether rows [@y, @y + @h) of the area are in sight in @scroller (its
+ * viewport's scroll offsets included). */
+static gboolean
+in_sight (EtlRegionLanes *lanes, GtkWidget *scroller, int y, int h)
+{
+  int sx = 0, sy = 0;
+
+  g_assert_true (gtk_widget_translate_coordinates (GTK_WIDGET (lanes), scroller, 0, y, &sx, &sy));
+  g_test_message ("rows %d-%d at %d-%d of a %d-px scroller", y, y + h, sy, sy + h,
+                  gtk_widget_get_allocated_height (scroller));
+  return sy >= 0 && sy + h <= gtk_widget_get_allocated_height (scroller);
+}
+
+static void
+wheel (GtkWidget *widget, GdkScrollDirection direction)
+{
+  GdkEvent *ev = gdk_event_new (GDK_SCROLL);
+
+  ev->scroll.window = g_object_ref (gtk_widget_get_window (widget));
+  ev->scroll.direction = direction;
+  ev->scroll.x = gtk_widget_get_allocated_width (widget) / 2.0;
+  ev->scroll.y = 4;
+  ev->scroll.time = GDK_CURRENT_TIME;
+  gdk_event_set_device (ev, gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())));
+  gtk_main_do_event (ev);
+  gdk_event_free (ev);
+}
+
+static gboolean
+scrolled_down (gpointer data)
+{
+  GtkAdjustment *adj = data;
+
+  return gtk_adjustment_get_value (adj) > 0;
+}
+
+/* At 1366×768 (the panel as test_screenshot_gc() leaves it): the ".NET GC"
+ * lane and its selected pause are in sight, in the area and in the
+ * timeline's scroller; with the whole trace in view the lanes outgrow the
+ * area's %ETL_REGION_LANES_MAX_AREA_HEIGHT and the mouse wheel over them
+ * scrolls the area, which brings the last lane into sight. */
+static void
+test_gc_lane_small (Fixture *f, gconstpointer data)
+{
+  EtlRegionLanes *lanes;
+  EtlZoomManager *zoom;
+  EtlSpanSet *set;
+  const EtlSpan *s;
+  GtkWidget *scroller, *tracks;
+  GtkAdjustment *adj;
+  guint n = 0, gc, last;
+  guint32 pause;
+  int y, h;
+  gint64 lo, hi;
+  GdkRectangle r;
+
+  (void) data;
+  if (!open_corpus (f, "net.4.5.2.x64.etl"))
+    return;
+  size_window (f, 1366, 768);
+  etl_window_set_panel_height (f->window, 768 * 3 / 10);
+  lanes = etl_window_get_region_lanes (f->window);
+  zoom = etl_window_get_zoom_manager (f->window);
+  set = etl_region_lanes_get_spans (lanes);
+  s = etl_span_set_get (set, &n);
+  pause = longest_gc_pause (set);
+  etl_zoom_manager_set_visible (zoom, s[pause].start - 400000, s[pause].stop + 400000);
+  etl_region_lanes_select_span (lanes, pause);
+  wait_idle (f->window);
+  etl_test_wait_paint (GTK_WIDGET (f->window));
+
+  scroller = region_scroller (lanes);
+  tracks = gtk_widget_get_ancestor (gtk_widget_get_parent (scroller), GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_nonnull (tracks);
+  g_assert_cmpint (gtk_widget_get_allocated_height (scroller), <=, ETL_REGION_LANES_MAX_AREA_HEIGHT);
+  g_assert_cmpint (gtk_widget_get_allocated_height (scroller), >=, ETL_REGION_LANES_MAX_AREA_HEIGHT / 2);
+  gc = find_lane (lanes, ".NET GC");
+  g_assert_cmpuint (gc, !=, G_MAXUINT);
+  g_assert_true (etl_region_lanes_get_lane_extent (lanes, gc, &y, &h));
+  g_assert_cmpint (h, ==, 2 * ETL_REGION_LANES_ROW_HEIGHT);
+  g_assert_true (in_sight (lanes, scroller, y, h));
+  g_assert_true (in_sight (lanes, tracks, y, h));
+  /* The selected pause, drawn there. */
+  g_assert_cmpuint (etl_region_lanes_get_selected_span (lanes), ==, pause);
+  etl_region_lanes_span_rect (lanes, pause, &r);
+  g_assert_cmpint (r.width, >, 10);
+  g_assert_true (in_sight (lanes, tracks, r.y, r.height));
+
+  /* The whole trace: taller than the area; the wheel scrolls it. */
+  etl_zoom_manager_get_bounds (zoom, &lo, &hi);
+  etl_zoom_manager_set_visible (zoom, lo, hi);
+  wait_idle (f->window);
+  etl_test_wait_paint (GTK_WIDGET (f->window));
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_test_message ("area: %d px of lanes in %.0f px", gtk_widget_get_allocated_height (GTK_WIDGET (lanes)),
+                  gtk_adjustment_get_page_size (adj));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, 0);
+  last = etl_region_lanes_get_n_lanes (lanes) - 1;
+  g_assert_true (etl_region_lanes_get_lane_extent (lanes, last, &y, &h));
+  g_assert_false (in_sight (lanes, scroller, y, h));
+  wheel (GTK_WIDGET (lanes), GDK_SCROLL_DOWN);
+  etl_test_wait_for (scrolled_down, adj, "the wheel to scroll the Regions area");
+  /* To the end, as more turns of the wheel would. */
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+  etl_test_wait_paint (GTK_WIDGET (f->window));
+  g_assert_true (in_sight (lanes, scroller, y, h));
+  /* The timeline's lanes above keep their place: the area scrolled alone. */
+  g_assert_cmpfloat (gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (tracks))), ==,
+                     0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -708,5 +1017,7 @@ main (int argc, char **argv)
   g_test_add ("/etl/gui/regions/pending-regions", Fixture, NULL, NULL, test_pending_regions, fixture_teardown);
   g_test_add ("/etl/gui/regions/screenshot", Fixture, NULL, NULL, test_screenshot, fixture_teardown);
   g_test_add ("/etl/gui/regions/screenshot-gc", Fixture, NULL, NULL, test_screenshot_gc, fixture_teardown);
+  g_test_add ("/etl/gui/regions/lane-heights", Fixture, NULL, NULL, test_lane_heights, fixture_teardown);
+  g_test_add ("/etl/gui/regions/gc-lane-small", Fixture, NULL, NULL, test_gc_lane_small, fixture_teardown);
   return g_test_run ();
 }

@@ -20,7 +20,24 @@
  * window selects its Start in the event list), a double-click zooms to it.
  * The spans whose Start the filter hides are left out
  * (etl_region_lanes_set_rows()); outside the range selected in the timeline
- * the area is shaded.
+ * the area is shaded.  In lanes by source the built-in intervals' lanes
+ * (".NET GC", "Disk I/O", "File I/O"…: %ETL_SPAN_KIND_BUILTIN) come first,
+ * then the others by their first span.
+ *
+ * A lane is as high as the spans it has in the visible range need: one
+ * row more than the deepest row holding such a span (the rows above it
+ * stay, so nesting keeps its shape); a lane with none there collapses to
+ * a thin row with its name (%ETL_REGION_LANES_COLLAPSED_HEIGHT).  The
+ * depths are found when the visible range changes (per row, one binary
+ * search on the running maximum of the ends: microseconds for any number
+ * of spans), not per frame.  So that zooming or dragging does not make
+ * the timeline jump on every pixel, a lane grows at once (nothing in view
+ * is ever left out) but shrinks only once the visible range has stayed
+ * still for %ETL_REGION_LANES_SHRINK_DELAY ms: during a gesture heights
+ * only grow, and settle once at its end.  etl_region_lanes_new_scrolled()
+ * puts the area in a scroller at most %ETL_REGION_LANES_MAX_AREA_HEIGHT
+ * high, so that many lanes scroll on their own (the mouse wheel over
+ * them) instead of pushing the timeline's lanes out of a small window.
  *
  * The layout (lanes, rows, each row's spans by start with the running
  * maximum of their ends) is built in a worker.  Drawing visits, per row,
@@ -46,7 +63,7 @@
 #include "etl-trace-decode.h"
 #include "etl-worker.h"
 
-#define LANE_GAP 3
+#define LANE_GAP ETL_REGION_LANES_GAP
 #define N_COLORS 10
 #define NO_LANE G_MAXUINT32
 
@@ -71,7 +88,9 @@ typedef struct
 {
   char *label;
   guint first_row;
-  guint n_rows;
+  guint n_rows;   /* rows of all its spans */
+  guint shown;    /* rows given room now (0: collapsed; update_heights()) */
+  int top;        /* widget y of its first row, pixels */
 } Lane;
 
 typedef struct
@@ -83,6 +102,7 @@ typedef struct
   guint n_rows;
   guint32 *span_lane; /* per span: its lane, NO_LANE when hidden */
   guint8 *span_row;   /* per span: its row in the lane */
+  int height;         /* of all the lanes as shown, pixels */
 } Layout;
 
 struct _EtlRegionLanes
@@ -100,6 +120,8 @@ struct _EtlRegionLanes
   Layout *layout;
   GCancellable *cancellable;
   guint idle_id;
+  guint shrink_id; /* lanes shrink when it fires (update_heights()) */
+  GtkScrolledWindow *scroller; /* weak: etl_region_lanes_new_scrolled()'s */
   guint32 selected;
   guint n_drawn;
   cairo_surface_t *pixels;           /* the bars, reused from frame to frame */
@@ -210,6 +232,7 @@ build_layout (EtlSpanSet *set, EtlTrace *trace, EtlRowSet *rows, EtlRegionLanesM
   g_autoptr (GHashTable) keys = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autoptr (GPtrArray) members = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  g_autoptr (GArray) builtin = g_array_new (FALSE, FALSE, sizeof (gboolean));
   g_autoptr (GArray) all_rows = g_array_new (FALSE, TRUE, sizeof (Row));
   g_autoptr (GArray) lanes = g_array_new (FALSE, TRUE, sizeof (Lane));
   guint n = 0;
@@ -250,6 +273,11 @@ build_layout (EtlSpanSet *set, EtlTrace *trace, EtlRowSet *rows, EtlRegionLanesM
             g_hash_table_insert (keys, &block[used++], GUINT_TO_POINTER (lane + 1));
             g_ptr_array_add (members, g_array_new (FALSE, FALSE, sizeof (guint32)));
             g_ptr_array_add (labels, lane_label (set, trace, mode, &s[i]));
+            {
+              gboolean b = mode == ETL_REGION_LANES_BY_SOURCE && s[i].kind == ETL_SPAN_KIND_BUILTIN;
+
+              g_array_append_val (builtin, b);
+            }
           }
         else
           lane = GPOINTER_TO_UINT (found) - 1;
@@ -258,6 +286,32 @@ build_layout (EtlSpanSet *set, EtlTrace *trace, EtlRowSet *rows, EtlRegionLanesM
       }
     g_hash_table_remove_all (keys);
   }
+
+  /* The built-in intervals' lanes first (their kind is set by source: GC,
+   * disk and file I/O are what a look at a trace starts with), each group
+   * in the order of its first span. */
+  if (members->len > 1)
+    {
+      g_autofree guint *to = g_new (guint, members->len);
+      g_autofree gpointer *m = g_memdup2 (members->pdata, members->len * sizeof (gpointer));
+      g_autofree gpointer *lb = g_memdup2 (labels->pdata, labels->len * sizeof (gpointer));
+      g_autofree gboolean *bi = g_memdup2 (builtin->data, builtin->len * sizeof (gboolean));
+      guint next = 0;
+
+      for (int pass = 1; pass >= 0; pass--)
+        for (guint k = 0; k < members->len; k++)
+          if (bi[k] == (gboolean) pass)
+            to[k] = next++;
+      for (guint k = 0; k < members->len; k++)
+        {
+          members->pdata[to[k]] = m[k];
+          labels->pdata[to[k]] = lb[k];
+          g_array_index (builtin, gboolean, to[k]) = bi[k];
+        }
+      for (guint i = 0; i < n; i++)
+        if (l->span_lane[i] != NO_LANE)
+          l->span_lane[i] = to[l->span_lane[i]];
+    }
 
   for (guint k = 0; k < members->len; k++)
     {
@@ -380,17 +434,7 @@ layout_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *c
     g_task_return_pointer (task, l, (GDestroyNotify) layout_free);
 }
 
-static int
-wanted_height (Layout *l)
-{
-  int h = 0;
-
-  if (l == NULL)
-    return 0;
-  for (guint i = 0; i < l->n_lanes; i++)
-    h += (int) l->lanes[i].n_rows * ETL_REGION_LANES_ROW_HEIGHT + LANE_GAP;
-  return h;
-}
+static gboolean update_heights (EtlRegionLanes *self, gboolean shrink);
 
 static void
 take_layout (EtlRegionLanes *self, Layout *l)
@@ -398,7 +442,9 @@ take_layout (EtlRegionLanes *self, Layout *l)
   layout_free (self->layout);
   self->layout = l;
   self->selected = ETL_SPAN_NONE;
-  gtk_widget_set_size_request (GTK_WIDGET (self), -1, wanted_height (l));
+  g_clear_handle_id (&self->shrink_id, g_source_remove);
+  update_heights (self, TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (self), -1, l != NULL ? l->height : 0);
   gtk_widget_set_visible (GTK_WIDGET (self), l != NULL && l->n_lanes > 0);
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
@@ -504,14 +550,86 @@ first_starting (const Row *row, const EtlSpan *s, guint from, gint64 t)
   return lo;
 }
 
+/* Pixels of @lane as shown, without the gap below it. */
 static int
-lane_top (Layout *l, guint lane)
+lane_height (const Lane *lane)
 {
+  return lane->shown > 0 ? (int) lane->shown * ETL_REGION_LANES_ROW_HEIGHT : ETL_REGION_LANES_COLLAPSED_HEIGHT;
+}
+
+/* The rows of @lane that hold a span meeting [@vb, @ve): one more than the
+ * deepest such row, 0 when none.  A row's spans are by start with the
+ * running maximum of their ends, so the first span reaching @vb is found
+ * by a binary search and the row meets the range iff it begins before @ve. */
+static guint
+visible_depth (const Layout *l, const Lane *lane, gint64 vb, gint64 ve)
+{
+  for (guint r = lane->n_rows; r > 0; r--)
+    {
+      const Row *row = &l->rows[lane->first_row + r - 1];
+      guint i = first_reaching (row, vb);
+
+      if (i < row->n && row->ent[i].start < ve)
+        return r;
+    }
+  return 0;
+}
+
+/* Gives each lane the rows its spans in the visible range need (all of
+ * them when there is no visible range): at once where a lane must grow,
+ * where it could shrink only with @shrink.  Returns whether a lane keeps
+ * more rows than it needs (a shrink to come). */
+static gboolean
+update_heights (EtlRegionLanes *self, gboolean shrink)
+{
+  Layout *l = self->layout;
+  gint64 vb = 0, ve = 0;
+  gboolean pending = FALSE;
   int y = 0;
 
-  for (guint i = 0; i < lane; i++)
-    y += (int) l->lanes[i].n_rows * ETL_REGION_LANES_ROW_HEIGHT + LANE_GAP;
-  return y;
+  if (l == NULL)
+    return FALSE;
+  if (self->zoom_manager != NULL)
+    etl_zoom_manager_get_visible (self->zoom_manager, &vb, &ve);
+  for (guint i = 0; i < l->n_lanes; i++)
+    {
+      Lane *lane = &l->lanes[i];
+      guint want = ve > vb ? visible_depth (l, lane, vb, ve) : lane->n_rows;
+
+      lane->shown = shrink ? want : MAX (want, lane->shown);
+      pending = pending || lane->shown > want;
+      lane->top = y;
+      y += lane_height (lane) + LANE_GAP;
+    }
+  if (y != l->height)
+    {
+      l->height = y;
+      gtk_widget_set_size_request (GTK_WIDGET (self), -1, y);
+      if (self->scroller != NULL)
+        gtk_scrolled_window_set_min_content_height (self->scroller, MIN (y, ETL_REGION_LANES_MAX_AREA_HEIGHT / 2));
+    }
+  return pending;
+}
+
+static gboolean
+shrink_lanes (gpointer user_data)
+{
+  EtlRegionLanes *self = user_data;
+
+  self->shrink_id = 0;
+  update_heights (self, TRUE);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* The visible range changed: lanes grow now, shrink once it stays still. */
+static void
+on_zoom_changed (EtlRegionLanes *self)
+{
+  g_clear_handle_id (&self->shrink_id, g_source_remove);
+  if (update_heights (self, FALSE))
+    self->shrink_id = g_timeout_add (ETL_REGION_LANES_SHRINK_DELAY, shrink_lanes, self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /**
@@ -535,7 +653,7 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
   const EtlSpan *s;
   guint n = 0;
   GdkRGBA fg;
-  PangoLayout *text;
+  PangoLayout *text, *small;
   GdkRectangle clip;
   int clip_top = 0, clip_bottom = height;
 
@@ -546,8 +664,8 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
     return;
   if (gdk_cairo_get_clip_rectangle (cr, &clip))
     {
-      clip_top = clip.y;
-      clip_bottom = clip.y + clip.height;
+      clip_top = CLAMP (clip.y, 0, height);
+      clip_bottom = CLAMP (clip.y + clip.height, clip_top, height);
     }
   gtk_style_context_get_color (style, gtk_style_context_get_state (style), &fg);
   etl_zoom_manager_get_visible (self->zoom_manager, &vb, &ve);
@@ -557,6 +675,16 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
   s = etl_span_set_get (l->spans, &n);
   text = gtk_widget_create_pango_layout (widget, NULL);
   pango_layout_set_ellipsize (text, PANGO_ELLIPSIZE_END);
+  small = gtk_widget_create_pango_layout (widget, NULL);
+  pango_layout_set_ellipsize (small, PANGO_ELLIPSIZE_END);
+  pango_layout_set_width (small, (ETL_LABEL_COLUMN_WIDTH - 6) * PANGO_SCALE);
+  {
+    PangoAttrList *attrs = pango_attr_list_new ();
+
+    pango_attr_list_insert (attrs, pango_attr_scale_new (0.75));
+    pango_layout_set_attributes (small, attrs);
+    pango_attr_list_unref (attrs);
+  }
 
   /* The bars go into an image of the plot's width as pixels, a row's
    * scanline at a time (as the thread lanes do), then onto @cr in one
@@ -575,29 +703,43 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
     cairo_surface_flush (self->pixels);
     data = cairo_image_surface_get_data (self->pixels);
     stride = cairo_image_surface_get_stride (self->pixels);
-    memset (data, 0, (gsize) stride * (gsize) height);
+    /* Only the rows in the clip: in a scroller most of the area is out of
+     * sight. */
+    memset (data + (gsize) clip_top * (gsize) stride, 0, (gsize) stride * (gsize) (clip_bottom - clip_top));
 
-    for (guint li = 0, y = 0; li < l->n_lanes; li++)
+    for (guint li = 0; li < l->n_lanes; li++)
       {
         const Lane *lane = &l->lanes[li];
-        int lane_h = (int) lane->n_rows * ETL_REGION_LANES_ROW_HEIGHT;
+        int y = lane->top, lane_h = lane_height (lane);
 
-        if ((int) y + lane_h < clip_top || (int) y > clip_bottom)
-          {
-            y += lane_h + LANE_GAP;
-            continue;
-          }
+        if (y + lane_h < clip_top || y > clip_bottom)
+          continue;
         /* The label column and the lane's separator. */
         cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.12);
         cairo_rectangle (cr, 0, y + lane_h + 1, width, 1);
         cairo_fill (cr);
+        if (lane->shown == 0)
+          {
+            /* Nothing in view: its name, small and dim, over a faint band. */
+            int th = 0;
+
+            cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.04);
+            cairo_rectangle (cr, x0, y, pw, lane_h);
+            cairo_fill (cr);
+            cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.6);
+            pango_layout_set_text (small, lane->label, -1);
+            pango_layout_get_pixel_size (small, NULL, &th);
+            cairo_move_to (cr, 3, y + (lane_h - th) / 2.0);
+            pango_cairo_show_layout (cr, small);
+            continue;
+          }
         gdk_cairo_set_source_rgba (cr, &fg);
         pango_layout_set_width (text, (ETL_LABEL_COLUMN_WIDTH - 6) * PANGO_SCALE);
         pango_layout_set_text (text, lane->label, -1);
         cairo_move_to (cr, 3, y + 1);
         pango_cairo_show_layout (cr, text);
 
-        for (guint r = 0; r < lane->n_rows; r++)
+        for (guint r = 0; r < lane->shown; r++)
           {
             const Row *row = &l->rows[lane->first_row + r];
             int ry = (int) y + (int) r * ETL_REGION_LANES_ROW_HEIGHT + 1, rh = ETL_REGION_LANES_ROW_HEIGHT - 2;
@@ -643,28 +785,27 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
                 any = TRUE;
               }
             if (any)
-              for (int dy = 0; dy < rh && ry + dy < height; dy++)
+              for (int dy = MAX (0, clip_top - ry); dy < rh && ry + dy < clip_bottom; dy++)
                 memcpy (data + (gsize) (ry + dy) * (gsize) stride, line, (gsize) pwi * sizeof (guint32));
           }
-        y += lane_h + LANE_GAP;
       }
     g_free (line);
     cairo_surface_mark_dirty (self->pixels);
     cairo_set_source_surface (cr, self->pixels, x0, 0);
-    cairo_rectangle (cr, x0, 0, pwi, height);
+    cairo_rectangle (cr, x0, clip_top, pwi, clip_bottom - clip_top);
     cairo_fill (cr);
   }
 
   /* Names inside the spans wide enough for them: a second pass over the
    * visible spans of at least ETL_REGION_LANES_LABEL_MIN pixels. */
   cairo_set_source_rgba (cr, 0, 0, 0, 0.87);
-  for (guint li = 0, y = 0; li < l->n_lanes; li++)
+  for (guint li = 0; li < l->n_lanes; li++)
     {
       const Lane *lane = &l->lanes[li];
-      int lane_h = (int) lane->n_rows * ETL_REGION_LANES_ROW_HEIGHT;
+      int y = lane->top, lane_h = lane_height (lane);
 
-      if ((int) y + lane_h >= clip_top && (int) y <= clip_bottom)
-        for (guint r = 0; r < lane->n_rows; r++)
+      if (y + lane_h >= clip_top && y <= clip_bottom)
+        for (guint r = 0; r < lane->shown; r++)
           {
             const Row *row = &l->rows[lane->first_row + r];
             guint i = first_reaching (row, vb);
@@ -705,7 +846,6 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
                 i++;
               }
           }
-      y += lane_h + LANE_GAP;
     }
 
   /* The selected span, outlined. */
@@ -714,10 +854,13 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
       GdkRectangle rect;
 
       etl_region_lanes_span_rect (self, self->selected, &rect);
-      gdk_cairo_set_source_rgba (cr, &fg);
-      cairo_set_line_width (cr, 2);
-      cairo_rectangle (cr, rect.x + 1, rect.y + 1, MAX (rect.width - 2, 1), rect.height - 2);
-      cairo_stroke (cr);
+      if (rect.height > 0) /* none while its row is not given room */
+        {
+          gdk_cairo_set_source_rgba (cr, &fg);
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, rect.x + 1, rect.y + 1, MAX (rect.width - 2, 1), rect.height - 2);
+          cairo_stroke (cr);
+        }
     }
 
   /* Outside the range selected in the timeline: shaded. */
@@ -732,6 +875,7 @@ etl_region_lanes_render (EtlRegionLanes *self, cairo_t *cr, int width, int heigh
       cairo_fill (cr);
     }
   g_object_unref (text);
+  g_object_unref (small);
 }
 
 static gboolean
@@ -755,7 +899,7 @@ guint32
 etl_region_lanes_span_at (EtlRegionLanes *self, double x, double y)
 {
   Layout *l;
-  int width, top = 0;
+  int width;
   gint64 vb, ve, t, slack;
   const EtlSpan *s;
   guint n = 0;
@@ -772,7 +916,7 @@ etl_region_lanes_span_at (EtlRegionLanes *self, double x, double y)
   for (guint li = 0; li < l->n_lanes; li++)
     {
       const Lane *lane = &l->lanes[li];
-      int h = (int) lane->n_rows * ETL_REGION_LANES_ROW_HEIGHT;
+      int top = lane->top, h = (int) lane->shown * ETL_REGION_LANES_ROW_HEIGHT;
 
       if (y >= top && y < top + h)
         {
@@ -784,7 +928,6 @@ etl_region_lanes_span_at (EtlRegionLanes *self, double x, double y)
               best = row->idx[i];
           return best;
         }
-      top += h + LANE_GAP;
     }
   return ETL_SPAN_NONE;
 }
@@ -794,7 +937,9 @@ etl_region_lanes_span_at (EtlRegionLanes *self, double x, double y)
  * @self: the area
  * @span: a span index
  * @rect: (out): where it is drawn (clamped to the widget), pixels; a
- *   width of 0 when hidden or outside the visible range
+ *   width of 0 when hidden or outside the visible range, all 0 when its
+ *   row has no room now (its lane is collapsed or shallower: a span
+ *   outside the visible range)
  */
 void
 etl_region_lanes_span_rect (EtlRegionLanes *self, guint32 span, GdkRectangle *rect)
@@ -811,7 +956,7 @@ etl_region_lanes_span_rect (EtlRegionLanes *self, guint32 span, GdkRectangle *re
   if (l == NULL || self->zoom_manager == NULL)
     return;
   s = etl_span_set_get (l->spans, &n);
-  if (span >= n || l->span_lane[span] == NO_LANE)
+  if (span >= n || l->span_lane[span] == NO_LANE || l->span_row[span] >= l->lanes[l->span_lane[span]].shown)
     return;
   width = gtk_widget_get_allocated_width (GTK_WIDGET (self));
   a = etl_zoom_manager_time_to_x (self->zoom_manager, s[span].start, width - ETL_LABEL_COLUMN_WIDTH);
@@ -820,7 +965,7 @@ etl_region_lanes_span_rect (EtlRegionLanes *self, guint32 span, GdkRectangle *re
   b = CLAMP (b, 0, width - ETL_LABEL_COLUMN_WIDTH);
   rect->x = ETL_LABEL_COLUMN_WIDTH + (int) floor (a);
   rect->width = MAX ((int) ceil (b) - (int) floor (a), b > a ? 1 : 0);
-  rect->y = lane_top (l, l->span_lane[span]) + l->span_row[span] * ETL_REGION_LANES_ROW_HEIGHT;
+  rect->y = l->lanes[l->span_lane[span]].top + l->span_row[span] * ETL_REGION_LANES_ROW_HEIGHT;
   rect->height = ETL_REGION_LANES_ROW_HEIGHT;
 }
 
@@ -941,6 +1086,10 @@ etl_region_lanes_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->idle_id, g_source_remove);
+  g_clear_handle_id (&self->shrink_id, g_source_remove);
+  if (self->scroller != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->scroller), (gpointer *) &self->scroller);
+  self->scroller = NULL;
   if (self->zoom_manager != NULL)
     g_clear_signal_handler (&self->zoom_handler, self->zoom_manager);
   g_clear_object (&self->zoom_manager);
@@ -1005,6 +1154,43 @@ etl_region_lanes_new (void)
 }
 
 /**
+ * etl_region_lanes_new_scrolled:
+ * @self: an area not yet in a container
+ *
+ * Puts @self in a vertical scroller as high as the lanes, at most
+ * %ETL_REGION_LANES_MAX_AREA_HEIGHT pixels (more lanes scroll with the
+ * mouse wheel over them), shown while @self is: what the window packs
+ * under the timeline's lanes, so that the area never pushes them out of a
+ * small window (1366×768).
+ *
+ * Returns: (transfer floating): the scroller
+ */
+GtkWidget *
+etl_region_lanes_new_scrolled (EtlRegionLanes *self)
+{
+  GtkWidget *scroller, *viewport;
+
+  g_return_val_if_fail (ETL_IS_REGION_LANES (self), NULL);
+  g_return_val_if_fail (gtk_widget_get_parent (GTK_WIDGET (self)) == NULL, NULL);
+  scroller = gtk_scrolled_window_new (NULL, NULL);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), ETL_REGION_LANES_MAX_AREA_HEIGHT);
+  viewport = gtk_viewport_new (NULL, NULL);
+  gtk_viewport_set_shadow_type (GTK_VIEWPORT (viewport), GTK_SHADOW_NONE);
+  gtk_container_add (GTK_CONTAINER (viewport), GTK_WIDGET (self));
+  gtk_container_add (GTK_CONTAINER (scroller), viewport);
+  gtk_widget_show (viewport);
+  g_object_bind_property (self, "visible", scroller, "visible", G_BINDING_SYNC_CREATE);
+  self->scroller = GTK_SCROLLED_WINDOW (scroller);
+  g_object_add_weak_pointer (G_OBJECT (scroller), (gpointer *) &self->scroller);
+  if (self->layout != NULL)
+    gtk_scrolled_window_set_min_content_height (self->scroller,
+                                                MIN (self->layout->height, ETL_REGION_LANES_MAX_AREA_HEIGHT / 2));
+  return scroller;
+}
+
+/**
  * etl_region_lanes_set_zoom_manager:
  * @self: the area
  * @zoom_manager: (nullable): the shared visible range
@@ -1013,8 +1199,9 @@ void
 etl_region_lanes_set_zoom_manager (EtlRegionLanes *self, EtlZoomManager *zoom_manager)
 {
   g_return_if_fail (ETL_IS_REGION_LANES (self));
-  etl_zoom_manager_follow (GTK_WIDGET (self), &self->zoom_manager, &self->zoom_handler, zoom_manager,
-                           G_CALLBACK (gtk_widget_queue_draw));
+  if (etl_zoom_manager_follow (GTK_WIDGET (self), &self->zoom_manager, &self->zoom_handler, zoom_manager,
+                               G_CALLBACK (on_zoom_changed)))
+    on_zoom_changed (self);
 }
 
 /**
@@ -1122,13 +1309,14 @@ etl_region_lanes_set_spans_sync (EtlRegionLanes *self, EtlSpanSet *spans)
  * etl_region_lanes_is_busy:
  * @self: the area
  *
- * Returns: whether a layout is being built
+ * Returns: whether a layout is being built, or lanes are to shrink to
+ *   the visible range once it stays still (%ETL_REGION_LANES_SHRINK_DELAY)
  */
 gboolean
 etl_region_lanes_is_busy (EtlRegionLanes *self)
 {
   g_return_val_if_fail (ETL_IS_REGION_LANES (self), FALSE);
-  return self->idle_id != 0 || self->cancellable != NULL;
+  return self->idle_id != 0 || self->cancellable != NULL || self->shrink_id != 0;
 }
 
 /**
@@ -1158,6 +1346,50 @@ etl_region_lanes_get_lane_label (EtlRegionLanes *self, guint lane)
   if (self->layout == NULL || lane >= self->layout->n_lanes)
     return NULL;
   return self->layout->lanes[lane].label;
+}
+
+/**
+ * etl_region_lanes_get_lane_extent:
+ * @self: the area
+ * @lane: a lane, below etl_region_lanes_get_n_lanes()
+ * @y: (out) (optional): its top, widget pixels
+ * @height: (out) (optional): its height as shown, pixels, the gap below it
+ *   left out: %ETL_REGION_LANES_ROW_HEIGHT per row its spans in the
+ *   visible range need, %ETL_REGION_LANES_COLLAPSED_HEIGHT when it has none
+ *   there (a lane shrinks only once the range stays still: see the
+ *   section's text)
+ *
+ * Returns: %FALSE when there is no such lane
+ */
+gboolean
+etl_region_lanes_get_lane_extent (EtlRegionLanes *self, guint lane, int *y, int *height)
+{
+  g_return_val_if_fail (ETL_IS_REGION_LANES (self), FALSE);
+  if (self->layout == NULL || lane >= self->layout->n_lanes)
+    return FALSE;
+  if (y != NULL)
+    *y = self->layout->lanes[lane].top;
+  if (height != NULL)
+    *height = lane_height (&self->layout->lanes[lane]);
+  return TRUE;
+}
+
+/**
+ * etl_region_lanes_get_n_collapsed:
+ * @self: the area
+ *
+ * Returns: the lanes drawn collapsed (no span of theirs in the visible
+ *   range)
+ */
+guint
+etl_region_lanes_get_n_collapsed (EtlRegionLanes *self)
+{
+  guint c = 0;
+
+  g_return_val_if_fail (ETL_IS_REGION_LANES (self), 0);
+  for (guint i = 0; self->layout != NULL && i < self->layout->n_lanes; i++)
+    c += self->layout->lanes[i].shown == 0;
+  return c;
 }
 
 /**

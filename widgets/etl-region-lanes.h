@@ -32,11 +32,21 @@ typedef enum
 #define ETL_REGION_LANES_MAX_ROWS   12
 /* Spans at least this wide (pixels) carry their name. */
 #define ETL_REGION_LANES_LABEL_MIN  36
+/* Pixels of a lane with no span in the visible range: its name, small. */
+#define ETL_REGION_LANES_COLLAPSED_HEIGHT 12
+/* Pixels between lanes. */
+#define ETL_REGION_LANES_GAP 3
+/* The highest the area grows in its scroller (etl_region_lanes_new_scrolled()),
+ * pixels: fourteen rows; more lanes scroll there. */
+#define ETL_REGION_LANES_MAX_AREA_HEIGHT 224
+/* Milliseconds the visible range must stay still before lanes shrink. */
+#define ETL_REGION_LANES_SHRINK_DELAY 300
 
 #define ETL_TYPE_REGION_LANES (etl_region_lanes_get_type ())
 G_DECLARE_FINAL_TYPE (EtlRegionLanes, etl_region_lanes, ETL, REGION_LANES, GtkDrawingArea)
 
 GtkWidget *etl_region_lanes_new (void);
+GtkWidget *etl_region_lanes_new_scrolled (EtlRegionLanes *self);
 void etl_region_lanes_set_zoom_manager (EtlRegionLanes *self, EtlZoomManager *zoom_manager);
 void etl_region_lanes_set_trace (EtlRegionLanes *self, EtlTrace *trace);
 void etl_region_lanes_set_extra (EtlRegionLanes *self, EtlSpanSet *extra);
@@ -47,6 +57,8 @@ void etl_region_lanes_set_spans_sync (EtlRegionLanes *self, EtlSpanSet *spans);
 gboolean etl_region_lanes_is_busy (EtlRegionLanes *self);
 guint etl_region_lanes_get_n_lanes (EtlRegionLanes *self);
 const char *etl_region_lanes_get_lane_label (EtlRegionLanes *self, guint lane);
+gboolean etl_region_lanes_get_lane_extent (EtlRegionLanes *self, guint lane, int *y, int *height);
+guint etl_region_lanes_get_n_collapsed (EtlRegionLanes *self);
 guint etl_region_lanes_get_n_drawn (EtlRegionLanes *self);
 guint32 etl_region_lanes_span_at (EtlRegionLanes *self, double x, double y);
 void etl_region_lanes_span_rect (EtlRegionLanes *self, guint32 span, GdkRectangle *rect);

@@ -18,8 +18,13 @@
  * - stats-one-name: the same with every span of one name (one sort of 1 M);
  * - frame: the Regions area (#EtlRegionLanes, laid out once) drawn into a
  *   1920-pixel-wide image at four zoom levels (the whole span, 1/16, 1/256
- *   and 1/4096 about the centre), K frames each (issue 21: ≤ 8 ms).  Needs
- *   a display (exits 77 without one).
+ *   and 1/4096 about the centre), K frames each (issue 21: ≤ 8 ms);
+ * - frame_pan: a 1/256 view moved by a hundredth of its width a frame, the
+ *   move (the lanes' heights for the new range) and the frame timed
+ *   together, as a drag in the timeline costs;
+ * - heights: the same moves without drawing, 1,000 of them: what the
+ *   lanes' heights for a new visible range cost (per move).
+ * The frames need a display (exits 77 without one).
  *
  * Prints "BENCH regions_<what> <median> ms" lines and a Markdown table.
  */
@@ -187,8 +192,8 @@ main (int argc, char **argv)
   g_autoptr (GOptionContext) ctx = g_option_context_new ("- Regions view and area benchmark");
   g_autoptr (GError) error = NULL;
   gboolean ok = TRUE;
-  static const char *const level_names[] = { "full", "1_16", "1_256", "1_4096" };
-  static const double level_div[] = { 1, 16, 256, 4096 };
+  static const char *const level_names[] = { "full", "1_16", "1_256", "1_4096", "pan" };
+  static const double level_div[] = { 1, 16, 256, 4096, 256 };
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
@@ -260,6 +265,7 @@ main (int argc, char **argv)
         gint64 span = (gint64) ((double) (hi + 1 - lo) / level_div[level]);
         gint64 mid = lo + (hi + 1 - lo) / 2;
         double m;
+        gboolean pan = g_str_equal (level_names[level], "pan");
 
         etl_zoom_manager_set_visible (zoom, mid - span / 2, mid - span / 2 + span);
         for (int f = 0; f < n_frames; f++)
@@ -268,6 +274,12 @@ main (int argc, char **argv)
             gint64 f0 = g_get_monotonic_time ();
             double c0 = cpu_ms ();
 
+            if (pan)
+              {
+                gint64 at = mid - span / 2 + (gint64) f * (span / 100);
+
+                etl_zoom_manager_set_visible (zoom, at, at + span);
+              }
             etl_region_lanes_render (lanes, cr, WIDTH, height);
             cairo_destroy (cr);
             cairo_surface_flush (surface);
@@ -284,6 +296,17 @@ main (int argc, char **argv)
           cairo_surface_write_to_png (surface, g_getenv ("ETL_BENCH_PNG"));
         cairo_surface_destroy (surface);
       }
+    /* The lanes' heights for a new visible range alone (what a move costs
+     * besides the frame): 1,000 moves of a 1/256 view. */
+    {
+      gint64 span = (hi + 1 - lo) / 256, f0 = g_get_monotonic_time ();
+      double c0 = cpu_ms ();
+
+      for (int k = 0; k < 1000; k++)
+        etl_zoom_manager_set_visible (zoom, lo + (gint64) k * (span / 100), lo + (gint64) k * (span / 100) + span);
+      printf ("BENCH regions_heights %.2f us a move (CPU %.2f us; %u lanes collapsed at the end)\n",
+              (double) (g_get_monotonic_time () - f0) / 1000.0, (cpu_ms () - c0), etl_region_lanes_get_n_collapsed (lanes));
+    }
     gtk_widget_destroy (window);
   }
   return ok ? 0 : 1;

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/* Issue 22 in the details pane: native frames name their functions without
+ * the stacks dialog.  The CppCon synthetic trace (etl-test-cppcon.h) opened
+ * in the window with the Preferences' symbol path on ../shared/symbols
+ * (CppCon.pdb): the window attaches its resolver as soon as the stacks are
+ * there (app/etl-window-symbols.c); selecting a sample shows its stack at
+ * once as `CppCon.exe+0x…` (the PDB is not read while the pane is drawn),
+ * then, once the window's worker has loaded the PDB, the same record reads
+ * `CppCon.exe!__get_entropy+0x10` — and the main loop kept running
+ * meanwhile.  The stacks dialog then uses the same resolver: its Symbols
+ * page says why ntdll.dll did not resolve.  With ETLSCOPE_SCREENSHOT_DIR
+ * set, the window with the named stack at 1600×1000 and 1366×768 is saved
+ * as symbols-details-WxH.png.  Run under Xvfb; skipped without a display. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <gtk/gtk.h>
+
+#include "etl-details.h"
+#include "etl-event-list.h"
+#include "etl-preferences.h"
+#include "etl-stacks-dialog.h"
+#include "etl-test-cppcon.h"
+#include "etl-test-gui-util.h"
+#include "etl-window.h"
+
+static gboolean have_display;
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  *(gboolean *)user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_idle (EtlWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
+
+  while (etl_window_get_busy (window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* The longest gap between two runs of a 5 ms timeout: how long the main
+ * loop was kept from running. */
+typedef struct
+{
+  gint64 last;
+  gint64 worst;
+} Stall;
+
+static gboolean
+on_tick (gpointer user_data)
+{
+  Stall *st = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (st->last != 0)
+    st->worst = MAX (st->worst, now - st->last);
+  st->last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+/* The first row after @after with a stack (0: the first sample). */
+static guint64
+next_stack_row (EtlWindow *window, guint64 after)
+{
+  EtlTrace *trace = etl_window_get_trace (window);
+  EtlStacks *stacks = etl_document_get_stacks (etl_window_get_document (window));
+
+  g_assert_nonnull (stacks);
+  for (guint64 row = after; row < etl_trace_get_n_records (trace); row++)
+    if (etl_stacks_has_stack (stacks, row))
+      return row;
+  g_assert_not_reached ();
+  return 0;
+}
+
+static char *
+select_and_read (EtlWindow *window, guint64 row)
+{
+  EtlEventList *list = etl_window_get_event_list (window);
+
+  etl_event_list_select_row (list, row);
+  g_signal_emit_by_name (list, "row-selected", row);
+  return etl_details_dup_text (etl_window_get_details (window));
+}
+
+/* Opens the CppCon trace (written into @dir) in a new window of @w × @h. */
+static EtlWindow *
+open_window (const char *dir, int w, int h)
+{
+  g_autofree char *path = g_build_filename (dir, "cppcon.etl", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  EtlWindow *window;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    etl_test_write_cppcon_trace (path);
+  window = g_object_ref_sink (etl_window_new (NULL));
+  gtk_window_set_default_size (GTK_WINDOW (window), w, h);
+  gtk_widget_show (GTK_WIDGET (window));
+  etl_window_open_files (window, &file, 1);
+  wait_idle (window);
+  return window;
+}
+
+/* Iterates the main loop until the details pane names the leaf frame (or
+ * 30 s went by); the longest stall meanwhile in @stall_us. */
+static char *
+wait_named (EtlWindow *window, gint64 *stall_us, gint64 *took_us)
+{
+  EtlDetails *details = etl_window_get_details (window);
+  Stall st = { 0 };
+  guint tick = g_timeout_add (5, on_tick, &st);
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (30, on_timeout, &timed_out);
+  gint64 start = g_get_monotonic_time ();
+  char *text = NULL;
+
+  for (;;)
+    {
+      text = etl_details_dup_text (details);
+      if (strstr (text, "#0\t" CPPCON_ENTROPY) != NULL || timed_out)
+        break;
+      g_free (text);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  *took_us = g_get_monotonic_time () - start;
+  g_source_remove (tick);
+  if (!timed_out)
+    g_source_remove (timeout);
+  *stall_us = st.worst;
+  return text;
+}
+
+static void
+test_details_named (void)
+{
+  g_autofree char *sym = NULL, *dir = NULL, *first = NULL, *named = NULL, *again = NULL;
+  g_autoptr (GError) error = NULL;
+  EtlWindow *window;
+  guint64 row;
+  gint64 stall_us, took_us;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+      return;
+    }
+  if ((sym = etl_test_cppcon_symbols_dir ()) == NULL)
+    return;
+  g_assert_true (etl_preferences_save_symbols (sym, FALSE, &error));
+  g_assert_no_error (error);
+  dir = g_dir_make_tmp ("etl-symbols-details-XXXXXX", &error);
+  g_assert_no_error (error);
+  window = open_window (dir, 1400, 900);
+
+  /* The resolver is there before any dialog, and nothing is loaded yet. */
+  g_assert_nonnull (etl_window_get_symbol_resolver (window));
+  g_assert_cmpuint (etl_symbol_resolver_get_n_resolved (etl_window_get_symbol_resolver (window)), ==, 0);
+  g_assert_false (etl_window_get_symbols_busy (window));
+
+  /* At once: module+offset (sample 1: __get_entropy+0x10 in
+   * std::operator<<+0x20 in main+0x4 in ntdll.dll), and the module is
+   * asked for. */
+  row = next_stack_row (window, 0);
+  first = select_and_read (window, row);
+  g_test_message ("first:\n%s", first);
+  g_assert_nonnull (strstr (first, "\nStack\n#0\tCppCon.exe+0x18cc\n#1\tCppCon.exe+0x1030\n#2\tCppCon.exe+0x1004\n"
+                                   "#3\tntdll.dll+0x1234\n"));
+  g_assert_true (etl_window_get_symbols_busy (window));
+
+  /* Then the worker loads CppCon.pdb and the same record is shown again. */
+  named = wait_named (window, &stall_us, &took_us);
+  g_test_message ("named after %.1f ms, longest main-loop stall meanwhile %.1f ms:\n%s", took_us / 1000.0,
+                  stall_us / 1000.0, named);
+  g_assert_nonnull (strstr (named, "\nStack\n#0\t" CPPCON_ENTROPY "+0x10\n#1\t" CPPCON_OPERATOR "+0x20\n#2\t" CPPCON_MAIN
+                                   "+0x4\n#3\tntdll.dll+0x1234\n"));
+  g_assert_nonnull (strstr (named, "Row\t"));
+  g_assert_cmpuint (etl_symbol_resolver_get_n_resolved (etl_window_get_symbol_resolver (window)), ==, 1);
+  /* The PDB is read in the worker, never in the main loop; the machine
+   * running the suite is shared (other builds), so only a gross stall
+   * fails here; the figure is in the log. */
+#ifdef __SANITIZE_ADDRESS__
+  g_assert_cmpint (stall_us, <, 2500000);
+#else
+  g_assert_cmpint (stall_us, <, 500000);
+#endif
+  {
+    gboolean timed_out = FALSE;
+    guint timeout = g_timeout_add_seconds (30, on_timeout, &timed_out);
+
+    while (etl_window_get_symbols_busy (window) && !timed_out)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_false (timed_out);
+    g_source_remove (timeout);
+  }
+
+  /* The next sample (the same stack): named at once now. */
+  again = select_and_read (window, next_stack_row (window, row + 1));
+  g_assert_nonnull (strstr (again, "\nStack\n#0\t" CPPCON_ENTROPY "+0x10\n"));
+
+  /* The stacks dialog shares the resolver: names in its pages, and its
+   * Symbols page says why ntdll.dll did not resolve. */
+  {
+    GtkWidget *dialog = etl_window_show_stacks (window);
+    GtkTreeModel *model;
+    GtkTreeIter it;
+    gboolean timed_out = FALSE;
+    guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
+    guint seen = 0;
+
+    g_assert_nonnull (dialog);
+    while (etl_stacks_dialog_get_busy (ETL_STACKS_DIALOG (dialog)) && !timed_out)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_false (timed_out);
+    g_source_remove (timeout);
+    model = etl_stacks_dialog_get_symbols_model (ETL_STACKS_DIALOG (dialog));
+    g_assert_true (gtk_tree_model_get_iter_first (model, &it));
+    do
+      {
+        g_autofree char *module = NULL, *status = NULL, *reason = NULL;
+
+        gtk_tree_model_get (model, &it, 0, &module, 4, &status, 5, &reason, -1);
+        g_test_message ("%s: %s: %s", module, status, reason);
+        if (strcmp (module, "CppCon.exe") == 0)
+          {
+            g_assert_cmpstr (status, ==, "resolved");
+            g_assert_true (g_str_has_suffix (reason, "CppCon.pdb"));
+          }
+        else
+          {
+            g_assert_cmpstr (module, ==, "ntdll.dll");
+            g_assert_cmpstr (status, ==, "no-dbgid");
+            g_assert_nonnull (strstr (reason, "DbgID_RSDS"));
+          }
+        seen++;
+      }
+    while (gtk_tree_model_iter_next (model, &it));
+    g_assert_cmpuint (seen, ==, 2);
+    gtk_widget_destroy (dialog);
+  }
+
+  gtk_widget_destroy (GTK_WIDGET (window));
+  g_object_unref (window);
+  g_assert_true (etl_preferences_save_symbols ("", FALSE, NULL));
+  etl_test_rm_rf (dir);
+}
+
+/* With ETLSCOPE_SCREENSHOT_DIR set: the window with the first sample's
+ * named stack in the details pane, at 1600×1000 and 1366×768 (for
+ * docs/screenshots; not an assertion). */
+static void
+test_screenshots (void)
+{
+  const char *out = g_getenv ("ETLSCOPE_SCREENSHOT_DIR");
+  const int sizes[][2] = { { 1600, 1000 }, { 1366, 768 } };
+  g_autofree char *sym = NULL, *dir = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (out == NULL || !have_display)
+    {
+      g_test_skip ("set ETLSCOPE_SCREENSHOT_DIR (and a display) to save symbols-details-WxH.png");
+      return;
+    }
+  if ((sym = etl_test_cppcon_symbols_dir ()) == NULL)
+    return;
+  g_assert_true (etl_preferences_save_symbols (sym, FALSE, &error));
+  dir = g_dir_make_tmp ("etl-symbols-details-shot-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      int w = sizes[i][0], h = sizes[i][1];
+      EtlWindow *window = open_window (dir, w, h);
+      g_autofree char *first = NULL, *named = NULL;
+      g_autofree char *file = g_strdup_printf ("%s/symbols-details-%dx%d.png", out, w, h);
+      g_autoptr (GdkPixbuf) pixbuf = NULL;
+      GdkWindow *gdk;
+      gint64 stall_us, took_us;
+
+      gtk_window_move (GTK_WINDOW (window), 0, 0);
+      for (int pass = 0, ask_w = w, ask_h = h; pass < 3; pass++)
+        {
+          gtk_window_resize (GTK_WINDOW (window), ask_w, ask_h);
+          etl_test_wait_paint (GTK_WIDGET (window));
+          gdk = gtk_widget_get_window (GTK_WIDGET (window));
+          if (gdk_window_get_width (gdk) == w && gdk_window_get_height (gdk) == h)
+            break;
+          ask_w -= gdk_window_get_width (gdk) - w;
+          ask_h -= gdk_window_get_height (gdk) - h;
+        }
+      first = select_and_read (window, next_stack_row (window, 0));
+      named = wait_named (window, &stall_us, &took_us);
+      g_assert_nonnull (strstr (named, "#0\t" CPPCON_ENTROPY));
+      etl_test_wait_transitions (GTK_WIDGET (window));
+      gdk = gtk_widget_get_window (GTK_WIDGET (window));
+      pixbuf = gdk_pixbuf_get_from_window (gdk, 0, 0, gdk_window_get_width (gdk), gdk_window_get_height (gdk));
+      g_assert_nonnull (pixbuf);
+      gdk_pixbuf_save (pixbuf, file, "png", &error, NULL);
+      g_assert_no_error (error);
+      g_test_message ("saved %s (%d×%d)", file, gdk_window_get_width (gdk), gdk_window_get_height (gdk));
+      gtk_widget_destroy (GTK_WIDGET (window));
+      g_object_unref (window);
+    }
+  g_assert_true (etl_preferences_save_symbols ("", FALSE, NULL));
+  etl_test_rm_rf (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *config = g_dir_make_tmp ("etl-symbols-details-config-XXXXXX", NULL);
+
+  /* Before anything asks GLib for the user's folders (they are cached). */
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_unsetenv ("_NT_SYMBOL_PATH");
+  g_test_init (&argc, &argv, NULL);
+  etl_test_gui_init_log ();
+  have_display = gtk_init_check (&argc, &argv);
+  g_test_add_func ("/etl/symbols-details-gui/named", test_details_named);
+  g_test_add_func ("/etl/symbols-details-gui/screenshots", test_screenshots);
+  {
+    int status = g_test_run ();
+
+    etl_test_rm_rf (config);
+    return status;
+  }
+}

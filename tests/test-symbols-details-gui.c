@@ -256,6 +256,57 @@ test_details_named (void)
   etl_test_rm_rf (dir);
 }
 
+/* A text view under @widget whose text has @needle, or NULL. */
+static GtkTextView *
+find_text_view (GtkWidget *widget, const char *needle)
+{
+  if (GTK_IS_TEXT_VIEW (widget))
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget));
+      GtkTextIter start, end;
+      g_autofree char *text = NULL;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+      return strstr (text, needle) != NULL ? GTK_TEXT_VIEW (widget) : NULL;
+    }
+  if (GTK_IS_CONTAINER (widget))
+    {
+      g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
+
+      for (GList *l = children; l != NULL; l = l->next)
+        {
+          GtkTextView *view = find_text_view (l->data, needle);
+
+          if (view != NULL)
+            return view;
+        }
+    }
+  return NULL;
+}
+
+/* Scrolls the details pane so that its "Stack" section is at the top. */
+static void
+scroll_to_stack (EtlWindow *window)
+{
+  EtlDetails *details = etl_window_get_details (window);
+  GtkTextView *view = find_text_view (GTK_WIDGET (details), "Stack\n#0");
+  GtkWidget *content = gtk_bin_get_child (GTK_BIN (details));
+  GtkTextIter iter, match;
+  GdkRectangle rect;
+  int x, y;
+
+  g_assert_nonnull (view);
+  if (GTK_IS_VIEWPORT (content))
+    content = gtk_bin_get_child (GTK_BIN (content));
+  gtk_text_buffer_get_start_iter (gtk_text_view_get_buffer (view), &iter);
+  g_assert_true (gtk_text_iter_forward_search (&iter, "Stack\n#0", 0, &match, NULL, NULL));
+  gtk_text_view_get_iter_location (view, &match, &rect);
+  gtk_text_view_buffer_to_window_coords (view, GTK_TEXT_WINDOW_WIDGET, rect.x, rect.y, &x, &y);
+  g_assert_true (gtk_widget_translate_coordinates (GTK_WIDGET (view), content, x, y, &x, &y));
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (details)), MAX (0, y - 8));
+}
+
 /* With ETLSCOPE_SCREENSHOT_DIR set: the window with the first sample's
  * named stack in the details pane, at 1600×1000 and 1366×768 (for
  * docs/screenshots; not an assertion). */
@@ -298,9 +349,13 @@ test_screenshots (void)
           ask_w -= gdk_window_get_width (gdk) - w;
           ask_h -= gdk_window_get_height (gdk) - h;
         }
+      /* The session panel aside: the list and the details get the width. */
+      g_action_group_change_action_state (G_ACTION_GROUP (window), "show-session", g_variant_new_boolean (FALSE));
       first = select_and_read (window, next_stack_row (window, 0));
       named = wait_named (window, &stall_us, &took_us);
       g_assert_nonnull (strstr (named, "#0\t" CPPCON_ENTROPY));
+      etl_test_wait_transitions (GTK_WIDGET (window));
+      scroll_to_stack (window);
       etl_test_wait_transitions (GTK_WIDGET (window));
       gdk = gtk_widget_get_window (GTK_WIDGET (window));
       pixbuf = gdk_pixbuf_get_from_window (gdk, 0, 0, gdk_window_get_width (gdk), gdk_window_get_height (gdk));

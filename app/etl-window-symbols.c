@@ -281,6 +281,33 @@ etl_window_symbols_update (EtlWindow *self, EtlStacks *stacks, const char *text,
 }
 
 /**
+ * etl_window_symbols_preferences_changed:
+ * @self: a window
+ *
+ * Applies the Preferences as saved: a new symbol path gets a new resolver
+ * (the details pane shows the selected stack again through it: its frames
+ * are named as the new path's PDBs load), the download switch is applied
+ * to the resolver kept (turned on, the modules not found are asked for
+ * again as the selected stack names them).
+ */
+void
+etl_window_symbols_preferences_changed (EtlWindow *self)
+{
+  WindowSymbols *ws;
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (ETL_IS_WINDOW (self));
+  ws = g_object_get_data (G_OBJECT (self), SYMBOLS_KEY);
+  if (ws == NULL)
+    return; /* no stacks shown */
+  text = etl_preferences_get_symbol_path ();
+  etl_window_symbols_update (self, ws->stacks, text, etl_preferences_get_download_symbols ());
+  /* Named again: through the new resolver, or, with downloads just turned
+   * on, asking again for the modules not found. */
+  etl_details_refresh_stack (self->details);
+}
+
+/**
  * etl_window_get_symbol_resolver:
  * @self: a window
  *

@@ -77,6 +77,7 @@ gboolean etl_window_get_busy (EtlWindow *self);
 EtlTrace *etl_window_get_trace (EtlWindow *self);
 EtlSymbolResolver *etl_window_get_symbol_resolver (EtlWindow *self);
 gboolean etl_window_get_symbols_busy (EtlWindow *self);
+void etl_window_symbols_preferences_changed (EtlWindow *self);
 EtlDocument *etl_window_get_document (EtlWindow *self);
 EtlRowSet *etl_window_get_rows (EtlWindow *self);
 EtlZoomManager *etl_window_get_zoom_manager (EtlWindow *self);

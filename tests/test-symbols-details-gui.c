@@ -250,9 +250,28 @@ test_details_named (void)
     gtk_widget_destroy (dialog);
   }
 
+  /* Preferences saved with an empty path: a new resolver, and the same
+   * record shown again through it (nothing found: module+offset). */
+  {
+    EtlSymbolResolver *before = etl_window_get_symbol_resolver (window);
+    g_autofree char *plain = NULL;
+
+    etl_window_symbols_preferences_changed (window); /* unchanged: kept */
+    g_assert_true (etl_window_get_symbol_resolver (window) == before);
+    g_assert_true (etl_preferences_save_symbols ("", FALSE, NULL));
+    etl_window_symbols_preferences_changed (window);
+    g_assert_nonnull (etl_window_get_symbol_resolver (window));
+    plain = etl_details_dup_text (etl_window_get_details (window));
+    g_assert_nonnull (strstr (plain, "\nStack\n#0\tCppCon.exe+0x18cc\n"));
+    while (etl_window_get_symbols_busy (window))
+      g_main_context_iteration (NULL, TRUE);
+    g_clear_pointer (&plain, g_free);
+    plain = etl_details_dup_text (etl_window_get_details (window));
+    g_assert_nonnull (strstr (plain, "\nStack\n#0\tCppCon.exe+0x18cc\n"));
+  }
+
   gtk_widget_destroy (GTK_WIDGET (window));
   g_object_unref (window);
-  g_assert_true (etl_preferences_save_symbols ("", FALSE, NULL));
   etl_test_rm_rf (dir);
 }
 

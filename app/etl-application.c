@@ -81,11 +81,25 @@ about_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 /* app.preferences: the symbol path and the download switch
  * (etl-preferences.c). */
 static void
+on_preferences_response (GtkDialog *dialog, int response, gpointer user_data)
+{
+  /* Saved (the dialog's own handler ran first): every window's resolver
+   * follows the new symbol path and download switch. */
+  if (response != GTK_RESPONSE_OK)
+    return;
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (user_data)); l != NULL; l = l->next)
+    if (ETL_IS_WINDOW (l->data))
+      etl_window_symbols_preferences_changed (l->data);
+}
+
+static void
 preferences_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  GtkWidget *dialog = etl_preferences_dialog_new (window);
 
-  gtk_widget_show (etl_preferences_dialog_new (window));
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_preferences_response), user_data, 0);
+  gtk_widget_show (dialog);
 }
 
 /* app.quit (Ctrl+Q): every window keeps its state as the close button

@@ -119,6 +119,8 @@ on_document_loaded (EtlDocument *document, EtlWindow *self)
       etl_window_zoom_to_data (self);
   }
   etl_details_set_stacks (self->details, etl_document_get_stacks (document));
+  /* Native frames named as their PDBs load, in a worker (etl-window-symbols.c). */
+  etl_window_symbols_update (self, etl_document_get_stacks (document), NULL, FALSE);
   etl_details_clear (self->details);
   etl_filter_bar_set_counts (self->filter_bar, n, n);
   gtk_stack_set_visible_child_name (self->stack, "trace");
@@ -262,6 +264,7 @@ etl_window_close_trace (EtlWindow *self)
   etl_timeline_view_set_trace (self->timeline, NULL, NULL);
   etl_loss_plot_set_trace (self->loss_plot, NULL, NULL);
   etl_details_set_stacks (self->details, NULL);
+  etl_window_symbols_update (self, NULL, NULL, FALSE);
   etl_cpu_graph_set_trace (self->cpu_graph, NULL);
   etl_details_clear (self->details);
   etl_filter_bar_set_counts (self->filter_bar, 0, 0);

@@ -18,9 +18,7 @@
 #include "etl-event-list.h"
 #include "etl-names.h"
 #include "etl-preferences.h"
-#include "etl-symbol-server.h"
 #include "etl-stacks-dialog.h"
-#include "etl-symbol-path.h"
 #include "etl-time-ruler.h"
 #include "etl-timeline-view.h"
 #include "etl-window-private.h"
@@ -495,74 +493,6 @@ etl_window_zoom_to_data (EtlWindow *self)
 
 
 
-/* The window's symbol resolver for @stacks and the symbol path @text of the
- * Preferences, made (on_demand FALSE: PDBs load in the stacks dialog's
- * worker, never in the main loop) and attached to the stacks when the
- * stacks or the path changed; the one before is detached first.  A path
- * that does not parse resolves nothing (every image: not found).  Its
- * `srv*` elements go through the process's one #EtlSymbolServer (a server
- * that answered 404 is not asked again in the session), only while
- * @download (the Preferences' switch, off by default) is on; turning it on
- * retries the modules not found before. */
-typedef struct
-{
-  EtlStacks *stacks;
-  char *text;
-  EtlSymbolResolver *resolver;
-} WindowSymbols;
-
-static void
-window_symbols_free (gpointer data)
-{
-  WindowSymbols *ws = data;
-
-  etl_symbol_resolver_detach (ws->resolver);
-  etl_symbol_resolver_unref (ws->resolver);
-  g_free (ws->text);
-  g_free (ws);
-}
-
-/* The process's symbol-server client (windows are made and used on the
- * main thread only). */
-static EtlSymbolServer *
-symbol_server (void)
-{
-  static EtlSymbolServer *server;
-
-  if (server == NULL)
-    server = etl_symbol_server_new ();
-  return server;
-}
-
-static EtlSymbolResolver *
-window_resolver (EtlWindow *self, EtlStacks *stacks, const char *text, gboolean download)
-{
-  WindowSymbols *ws = g_object_get_data (G_OBJECT (self), "etl-window-symbols");
-  g_autoptr (EtlSymbolPath) path = NULL;
-
-  if (ws != NULL && ws->stacks == stacks && g_strcmp0 (ws->text, text) == 0)
-    {
-      if (download && !etl_symbol_resolver_get_downloads (ws->resolver))
-        {
-          etl_symbol_resolver_set_downloads (ws->resolver, TRUE);
-          etl_symbol_resolver_retry (ws->resolver);
-        }
-      else if (!download)
-        etl_symbol_resolver_set_downloads (ws->resolver, FALSE);
-      return ws->resolver;
-    }
-  g_object_set_data (G_OBJECT (self), "etl-window-symbols", NULL); /* detaches the old one */
-  path = etl_symbol_path_parse (text, NULL);
-  ws = g_new0 (WindowSymbols, 1);
-  ws->stacks = stacks;
-  ws->text = g_strdup (text);
-  ws->resolver = etl_symbol_resolver_new (stacks, path, FALSE);
-  etl_symbol_server_install (symbol_server (), ws->resolver);
-  etl_symbol_resolver_set_downloads (ws->resolver, download);
-  etl_symbol_resolver_attach (ws->resolver);
-  g_object_set_data_full (G_OBJECT (self), "etl-window-symbols", ws, window_symbols_free);
-  return ws->resolver;
-}
 /**
  * etl_window_show_stacks:
  * @self: a window
@@ -602,8 +532,8 @@ etl_window_show_stacks (EtlWindow *self)
   dialog = etl_stacks_dialog_new (GTK_WINDOW (self), etl_document_get_stacks (self->document), begin, end, range);
   {
     g_autofree char *text = etl_preferences_get_symbol_path ();
-    EtlSymbolResolver *resolver = window_resolver (self, etl_document_get_stacks (self->document), text,
-                                                   etl_preferences_get_download_symbols ());
+    EtlSymbolResolver *resolver = etl_window_symbols_update (self, etl_document_get_stacks (self->document), text,
+                                                             etl_preferences_get_download_symbols ());
 
     etl_stacks_dialog_set_resolver (ETL_STACKS_DIALOG (dialog), resolver, text,
                                     etl_preferences_get_download_symbols ());

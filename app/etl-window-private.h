@@ -140,6 +140,10 @@ void find_previous_action (GSimpleAction *action, GVariant *param, gpointer user
 void stacks_summary_action (GSimpleAction *action, GVariant *param, gpointer user_data);
 void zoom_to_data_action (GSimpleAction *action, GVariant *param, gpointer user_data);
 
+/* etl-window-symbols.c */
+EtlSymbolResolver *etl_window_symbols_update (EtlWindow *self, EtlStacks *stacks, const char *text,
+                                              gboolean download);
+
 /* etl-window-markers.c */
 void on_marker_row_activated (GtkListBox *list, GtkListBoxRow *row, EtlWindow *self);
 void show_markers (EtlWindow *self);

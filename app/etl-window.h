@@ -13,6 +13,7 @@
 #include "etl-region-lanes.h"
 #include "etl-regions-view.h"
 #include "etl-session-panel.h"
+#include "etl-symbol-resolver.h"
 #include "etl-timeline-view.h"
 #include "etl-trace.h"
 #include "etl-view-panel.h"
@@ -74,6 +75,9 @@ char *etl_window_get_state_path (void);
 gboolean etl_window_get_loading (EtlWindow *self);
 gboolean etl_window_get_busy (EtlWindow *self);
 EtlTrace *etl_window_get_trace (EtlWindow *self);
+EtlSymbolResolver *etl_window_get_symbol_resolver (EtlWindow *self);
+gboolean etl_window_get_symbols_busy (EtlWindow *self);
+void etl_window_symbols_preferences_changed (EtlWindow *self);
 EtlDocument *etl_window_get_document (EtlWindow *self);
 EtlRowSet *etl_window_get_rows (EtlWindow *self);
 EtlZoomManager *etl_window_get_zoom_manager (EtlWindow *self);

@@ -820,6 +820,163 @@ test_worker (void)
   fixture_teardown (&f);
 }
 
+/* Holds a PDB's resolution (the unpacker of comp.dll's `.pd_`) until the
+ * test lets it go. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean entered;
+  gboolean released;
+} Gate;
+
+static gboolean
+gate_unpack (gpointer data, const char *cabinet, char **file, GError **error)
+{
+  Gate *g = data;
+
+  g_mutex_lock (&g->lock);
+  g->entered = TRUE;
+  g_cond_broadcast (&g->cond);
+  while (!g->released)
+    g_cond_wait (&g->cond, &g->lock);
+  g_mutex_unlock (&g->lock);
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "held by the test, then refused");
+  return FALSE;
+}
+
+typedef struct
+{
+  gint queued;
+  gint settled;
+  gint destroyed;
+} Counts;
+
+static void
+count_queued (gpointer resolver, gpointer data)
+{
+  g_atomic_int_inc (&((Counts *)data)->queued);
+}
+
+static void
+count_settled (gpointer resolver, gpointer data)
+{
+  g_atomic_int_inc (&((Counts *)data)->settled);
+}
+
+static void
+count_destroyed (gpointer data)
+{
+  g_atomic_int_inc (&((Counts *)data)->destroyed);
+}
+
+typedef struct
+{
+  EtlSymbolResolver *r;
+  gint comp;
+  gint done;
+  EtlSymbolStatus status_at_return;
+} Second;
+
+static gpointer
+second_thread (gpointer data)
+{
+  Second *s = data;
+  guint n = etl_symbol_resolver_resolve_pending (s->r, NULL, NULL);
+
+  s->status_at_return = etl_symbol_resolver_get_module_status (s->r, s->comp);
+  g_atomic_int_set (&s->done, 1);
+  return GUINT_TO_POINTER (n);
+}
+
+/* The window's use (issue 22): the queued callback wakes its worker once per
+ * identity queued; a second resolve_pending() (the stacks dialog's) waits
+ * for the identity the first is resolving, so its caller sees it settled;
+ * etl_symbol_resolver_get_n_resolved() counts every thread's; the notify
+ * data is freed with the resolver. */
+static void
+test_shared_queue (void)
+{
+  Fixture f;
+  g_autoptr (EtlTrace) trace = NULL;
+  g_autoptr (EtlStacks) stacks = NULL;
+  g_autoptr (EtlSymbolPath) path = NULL;
+  EtlSymbolResolver *r;
+  Counts counts = { 0 };
+  Gate gate;
+  Second second = { 0 };
+  GThread *first, *other;
+  gint comp, app;
+  guint32 fib;
+
+  if (!fixture_setup (&f))
+    {
+      fixture_teardown (&f);
+      return;
+    }
+  g_mutex_init (&gate.lock);
+  g_cond_init (&gate.cond);
+  gate.entered = gate.released = FALSE;
+  trace = open_one (f.trace_path);
+  stacks = compute (trace);
+  path = parse_path (f.sym_dir);
+  r = etl_symbol_resolver_new (stacks, path, FALSE);
+  etl_symbol_resolver_set_notify_full (r, count_settled, count_queued, &counts, count_destroyed);
+  etl_symbol_resolver_set_fetcher (r, NULL, gate_unpack, &gate, NULL);
+  etl_symbol_resolver_attach (r);
+  comp = module_named (stacks, "comp.dll");
+  app = module_named (stacks, "app.exe");
+  fib = find_proc (f.procs, "fib")->rva;
+
+  /* Naming a frame of comp.dll queues it, once. */
+  g_assert_null (etl_symbol_resolver_lookup (r, comp, 0x10, NULL));
+  g_assert_null (etl_symbol_resolver_lookup (r, comp, 0x20, NULL));
+  g_assert_cmpint (g_atomic_int_get (&counts.queued), ==, 1);
+  g_assert_cmpint (g_atomic_int_get (&counts.settled), ==, 0);
+  g_assert_cmpuint (etl_symbol_resolver_get_n_resolved (r), ==, 0);
+
+  /* The first worker takes it and is held in the unpacker. */
+  first = g_thread_new ("first", resolve_thread, r);
+  g_mutex_lock (&gate.lock);
+  while (!gate.entered)
+    g_cond_wait (&gate.cond, &gate.lock);
+  g_mutex_unlock (&gate.lock);
+  /* The second finds the queue empty but one identity in flight: it waits. */
+  second.r = r;
+  second.comp = comp;
+  other = g_thread_new ("second", second_thread, &second);
+  g_usleep (200 * 1000);
+  g_assert_cmpint (g_atomic_int_get (&second.done), ==, 0);
+  g_mutex_lock (&gate.lock);
+  gate.released = TRUE;
+  g_cond_broadcast (&gate.cond);
+  g_mutex_unlock (&gate.lock);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_thread_join (first)), ==, 1);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_thread_join (other)), ==, 0);
+  g_assert_cmpint (second.status_at_return, ==, ETL_SYMBOL_STATUS_COMPRESSED);
+  g_assert_cmpint (g_atomic_int_get (&counts.settled), ==, 1);
+  g_assert_cmpuint (etl_symbol_resolver_get_n_resolved (r), ==, 0); /* failed, not resolved */
+
+  /* app.exe: queued, resolved, counted. */
+  g_assert_null (etl_symbol_resolver_lookup (r, app, fib + 3, NULL));
+  g_assert_cmpint (g_atomic_int_get (&counts.queued), ==, 2);
+  g_assert_cmpuint (etl_symbol_resolver_resolve_pending (r, NULL, NULL), ==, 1);
+  g_assert_cmpuint (etl_symbol_resolver_get_n_resolved (r), ==, 1);
+  g_assert_cmpstr (etl_symbol_resolver_lookup (r, app, fib + 3, NULL), ==, "app.exe!fib");
+
+  /* request_all() queues the rest with one call of the callback. */
+  etl_symbol_resolver_request_all (r);
+  g_assert_cmpint (g_atomic_int_get (&counts.queued), ==, 3);
+  g_assert_cmpuint (etl_symbol_resolver_resolve_pending (r, NULL, NULL), ==, 3);
+
+  g_assert_cmpint (g_atomic_int_get (&counts.destroyed), ==, 0);
+  etl_symbol_resolver_unref (r);
+  g_assert_cmpint (g_atomic_int_get (&counts.destroyed), ==, 1);
+  g_mutex_clear (&gate.lock);
+  g_cond_clear (&gate.cond);
+  fixture_teardown (&f);
+}
+
 /* net.4.5.2.x64.etl: its DbgID records, attached to their images (checked
  * against TraceEvent's baseline), and without any PDB the frames stay
  * module+offset and every image says why. */
@@ -1057,6 +1214,7 @@ main (int argc, char **argv)
   g_test_add_func ("/etl/symbol-resolver/resolve", test_resolve);
   g_test_add_func ("/etl/symbol-resolver/wrong-folder", test_wrong_folder);
   g_test_add_func ("/etl/symbol-resolver/worker", test_worker);
+  g_test_add_func ("/etl/symbol-resolver/shared-queue", test_shared_queue);
   g_test_add_func ("/etl/symbol-resolver/corpus/net", test_corpus_net);
   g_test_add_func ("/etl/symbol-resolver/cli", test_cli);
   return g_test_run ();

@@ -23,8 +23,10 @@
  * #GtkTextView).  The fields come from etl_trace_decode_record(), the
  * process from etl_trace_get_record_process().  When the event has a call
  * stack (etl_details_set_stacks()), a "Stack" section below the fields lists
- * it frame by frame, innermost first, as `module.dll+0xOFFSET`,
- * `Namespace.Method` (a .NET JIT method) or the bare address.
+ * it frame by frame, innermost first, as `module.dll!Function+0xOFFSET`
+ * (the stacks' symbol resolver named it), `module.dll+0xOFFSET` (its PDB is
+ * not loaded, or not yet: etl_details_refresh_stack() names it once
+ * loaded), `Namespace.Method` (a .NET JIT method) or the bare address.
  */
 
 #include "config.h"
@@ -71,6 +73,9 @@ struct _EtlDetails
   GHashTable *manifest_files; /* provider name → manifest file's base name */
   EtlStacks *stacks;          /* the trace's stacks, or NULL */
   gboolean has_event;         /* an event is shown, not "No event selected" */
+  EtlTrace *trace;            /* the record shown: its trace and row */
+  guint64 row;
+  char *stack_text;           /* its frames as shown, one per line, or NULL */
 };
 
 G_DEFINE_TYPE (EtlDetails, etl_details, GTK_TYPE_SCROLLED_WINDOW)
@@ -106,6 +111,7 @@ typedef struct
   GtkLabel *source_label;
   GHashTable *manifest_files;
   EtlStacks *stacks;
+  char *stack_text;     /* out: the frames shown (format_stack()), or NULL */
 } Out;
 
 static void
@@ -527,6 +533,8 @@ format_stack (Out *out, guint64 row)
 
   if (frames == NULL)
     return;
+  g_free (out->stack_text);
+  out->stack_text = g_strjoinv ("\n", frames);
   n = g_strv_length (frames);
   out_section (out, "Stack");
   for (guint f = 0; f < n && f < ETL_STACKS_MAX_FRAMES; f++)
@@ -716,6 +724,8 @@ etl_details_finalize (GObject *object)
   EtlDetails *self = ETL_DETAILS (object);
 
   g_free (self->text);
+  g_free (self->stack_text);
+  g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->manifest_files, g_hash_table_unref);
   g_clear_pointer (&self->stacks, etl_stacks_unref);
   g_clear_object (&self->fields);
@@ -969,7 +979,53 @@ etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row)
                           gtk_text_buffer_get_char_count (self->dump) > 0);
   g_free (self->text);
   self->text = g_string_free (out.text, FALSE);
+  g_free (self->stack_text);
+  self->stack_text = out.stack_text;
+  if (self->trace != trace)
+    {
+      etl_trace_ref (trace);
+      g_clear_pointer (&self->trace, etl_trace_unref);
+      self->trace = trace;
+    }
+  self->row = row;
   set_has_event (self, TRUE);
+}
+
+/**
+ * etl_details_refresh_stack:
+ * @self: a details pane
+ *
+ * Names the shown record's stack again (etl_stacks_dup_symbolized()) and,
+ * when a frame reads otherwise than shown (a module's PDB loaded since:
+ * `module+0xOFFSET` became `module!function+0xOFFSET`), shows the record
+ * again, at the same scroll position.  Cheap when nothing changed: the
+ * owner of the stacks' symbol resolver calls it whenever the resolver
+ * settled a module (etl_symbol_resolver_set_notify_full()).
+ *
+ * Returns: whether the record was shown again
+ */
+gboolean
+etl_details_refresh_stack (EtlDetails *self)
+{
+  g_auto (GStrv) frames = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (EtlTrace) trace = NULL;
+  GtkAdjustment *adj;
+  double value;
+
+  g_return_val_if_fail (ETL_IS_DETAILS (self), FALSE);
+  if (!self->has_event || self->trace == NULL || self->stacks == NULL || self->stack_text == NULL)
+    return FALSE;
+  frames = etl_stacks_dup_symbolized (self->stacks, self->row);
+  text = frames != NULL ? g_strjoinv ("\n", frames) : NULL;
+  if (g_strcmp0 (text, self->stack_text) == 0)
+    return FALSE;
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self));
+  value = gtk_adjustment_get_value (adj);
+  trace = etl_trace_ref (self->trace);
+  etl_details_show_row (self, trace, self->row);
+  gtk_adjustment_set_value (adj, value);
+  return TRUE;
 }
 
 /**
@@ -1011,6 +1067,8 @@ etl_details_clear (EtlDetails *self)
   gtk_widget_hide (gtk_widget_get_parent (GTK_WIDGET (self->dump_view)));
   g_free (self->text);
   self->text = g_strdup ("No event selected");
+  g_clear_pointer (&self->stack_text, g_free);
+  g_clear_pointer (&self->trace, etl_trace_unref);
   set_has_event (self, FALSE);
 }
 
@@ -1104,10 +1162,12 @@ etl_details_add_manifest (EtlDetails *self, const char *path, GPtrArray *provide
 char *
 etl_details_format (EtlTrace *trace, guint64 row)
 {
-  Out out = { g_string_new (NULL), NULL, NULL, NULL, NULL, NULL, NULL };
+  Out out = { 0 };
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (row < etl_trace_get_n_records (trace), NULL);
+  out.text = g_string_new (NULL);
   format_record (&out, trace, row);
+  g_free (out.stack_text);
   return g_string_free (out.text, FALSE);
 }

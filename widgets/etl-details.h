@@ -17,6 +17,7 @@ void etl_details_show_row (EtlDetails *self, EtlTrace *trace, guint64 row);
 void etl_details_clear (EtlDetails *self);
 gboolean etl_details_get_has_event (EtlDetails *self);
 void etl_details_set_stacks (EtlDetails *self, EtlStacks *stacks);
+gboolean etl_details_refresh_stack (EtlDetails *self);
 char *etl_details_dup_text (EtlDetails *self);
 char *etl_details_format (EtlTrace *trace, guint64 row);
 GtkTreeModel *etl_details_get_fields (EtlDetails *self);

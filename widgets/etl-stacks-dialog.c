@@ -99,6 +99,7 @@ struct _EtlStacksDialog
   EtlCallSamples *samples[N_SOURCES];   /* once computed */
   EtlStacksDialogSource views_source;   /* whose samples the views show */
   EtlSymbolResolver *resolver;          /* etl_stacks_dialog_set_resolver() */
+  guint n_resolved;                     /* the resolver's PDBs loaded when it was given */
   gboolean download;
   char *symbol_path_text;
   gboolean symbols_busy;
@@ -224,6 +225,7 @@ typedef struct
   EtlStacks *stacks;
   gint64 from;
   gint64 to;
+  guint n_resolved; /* etl_symbol_resolver_get_n_resolved() when the samples were named */
 } SymbolsJob;
 
 typedef struct
@@ -262,6 +264,9 @@ symbols_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
 
   /* The modules the samples asked for first, then their names. */
   r->loaded = etl_symbol_resolver_resolve_pending (job->resolver, cancellable, &error);
+  /* With those another thread (the window's worker) loaded since. */
+  if (error == NULL)
+    r->loaded = MAX (r->loaded, etl_symbol_resolver_get_n_resolved (job->resolver) - job->n_resolved);
   if (error == NULL && r->loaded > 0)
     r->samples = etl_call_samples_new_cpu (job->stacks, job->from, job->to, cancellable, &error);
   /* Then every other image, for the Symbols page. */
@@ -372,6 +377,7 @@ start_symbols (EtlStacksDialog *self)
   job->stacks = etl_stacks_ref (self->stacks);
   job->from = self->from;
   job->to = self->to;
+  job->n_resolved = self->n_resolved;
   self->symbols_busy = TRUE;
   gtk_label_set_text (self->symbols_label, "Looking for the images' PDBs…");
   task = g_task_new (self, self->cancellable, on_symbols, NULL);
@@ -1128,6 +1134,7 @@ etl_stacks_dialog_set_resolver (EtlStacksDialog *self, EtlSymbolResolver *resolv
     etl_symbol_resolver_ref (resolver);
   g_clear_pointer (&self->resolver, etl_symbol_resolver_unref);
   self->resolver = resolver;
+  self->n_resolved = resolver != NULL ? etl_symbol_resolver_get_n_resolved (resolver) : 0;
   g_free (self->symbol_path_text);
   self->symbol_path_text = g_strdup (symbol_path_text);
   self->download = download;

@@ -25,6 +25,9 @@
  * etl_symbol_resolver_resolve_pending(), which a worker runs: it opens the
  * PDBs outside the lock and publishes each one under it, so the main thread
  * keeps naming frames from what is resolved so far.
+ * etl_symbol_resolver_set_notify_full() tells the resolver's owner when an
+ * identity is queued (to start that worker at once) and when one settled
+ * (to name its frames again).
  *
  * Naming a frame takes the lock briefly; answers are kept in a
  * direct-mapped cache of 65,536 (module, offset) slots, so that the
@@ -124,7 +127,12 @@ struct _EtlSymbolResolver
   GDestroyNotify fetch_destroy;
   gint downloads;          /* atomic: etl_symbol_resolver_set_downloads() */
   GFunc notify;            /* etl_symbol_resolver_set_notify(): set before resolution starts */
+  GFunc queued;            /* etl_symbol_resolver_set_notify_full(): called under lock */
   gpointer notify_data;
+  GDestroyNotify notify_destroy; /* frees notify_data with the memory */
+  guint n_busy;            /* under lock: identities being resolved by resolve_pending() */
+  GCond settled;           /* with lock: signalled when n_busy drops */
+  guint n_resolved;        /* under lock: identities resolved so far (etl_symbol_resolver_get_n_resolved()) */
   GMutex progress_lock;    /* the entries' download progress; taken inside lock, never around it */
 };
 
@@ -230,6 +238,7 @@ etl_symbol_resolver_new (EtlStacks *stacks, const EtlSymbolPath *path, gboolean 
   r->on_demand = on_demand;
   g_mutex_init (&r->lock);
   g_mutex_init (&r->progress_lock);
+  g_cond_init (&r->settled);
   r->entries = g_ptr_array_new_with_free_func (entry_free);
   r->n_modules = etl_stacks_get_n_modules (stacks);
   r->module_entry = g_new0 (guint, MAX (r->n_modules, 1));
@@ -293,8 +302,11 @@ keep_unref (gpointer data)
   g_free (resolver->cache);
   g_mutex_clear (&resolver->lock);
   g_mutex_clear (&resolver->progress_lock);
+  g_cond_clear (&resolver->settled);
   if (resolver->fetch_destroy != NULL)
     resolver->fetch_destroy (resolver->fetch_data);
+  if (resolver->notify_destroy != NULL)
+    resolver->notify_destroy (resolver->notify_data);
   etl_stacks_unref (resolver->stacks);
   g_free (resolver);
 }
@@ -727,7 +739,7 @@ resolve_work (EtlSymbolResolver *r, Entry *entry, const char *pdb_name, const Et
 
 /* Under the lock. */
 static void
-publish (Entry *e, Outcome *out)
+publish (EtlSymbolResolver *r, Entry *e, Outcome *out)
 {
   e->status = out->status;
   e->reason = out->reason;
@@ -737,6 +749,8 @@ publish (Entry *e, Outcome *out)
   e->n_pages = out->n_pages;
   e->busy = FALSE;
   e->queued = FALSE;
+  if (out->status == ETL_SYMBOL_STATUS_RESOLVED && !out->cancelled)
+    r->n_resolved++;
   if (out->cancelled)
     {
       /* Left pending: a later etl_symbol_resolver_resolve_pending() asks
@@ -815,12 +829,14 @@ etl_symbol_resolver_lookup (EtlSymbolResolver *resolver, guint module, guint64 o
           Outcome o;
 
           resolve_work (resolver, e, e->pdb_name, &e->guid, e->age, NULL, &o);
-          publish (e, &o);
+          publish (resolver, e, &o);
         }
       else if (!e->queued && !e->busy)
         {
           e->queued = TRUE;
           g_queue_push_tail (&resolver->queue, GUINT_TO_POINTER (resolver->module_entry[module]));
+          if (resolver->queued != NULL)
+            resolver->queued (resolver, resolver->notify_data);
         }
     }
   if (e->status != ETL_SYMBOL_STATUS_RESOLVED)
@@ -852,6 +868,8 @@ out:
 void
 etl_symbol_resolver_request_all (EtlSymbolResolver *resolver)
 {
+  gboolean queued = FALSE;
+
   g_return_if_fail (resolver != NULL);
   g_mutex_lock (&resolver->lock);
   for (guint i = 0; i < resolver->entries->len; i++)
@@ -862,7 +880,10 @@ etl_symbol_resolver_request_all (EtlSymbolResolver *resolver)
         continue;
       e->queued = TRUE;
       g_queue_push_tail (&resolver->queue, GUINT_TO_POINTER (i));
+      queued = TRUE;
     }
+  if (queued && !resolver->on_demand && resolver->queued != NULL)
+    resolver->queued (resolver, resolver->notify_data);
   g_mutex_unlock (&resolver->lock);
   if (resolver->on_demand)
     etl_symbol_resolver_resolve_pending (resolver, NULL, NULL);
@@ -877,10 +898,15 @@ etl_symbol_resolver_request_all (EtlSymbolResolver *resolver)
  * Resolves the queued PDB identities one by one, in the calling thread
  * (meant for a worker): looks for each PDB and opens it without the lock,
  * then publishes the outcome under it, so other threads name frames from
- * what is resolved so far meanwhile.
+ * what is resolved so far meanwhile.  Several threads may call it at once
+ * (a window's worker and a dialog's): each takes the next queued identity,
+ * and each returns only once no identity is queued or being resolved by
+ * another, so that etl_symbol_resolver_dup_statuses() then shows every
+ * identity asked for settled.
  *
- * Returns: the identities resolved or failed by this call; with
- *   @error set when cancelled (the rest stays queued)
+ * Returns: the identities resolved or failed by this call (not those it
+ *   waited for: etl_symbol_resolver_get_n_resolved() counts every thread's);
+ *   with @error set when cancelled (the rest stays queued)
  */
 guint
 etl_symbol_resolver_resolve_pending (EtlSymbolResolver *resolver, GCancellable *cancellable, GError **error)
@@ -902,6 +928,21 @@ etl_symbol_resolver_resolve_pending (EtlSymbolResolver *resolver, GCancellable *
       g_mutex_lock (&resolver->lock);
       if (g_queue_is_empty (&resolver->queue))
         {
+          /* Identities another thread is resolving: wait for them, so that
+           * the statuses are settled when this returns (checking
+           * @cancellable every 50 ms). */
+          while (resolver->n_busy > 0 && !g_cancellable_is_cancelled (cancellable))
+            {
+              g_cond_wait_until (&resolver->settled, &resolver->lock,
+                                 g_get_monotonic_time () + 50 * G_TIME_SPAN_MILLISECOND);
+              if (!g_queue_is_empty (&resolver->queue))
+                break;
+            }
+          if (resolver->n_busy > 0 || !g_queue_is_empty (&resolver->queue))
+            {
+              g_mutex_unlock (&resolver->lock);
+              continue; /* cancelled (returns below) or more queued */
+            }
           g_mutex_unlock (&resolver->lock);
           return done;
         }
@@ -914,6 +955,7 @@ etl_symbol_resolver_resolve_pending (EtlSymbolResolver *resolver, GCancellable *
         }
       e->busy = TRUE;
       e->queued = FALSE;
+      resolver->n_busy++;
       pdb_name = g_strdup (e->pdb_name);
       guid = e->guid;
       age = e->age;
@@ -922,7 +964,9 @@ etl_symbol_resolver_resolve_pending (EtlSymbolResolver *resolver, GCancellable *
       resolve_work (resolver, e, pdb_name, &guid, age, cancellable, &o);
 
       g_mutex_lock (&resolver->lock);
-      publish (e, &o);
+      publish (resolver, e, &o);
+      resolver->n_busy--;
+      g_cond_broadcast (&resolver->settled);
       if (o.cancelled && !e->queued)
         {
           e->queued = TRUE;
@@ -1171,9 +1215,63 @@ etl_symbol_resolver_retry (EtlSymbolResolver *resolver)
 void
 etl_symbol_resolver_set_notify (EtlSymbolResolver *resolver, GFunc notify, gpointer data)
 {
+  etl_symbol_resolver_set_notify_full (resolver, notify, NULL, data, NULL);
+}
+
+/**
+ * etl_symbol_resolver_set_notify_full:
+ * @resolver: a resolver (made with on_demand %FALSE for @queued to be used)
+ * @notify: (nullable): as in etl_symbol_resolver_set_notify()
+ * @queued: (nullable): called with (@resolver, @data) when an identity is
+ *   queued for etl_symbol_resolver_resolve_pending() (a frame of a pending
+ *   module was named, or etl_symbol_resolver_request_all()), in the thread
+ *   that queued it and with the resolver's lock held: it must only schedule
+ *   a worker (g_idle_add() to the main loop, which starts one), never call
+ *   the resolver
+ * @data: (transfer full): for @notify and @queued
+ * @destroy: (nullable): frees @data once the resolver's memory goes (after
+ *   its last reference and the last frame named through it), so that @data
+ *   outlives every call of @notify and @queued
+ *
+ * etl_symbol_resolver_set_notify() with a callback for work queued, so that
+ * the owner of a resolver can load what any view asks for in a worker as
+ * soon as it is asked (a window: etl-window-symbols.c).  Set it before
+ * resolution starts, once.
+ */
+void
+etl_symbol_resolver_set_notify_full (EtlSymbolResolver *resolver, GFunc notify, GFunc queued, gpointer data,
+                                     GDestroyNotify destroy)
+{
   g_return_if_fail (resolver != NULL);
   g_mutex_lock (&resolver->lock);
+  if (resolver->notify_destroy != NULL)
+    resolver->notify_destroy (resolver->notify_data);
   resolver->notify = notify;
+  resolver->queued = queued;
   resolver->notify_data = data;
+  resolver->notify_destroy = destroy;
   g_mutex_unlock (&resolver->lock);
+}
+
+/**
+ * etl_symbol_resolver_get_n_resolved:
+ * @resolver: a resolver
+ *
+ * How many PDB identities have been resolved so far, by any thread: a
+ * counter that only grows, so that a view which named frames when it read
+ * the value knows, when the value changed, that naming them again gives
+ * more names.  Thread-safe.
+ *
+ * Returns: the identities resolved since @resolver was made
+ */
+guint
+etl_symbol_resolver_get_n_resolved (EtlSymbolResolver *resolver)
+{
+  guint n;
+
+  g_return_val_if_fail (resolver != NULL, 0);
+  g_mutex_lock (&resolver->lock);
+  n = resolver->n_resolved;
+  g_mutex_unlock (&resolver->lock);
+  return n;
 }

@@ -183,6 +183,9 @@ void etl_symbol_resolver_set_downloads (EtlSymbolResolver *resolver, gboolean en
 gboolean etl_symbol_resolver_get_downloads (EtlSymbolResolver *resolver);
 guint etl_symbol_resolver_retry (EtlSymbolResolver *resolver);
 void etl_symbol_resolver_set_notify (EtlSymbolResolver *resolver, GFunc notify, gpointer data);
+void etl_symbol_resolver_set_notify_full (EtlSymbolResolver *resolver, GFunc notify, GFunc queued, gpointer data,
+                                          GDestroyNotify destroy);
+guint etl_symbol_resolver_get_n_resolved (EtlSymbolResolver *resolver);
 const char *etl_symbol_status_to_string (EtlSymbolStatus status);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlSymbolResolver, etl_symbol_resolver_unref)

@@ -29,20 +29,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench-symbols.h"
 #include "bench-util.h"
 #include "etl-pdb.h"
 #include "etl-stacks.h"
 #include "etl-symbol-resolver.h"
-#include "etl-test-pdb.h"
 #include "etl-trace.h"
 
 #define N_FRAMES 1000000
 #define N_DISTINCT 20000
-#define N_MODULES 4
 #define RUNS 5
-#define BASE G_GUINT64_CONSTANT (0x00007FF800000000)
-#define STEP G_GUINT64_CONSTANT (0x0000000010000000)
-#define GUID_TEXT "0badc0de-0000-4000-8000-0000000000a2"
 
 static int
 compare_double (const void *a, const void *b)
@@ -57,77 +53,6 @@ next (guint32 *x)
 {
   *x = *x * 1664525u + 1013904223u;
   return *x >> 8;
-}
-
-/* The PDB: N functions of 16 to 415 bytes from RVA 0x1000. */
-static char *
-write_pdb (const char *sym_dir, guint n_functions, guint32 *code_end, GError **error)
-{
-  char *path = g_build_filename (sym_dir, "bench.pdb", NULL);
-  EtlTestPdbSection section = { 0x1000, 0, 0x60000020 };
-  g_autofree EtlTestPdbProc *procs = g_new0 (EtlTestPdbProc, n_functions);
-  GStringChunk *names = g_string_chunk_new (1 << 20);
-  EtlTestPdbSpec spec = { 0 };
-  g_autoptr (GBytes) bytes = NULL;
-  guint32 offset = 0;
-  gboolean ok;
-
-  for (guint i = 0; i < n_functions; i++)
-    {
-      char buf[96];
-      guint32 length = 16 + (i * 7919) % 400;
-
-      g_snprintf (buf, sizeof buf, "Namespace%u::Class%u::Method%u", i / 5000, i / 50, i);
-      procs[i].kind = 0x1110;
-      procs[i].segment = 1;
-      procs[i].offset = offset;
-      procs[i].length = length;
-      procs[i].name = g_string_chunk_insert (names, buf);
-      offset += (length + 15) & ~15u;
-    }
-  *code_end = 0x1000 + offset;
-  section.virtual_size = offset;
-  spec.block_size = 4096;
-  etl_guid_parse (GUID_TEXT, &spec.guid);
-  spec.age = 1;
-  spec.machine = 0x8664;
-  spec.sections = &section;
-  spec.n_sections = 1;
-  spec.procs = procs;
-  spec.n_procs = n_functions;
-  spec.procs_per_module = 500;
-  bytes = etl_test_pdb_build (&spec);
-  g_string_chunk_free (names);
-  ok = g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize)g_bytes_get_size (bytes), error);
-  if (!ok)
-    g_clear_pointer (&path, g_free);
-  return path;
-}
-
-static char *
-write_trace (const char *dir, GError **error)
-{
-  char *path = g_build_filename (dir, "resolve-symbols-v1.etl", NULL);
-  EtlSynthModule modules[N_MODULES];
-  EtlSynthParams params;
-  guint64 stack[] = { BASE + 0x1000, BASE + STEP + 0x1000, 0 };
-  char names[N_MODULES][64];
-
-  for (guint i = 0; i < N_MODULES; i++)
-    {
-      g_snprintf (names[i], sizeof names[i], "\\Device\\HarddiskVolume3\\Bench\\bench%u.dll", i);
-      modules[i] = (EtlSynthModule){ names[i], BASE + i * STEP, STEP / 2, TRUE, { 0 }, 1, "bench.pdb" };
-      etl_guid_parse (GUID_TEXT, &modules[i].guid);
-    }
-  etl_synth_params_init (&params);
-  params.n_cpus = 1;
-  params.symbol_modules = modules;
-  params.n_symbol_modules = N_MODULES;
-  params.symbol_stacks = stack;
-  params.n_symbol_stacks = G_N_ELEMENTS (stack);
-  if (!etl_synth_write (&params, path, error))
-    g_clear_pointer (&path, g_free);
-  return path;
 }
 
 typedef enum
@@ -210,8 +135,8 @@ main (int argc, char **argv)
       return 2;
     }
   g_mkdir_with_parents (sym_dir, 0700);
-  pdb_path = write_pdb (sym_dir, (guint)n_functions, &code_end, &error);
-  trace_path = pdb_path != NULL ? write_trace (dir, &error) : NULL;
+  pdb_path = bench_symbols_write_pdb (sym_dir, (guint)n_functions, &code_end, &error);
+  trace_path = pdb_path != NULL ? bench_symbols_write_trace (dir, &error) : NULL;
   if (trace_path != NULL)
     {
       const char *paths[] = { trace_path, NULL };
@@ -237,16 +162,18 @@ main (int argc, char **argv)
       }
 
   for (guint i = 0; i < N_DISTINCT; i++)
-    distinct[i] = BASE + (next (&x) % N_MODULES) * STEP + 0x1000 + next (&x) % (code_end - 0x1000);
+    distinct[i] = BENCH_SYMBOLS_BASE + (next (&x) % BENCH_SYMBOLS_MODULES) * BENCH_SYMBOLS_STEP + 0x1000
+                  + next (&x) % (code_end - 0x1000);
   for (guint i = 0; i < N_FRAMES; i++)
     {
       guint32 u = next (&x) % N_DISTINCT;
 
       sampled[i] = distinct[(guint64)u * u / N_DISTINCT]; /* skewed toward the first ones */
-      random[i] = BASE + (next (&x) % N_MODULES) * STEP + 0x1000 + next (&x) % (code_end - 0x1000);
+      random[i] = BENCH_SYMBOLS_BASE + (next (&x) % BENCH_SYMBOLS_MODULES) * BENCH_SYMBOLS_STEP + 0x1000
+                  + next (&x) % (code_end - 0x1000);
     }
 
-  printf ("bench-resolve: %d functions, %u images, %d frames, median of %d\n", n_functions, N_MODULES, N_FRAMES,
+  printf ("bench-resolve: %d functions, %u images, %d frames, median of %d\n", n_functions, BENCH_SYMBOLS_MODULES, N_FRAMES,
           RUNS);
   for (guint s = 0; s < G_N_ELEMENTS (sets); s++)
     {

@@ -20,12 +20,16 @@
  * interrupts, DPCs, page faults) and headers whose ThreadId is -1 belong to
  * no thread and are never in the result.
  *
- * The computation sweeps the spans' boundaries in time order, keeping the
- * set of threads whose span is open, and reads only the records that lie
- * between two boundaries while some thread is open (found by binary search
- * in the time-ordered merged sequence, etl_trace_lower_bound()): each such
- * record is read once, its header peeked in place (etl_trace_peek_record()).
- * O(S log S + R_in) for S spans and the R_in records their union covers.
+ * The spans are merged per thread (those of one thread that overlap become
+ * one, so no record counts twice) and sorted; their union in time gives the
+ * runs of records to read, found by binary search in the time-ordered
+ * merged sequence (etl_trace_lower_bound()).  Only those records are read,
+ * each once, its header peeked in place (etl_trace_peek_record()), and its
+ * time looked up among its thread's spans from where that thread's last
+ * record was (records come in time order: a step, else a binary search);
+ * the runs are split between a thread per processor (etl_parallel_ranges()).
+ * O(S log S + R_in / P) for S spans, the R_in records their union covers and
+ * P processors.
  */
 
 #include "config.h"
@@ -33,11 +37,15 @@
 #define G_LOG_DOMAIN "etlscope"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "etl-parallel.h"
 #include "etl-stack-tree-private.h"
 #include "etl-thread-rows.h"
 
 #define CANCEL_STEP 4096
+#define MAX_WORKERS 16            /* etl_parallel_n_workers()'s most */
+#define MIN_PER_WORKER 65536      /* fewer records a worker are not worth a thread */
 
 /**
  * etl_thread_rows_record_thread:
@@ -65,47 +73,157 @@ etl_thread_rows_record_thread (const EtlRecordBrief *brief)
   return brief->tid;
 }
 
-/* A span's end, for the sweep: its time and whether it opens its thread. */
+/* A run of records to read: [first, last) of the merged sequence; @before
+ * counts the records of the runs before it. */
 typedef struct
 {
-  gint64 time;
-  guint32 tid;
-  gboolean open;
-} Boundary;
+  guint64 first;
+  guint64 last;
+  guint64 before;
+} Run;
 
-/* By time; at one time the ends before the beginnings (a thread's spans
- * are disjoint after merging, so this only keeps the active set small). */
-static int
-cmp_boundary (gconstpointer a, gconstpointer b)
+typedef struct
 {
-  const Boundary *x = a, *y = b;
+  EtlTrace *trace;
+  const EtlStackTreeSpan *spans; /* merged */
+  guint n_spans;
+  const Run *runs;
+  guint n_runs;
+  GArray *out[MAX_WORKERS]; /* guint64, each worker's rows, ascending */
+  GCancellable *cancellable;
+  gint cancelled;
+} Job;
 
-  if (x->time != y->time)
-    return x->time < y->time ? -1 : 1;
-  return (int) x->open - (int) y->open;
+static int
+cmp_by_start (gconstpointer a, gconstpointer b)
+{
+  const EtlStackTreeSpan *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* Appends to @rows the records in [@first, @last) whose thread is in
- * @active.  FALSE when cancelled (@error set). */
-static gboolean
-collect (EtlTrace *trace, guint64 first, guint64 last, GHashTable *active, GArray *rows, guint64 *n_read,
-         GCancellable *cancellable, GError **error)
+/* The run holding the @k-th record to read (the last run whose @before ≤
+ * @k). */
+static guint
+run_of (const Job *job, guint64 k)
 {
-  for (guint64 i = first; i < last; i++)
-    {
-      EtlRecordBrief b;
-      guint32 tid;
+  guint lo = 0, hi = job->n_runs;
 
-      if (++*n_read % CANCEL_STEP == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (!etl_trace_peek_record (trace, i, &b))
-        continue;
-      tid = etl_thread_rows_record_thread (&b);
-      etl_record_brief_clear (&b);
-      if (tid != ETL_THREAD_ROWS_NO_THREAD && g_hash_table_contains (active, GUINT_TO_POINTER (tid)))
-        g_array_append_val (rows, i);
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (job->runs[mid].before <= k)
+        lo = mid;
+      else
+        hi = mid;
     }
-  return TRUE;
+  return lo;
+}
+
+/* The first span at or after @lo of thread @tid that ends after @t (the
+ * spans of a thread are disjoint and sorted, so by their stops too), or
+ * the first span of a later thread. */
+static guint
+first_after (const EtlStackTreeSpan *spans, guint lo, guint n_spans, guint32 tid, gint64 t)
+{
+  guint hi = n_spans;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (spans[mid].tid < tid || (spans[mid].tid == tid && spans[mid].stop <= t))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* A worker's place in the spans of each thread it met: records come in
+ * time order, so a thread's next record is in the same span or a later
+ * one.  The last thread looked up is kept apart (a thread's records come
+ * in runs). */
+typedef struct
+{
+  GHashTable *cursors; /* ThreadId → span index */
+  guint32 last_tid;
+  guint last_span;
+  gboolean has_last;
+} Cursors;
+
+/* Whether time @t of thread @tid lies in one of the merged spans, as
+ * etl_stack_tree_spans_contain() answers, for times that do not decrease:
+ * from the span the thread's last record reached, a step or two, else a
+ * binary search, so that a record costs O(1) however many spans there
+ * are. */
+static gboolean
+contains_forward (const Job *job, Cursors *cur, guint32 tid, gint64 t)
+{
+  const EtlStackTreeSpan *spans = job->spans;
+  gpointer found;
+  guint c, was;
+  gboolean known = TRUE;
+
+  if (cur->has_last && cur->last_tid == tid)
+    c = cur->last_span;
+  else if (g_hash_table_lookup_extended (cur->cursors, GUINT_TO_POINTER (tid), NULL, &found))
+    c = GPOINTER_TO_UINT (found);
+  else
+    {
+      c = first_after (spans, 0, job->n_spans, tid, t);
+      known = FALSE;
+    }
+  was = c;
+  for (guint step = 0; step < 2 && c < job->n_spans && spans[c].tid == tid && spans[c].stop <= t; step++)
+    c++;
+  if (c < job->n_spans && spans[c].tid == tid && spans[c].stop <= t)
+    c = first_after (spans, c, job->n_spans, tid, t);
+  if (!known || c != was)
+    g_hash_table_insert (cur->cursors, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (c));
+  cur->last_tid = tid;
+  cur->last_span = c;
+  cur->has_last = TRUE;
+  return c < job->n_spans && spans[c].tid == tid && spans[c].start <= t && t < spans[c].stop;
+}
+
+/* One worker: the records [@first, @last) of the runs laid end to end. */
+static void
+read_range (guint worker, guint64 first, guint64 last, gpointer user_data)
+{
+  Job *job = user_data;
+  GArray *out = job->out[worker];
+  g_autoptr (GHashTable) cursors = g_hash_table_new (g_direct_hash, g_direct_equal);
+  Cursors cur = { cursors, 0, 0, FALSE };
+  guint r = first < last ? run_of (job, first) : job->n_runs;
+  guint64 n_read = 0;
+
+  for (guint64 k = first; k < last && r < job->n_runs; r++)
+    {
+      const Run *run = &job->runs[r];
+      guint64 i = run->first + (k - run->before);
+      guint64 end = run->first + MIN (last - run->before, run->last - run->first);
+
+      for (; i < end; i++, k++)
+        {
+          EtlRecordBrief b;
+          guint32 tid;
+
+          if (++n_read % CANCEL_STEP == 0
+              && (g_atomic_int_get (&job->cancelled) || g_cancellable_is_cancelled (job->cancellable)))
+            {
+              g_atomic_int_set (&job->cancelled, 1);
+              return;
+            }
+          if (!etl_trace_peek_record (job->trace, i, &b))
+            continue;
+          tid = etl_thread_rows_record_thread (&b);
+          if (tid != ETL_THREAD_ROWS_NO_THREAD && contains_forward (job, &cur, tid, b.filetime))
+            g_array_append_val (out, i);
+          etl_record_brief_clear (&b);
+        }
+    }
 }
 
 /**
@@ -124,8 +242,9 @@ collect (EtlTrace *trace, guint64 first, guint64 last, GHashTable *active, GArra
  * intervals did (the Regions view's "Summary of these"), for the grouped
  * summary (etl_group_summary_compute()) and the views that take a row set.
  * Reads only the records within the union of the spans, each once, in the
- * calling thread (meant for a worker); see the section description.  A
- * record that cannot be read is left out.
+ * calling thread (meant for a worker) and, for more than 65,536 records, a
+ * thread per further processor; see the section description.  A record
+ * that cannot be read is left out.
  *
  * Returns: (transfer full) (nullable): the rows, %NULL when cancelled
  */
@@ -134,60 +253,68 @@ etl_thread_rows_new (EtlTrace *trace, const EtlStackTreeSpan *spans, guint n_spa
                      GError **error)
 {
   g_autofree EtlStackTreeSpan *merged = NULL;
-  g_autofree Boundary *bounds = NULL;
-  g_autoptr (GHashTable) active = NULL; /* ThreadId → spans open */
-  g_autoptr (GArray) rows = NULL;
-  guint64 pos, n_read = 0;
-  guint n, n_bounds;
-  guint64 n_rows;
+  g_autofree EtlStackTreeSpan *by_start = NULL;
+  g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
+  Job job = { 0 };
+  guint n, n_workers;
+  guint64 total = 0, n_rows = 0, at = 0;
+  guint64 *rows;
 
   g_return_val_if_fail (trace != NULL, NULL);
   g_return_val_if_fail (spans != NULL || n_spans == 0, NULL);
 
-  rows = g_array_new (FALSE, FALSE, sizeof (guint64));
+  /* The threads' times, merged per thread (etl_stack_tree_merge_spans()),
+   * then their union in time: the runs of records to read. */
   merged = n_spans > 0 ? g_memdup2 (spans, (gsize) n_spans * sizeof *spans) : NULL;
   n = etl_stack_tree_merge_spans (merged, n_spans, NULL, NULL);
-  n_bounds = 2 * n;
-  bounds = g_new (Boundary, MAX (n_bounds, 1));
-  for (guint i = 0; i < n; i++)
+  by_start = n > 0 ? g_memdup2 (merged, (gsize) n * sizeof *merged) : NULL;
+  if (n > 0)
+    qsort (by_start, n, sizeof *by_start, cmp_by_start);
+  for (guint i = 0; i < n;)
     {
-      bounds[2 * i] = (Boundary){ merged[i].start, merged[i].tid, TRUE };
-      bounds[2 * i + 1] = (Boundary){ merged[i].stop, merged[i].tid, FALSE };
-    }
-  if (n_bounds > 0)
-    qsort (bounds, n_bounds, sizeof *bounds, cmp_boundary);
+      gint64 start = by_start[i].start, stop = by_start[i].stop;
+      Run run;
 
-  /* Between two consecutive boundary times the open threads do not change:
-   * the records there are read when some thread is open. */
-  active = g_hash_table_new (g_direct_hash, g_direct_equal);
-  pos = n_bounds > 0 ? etl_trace_lower_bound (trace, bounds[0].time) : 0;
-  for (guint k = 0; k < n_bounds;)
-    {
-      gint64 t = bounds[k].time;
-      guint64 next_pos;
-
-      for (; k < n_bounds && bounds[k].time == t; k++)
+      for (i++; i < n && by_start[i].start <= stop; i++)
+        stop = MAX (stop, by_start[i].stop);
+      run.first = etl_trace_lower_bound (trace, start);
+      run.last = etl_trace_lower_bound (trace, stop);
+      run.before = total;
+      if (run.last > run.first)
         {
-          gpointer key = GUINT_TO_POINTER (bounds[k].tid);
-          guint open = GPOINTER_TO_UINT (g_hash_table_lookup (active, key));
-
-          if (bounds[k].open)
-            g_hash_table_insert (active, key, GUINT_TO_POINTER (open + 1));
-          else if (open > 1)
-            g_hash_table_insert (active, key, GUINT_TO_POINTER (open - 1));
-          else
-            g_hash_table_remove (active, key);
+          g_array_append_val (runs, run);
+          total += run.last - run.first;
         }
-      if (k == n_bounds)
-        break;
-      next_pos = etl_trace_lower_bound (trace, bounds[k].time);
-      if (g_hash_table_size (active) > 0
-          && !collect (trace, pos, next_pos, active, rows, &n_read, cancellable, error))
-        return NULL;
-      pos = next_pos;
     }
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return NULL;
-  n_rows = rows->len;
-  return etl_row_set_new_take ((guint64 *) (gpointer) g_array_free (g_steal_pointer (&rows), FALSE), n_rows);
+
+  /* The runs laid end to end, split between the workers. */
+  job.trace = trace;
+  job.spans = merged;
+  job.n_spans = n;
+  job.runs = (const Run *) (gpointer) runs->data;
+  job.n_runs = runs->len;
+  job.cancellable = cancellable;
+  n_workers = MIN (etl_parallel_n_workers (total, MIN_PER_WORKER), MAX_WORKERS);
+  for (guint w = 0; w < n_workers; w++)
+    job.out[w] = g_array_new (FALSE, FALSE, sizeof (guint64));
+  if (total > 0)
+    etl_parallel_ranges (n_workers, 0, total, read_range, &job);
+  for (guint w = 0; w < n_workers; w++)
+    n_rows += job.out[w]->len;
+  rows = g_new (guint64, MAX (n_rows, 1));
+  for (guint w = 0; w < n_workers; w++)
+    {
+      if (job.out[w]->len > 0)
+        memcpy (rows + at, job.out[w]->data, (gsize) job.out[w]->len * sizeof (guint64));
+      at += job.out[w]->len;
+      g_array_unref (job.out[w]);
+    }
+  if (job.cancelled || g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      g_free (rows);
+      if (error != NULL && *error == NULL)
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+      return NULL;
+    }
+  return etl_row_set_new_take (rows, n_rows);
 }

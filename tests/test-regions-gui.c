@@ -208,6 +208,12 @@ test_view (Fixture *f, gconstpointer data)
   r = read_row (view, "RequestThreadProc", NULL);
   g_assert_cmpuint (r.count, ==, 6);
   g_assert_cmpuint (r.unmatched, ==, 2);
+  /* Such a name selected: no instance, nothing to summarise. */
+  g_assert_true (etl_regions_view_select_name (view, "EvaluateStop", NULL));
+  wait_idle (f->window);
+  etl_regions_view_get_selected (view, &n_sel);
+  g_assert_cmpuint (n_sel, ==, 0);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (etl_regions_view_get_summary_button (view))));
 
   /* `etlscope-cli regions` on the same trace, in 100-ns ticks. */
   r = read_row (view, "ExecuteTask", NULL);

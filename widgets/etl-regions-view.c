@@ -811,7 +811,9 @@ update_instances_label (EtlRegionsView *self)
 
   if (self->selected == NULL)
     return;
-  if (etl_duration_histogram_get_selection (self->histogram, NULL, NULL))
+  if (self->n_of_name == 0)
+    text = g_strdup ("No instance: only Stops without a Start (the Unmatched Stops column)");
+  else if (etl_duration_histogram_get_selection (self->histogram, NULL, NULL))
     text = g_strdup_printf ("%u of %" G_GUINT64_FORMAT " instances selected in the histogram%s", n_sel,
                             self->n_of_name, n_sel > shown ? " (the longest shown)" : "");
   else

@@ -143,14 +143,21 @@ first_after (const EtlStackTreeSpan *spans, guint lo, guint n_spans, guint32 tid
 
 /* A worker's place in the spans of each thread it met: records come in
  * time order, so a thread's next record is in the same span or a later
- * one.  The last thread looked up is kept apart (a thread's records come
- * in runs). */
+ * one.  A small table indexed by the ThreadId's hash holds the threads
+ * first seen (a trace's busy threads); the others go to a hash table. */
+#define CURSOR_BITS 7
+
 typedef struct
 {
-  GHashTable *cursors; /* ThreadId → span index */
-  guint32 last_tid;
-  guint last_span;
-  gboolean has_last;
+  guint32 tid;
+  guint span;
+  gboolean used;
+} Cursor;
+
+typedef struct
+{
+  Cursor table[1 << CURSOR_BITS];
+  GHashTable *more; /* ThreadId → span index */
 } Cursors;
 
 /* Whether time @t of thread @tid lies in one of the merged spans, as
@@ -162,29 +169,35 @@ static gboolean
 contains_forward (const Job *job, Cursors *cur, guint32 tid, gint64 t)
 {
   const EtlStackTreeSpan *spans = job->spans;
+  Cursor *slot = &cur->table[(tid * 2654435761u) >> (32 - CURSOR_BITS)];
   gpointer found;
-  guint c, was;
-  gboolean known = TRUE;
+  guint c;
 
-  if (cur->has_last && cur->last_tid == tid)
-    c = cur->last_span;
-  else if (g_hash_table_lookup_extended (cur->cursors, GUINT_TO_POINTER (tid), NULL, &found))
-    c = GPOINTER_TO_UINT (found);
+  if (slot->used && slot->tid == tid)
+    c = slot->span;
+  else if (!slot->used)
+    {
+      slot->used = TRUE;
+      slot->tid = tid;
+      c = first_after (spans, 0, job->n_spans, tid, t);
+    }
   else
     {
-      c = first_after (spans, 0, job->n_spans, tid, t);
-      known = FALSE;
+      if (cur->more == NULL)
+        cur->more = g_hash_table_new (g_direct_hash, g_direct_equal);
+      c = g_hash_table_lookup_extended (cur->more, GUINT_TO_POINTER (tid), NULL, &found)
+              ? GPOINTER_TO_UINT (found)
+              : first_after (spans, 0, job->n_spans, tid, t);
+      slot = NULL;
     }
-  was = c;
   for (guint step = 0; step < 2 && c < job->n_spans && spans[c].tid == tid && spans[c].stop <= t; step++)
     c++;
   if (c < job->n_spans && spans[c].tid == tid && spans[c].stop <= t)
     c = first_after (spans, c, job->n_spans, tid, t);
-  if (!known || c != was)
-    g_hash_table_insert (cur->cursors, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (c));
-  cur->last_tid = tid;
-  cur->last_span = c;
-  cur->has_last = TRUE;
+  if (slot != NULL)
+    slot->span = c;
+  else
+    g_hash_table_insert (cur->more, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (c));
   return c < job->n_spans && spans[c].tid == tid && spans[c].start <= t && t < spans[c].stop;
 }
 
@@ -194,8 +207,7 @@ read_range (guint worker, guint64 first, guint64 last, gpointer user_data)
 {
   Job *job = user_data;
   GArray *out = job->out[worker];
-  g_autoptr (GHashTable) cursors = g_hash_table_new (g_direct_hash, g_direct_equal);
-  Cursors cur = { cursors, 0, 0, FALSE };
+  g_autofree Cursors *cur = g_new0 (Cursors, 1);
   guint r = first < last ? run_of (job, first) : job->n_runs;
   guint64 n_read = 0;
 
@@ -214,16 +226,18 @@ read_range (guint worker, guint64 first, guint64 last, gpointer user_data)
               && (g_atomic_int_get (&job->cancelled) || g_cancellable_is_cancelled (job->cancellable)))
             {
               g_atomic_int_set (&job->cancelled, 1);
+              g_clear_pointer (&cur->more, g_hash_table_unref);
               return;
             }
           if (!etl_trace_peek_record (job->trace, i, &b))
             continue;
           tid = etl_thread_rows_record_thread (&b);
-          if (tid != ETL_THREAD_ROWS_NO_THREAD && contains_forward (job, &cur, tid, b.filetime))
+          if (tid != ETL_THREAD_ROWS_NO_THREAD && contains_forward (job, cur, tid, b.filetime))
             g_array_append_val (out, i);
           etl_record_brief_clear (&b);
         }
     }
+  g_clear_pointer (&cur->more, g_hash_table_unref);
 }
 
 /**

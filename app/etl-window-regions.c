@@ -4,7 +4,9 @@
  * Regions area (#EtlRegionLanes, under the lanes) and File ▸ Load Regions…,
  * which parses a Regions of Interest file (etl_regions_file_load()) and
  * matches it with the trace (etl_regions_match()) in a worker, then shows
- * its instances beside the trace's Start/Stop activities in both.
+ * its instances beside the trace's Start/Stop activities in both.  The
+ * Regions tab's "Summary of these" shows the grouped summary of the
+ * selected instances' records in the Summary tab.
  */
 #include "config.h"
 
@@ -65,12 +67,14 @@ on_instance_activated (EtlRegionsView *view, guint64 start_record, gint64 start,
   etl_zoom_manager_set_visible (self->zoom_manager, start - pad, stop + pad);
 }
 
-/* "Summary of these": the grouped summary of the instances' time. */
+/* "Summary of these": the grouped summary of the records of the selected
+ * instances' threads within their intervals (collected by the view in a
+ * worker), in the Summary tab, until its "Show all" or the next filter. */
 static void
-on_summary_requested (EtlRegionsView *view, gint64 begin, gint64 end, EtlWindow *self)
+on_summary_requested (EtlRegionsView *view, EtlRowSet *rows, const char *title, EtlWindow *self)
 {
   (void) view;
-  etl_group_view_set_range (self->group_view, begin, end);
+  etl_group_view_show_rows (self->group_view, rows, title);
   etl_view_panel_show_view (self->view_panel, "summary");
 }
 

@@ -2,10 +2,10 @@
 
 /* The Regions tab, the timeline's Regions area and File ▸ Load Regions…
  * (issue 21) on real/msbuild_PerfViewData.etl: the names table holds the
- * statistics `etlscope-cli regions` reports (its 508 names less the 3 with
- * only unmatched Stops; ExecuteTask: 455
- * instances, total 79.0045 ms, median 0.0304, P90 0.1565, P99 2.5456, max
- * 21.9769 ms), to the tick; the histogram of a name counts its instances,
+ * statistics `etlscope-cli regions` reports (its 508 names, the 3 with
+ * only unmatched Stops with Count 0 and their unmatched_stops; ExecuteTask:
+ * 455 instances, 4 unmatched Stops, total 79.0045 ms, median 0.0304, P90
+ * 0.1565, P99 2.5456, max 21.9769 ms), to the tick; the histogram of a name counts its instances,
  * and dragging over its tail selects exactly the instances whose bucket is
  * there (checked against the spans themselves) and lists them, the longest
  * first; the Regions area draws PerfView's and the MSBuild provider's lanes with the tasks
@@ -13,9 +13,13 @@
  * event list, lanes by thread make one lane per thread; a Regions of
  * Interest file loads beside the activities (Target 393 instances with 5
  * open, Task 678, as the CLI's --regions reports), and a malformed one
- * reports its file and line.  Run under Xvfb; skipped without a display.
+ * reports its file and line; "Summary of these" shows in the Summary tab the
+ * grouped summary of exactly the records etl_thread_rows_new() gives for the
+ * selected instances (their Start and Stop records), says so above the table,
+ * and goes back to the filter's rows with "Show all" or a new filter.  Run
+ * under Xvfb; skipped without a display.
  * With ETLSCOPE_SCREENSHOT_DIR set, the screenshot test saves
- * regions-timeline-WxH.png and regions-view-WxH.png there
+ * regions-timeline-WxH.png, regions-view-WxH.png and regions-summary-WxH.png there
  * (ETLSCOPE_SCREENSHOT_SIZE, default 1600x1000). */
 
 #include "config.h"
@@ -33,6 +37,8 @@
 #include "etl-test-gui-util.h"
 #include "etl-document.h"
 #include "etl-event-list.h"
+#include "etl-group-view.h"
+#include "etl-thread-rows.h"
 #include "etl-view-panel.h"
 #include "etl-window.h"
 
@@ -68,6 +74,7 @@ all_idle (gpointer data)
 
   return !etl_window_get_busy (window) && !etl_window_get_regions_busy (window)
          && !etl_regions_view_is_busy (etl_window_get_regions_view (window))
+         && !etl_group_view_is_busy (etl_window_get_group_view (window))
          && !etl_region_lanes_is_busy (etl_window_get_region_lanes (window));
 }
 
@@ -140,7 +147,7 @@ find_row (EtlRegionsView *view, const char *name, const char *source, GtkTreeIte
 
 typedef struct
 {
-  guint64 count, open;
+  guint64 count, open, unmatched;
   gint64 total, p90, p99, max;
   double median;
 } Row;
@@ -156,7 +163,8 @@ read_row (EtlRegionsView *view, const char *name, const char *source)
   gtk_tree_model_get (model, &iter, ETL_REGIONS_VIEW_NAME_COLUMN_COUNT, &r.count, ETL_REGIONS_VIEW_NAME_COLUMN_OPEN,
                       &r.open, ETL_REGIONS_VIEW_NAME_COLUMN_TOTAL, &r.total, ETL_REGIONS_VIEW_NAME_COLUMN_MEDIAN,
                       &r.median, ETL_REGIONS_VIEW_NAME_COLUMN_P90, &r.p90, ETL_REGIONS_VIEW_NAME_COLUMN_P99, &r.p99,
-                      ETL_REGIONS_VIEW_NAME_COLUMN_MAX, &r.max, -1);
+                      ETL_REGIONS_VIEW_NAME_COLUMN_MAX, &r.max, ETL_REGIONS_VIEW_NAME_COLUMN_UNMATCHED, &r.unmatched,
+                      -1);
   return r;
 }
 
@@ -183,16 +191,35 @@ test_view (Fixture *f, gconstpointer data)
   view = etl_window_get_regions_view (f->window);
   g_assert_true (etl_window_show_view_tab (f->window, "regions"));
   model = gtk_tree_view_get_model (etl_regions_view_get_names_view (view));
-  /* The CLI's 508 names less the 3 that have only unmatched Stops
-   * (EvaluateStop, Target, BuildProject: no interval to show). */
-  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 505);
+  /* The CLI's 508 names, the 3 that have only unmatched Stops
+   * (EvaluateStop 6, Target 3, BuildProject 2) with Count 0. */
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 508);
   g_test_message ("%s", etl_regions_view_get_message (view));
-  g_assert_nonnull (strstr (etl_regions_view_get_message (view), "2828 intervals"));
+  g_assert_nonnull (strstr (etl_regions_view_get_message (view), "508 names · 2828 intervals · 17 Stops without a Start"));
+  r = read_row (view, "EvaluateStop", NULL);
+  g_assert_cmpuint (r.count, ==, 0);
+  g_assert_cmpuint (r.unmatched, ==, 6);
+  r = read_row (view, "Target", "Microsoft-Build");
+  g_assert_cmpuint (r.count, ==, 0);
+  g_assert_cmpuint (r.unmatched, ==, 3);
+  r = read_row (view, "BuildProject", NULL);
+  g_assert_cmpuint (r.count, ==, 0);
+  g_assert_cmpuint (r.unmatched, ==, 2);
+  r = read_row (view, "RequestThreadProc", NULL);
+  g_assert_cmpuint (r.count, ==, 6);
+  g_assert_cmpuint (r.unmatched, ==, 2);
+  /* Such a name selected: no instance, nothing to summarise. */
+  g_assert_true (etl_regions_view_select_name (view, "EvaluateStop", NULL));
+  wait_idle (f->window);
+  etl_regions_view_get_selected (view, &n_sel);
+  g_assert_cmpuint (n_sel, ==, 0);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (etl_regions_view_get_summary_button (view))));
 
   /* `etlscope-cli regions` on the same trace, in 100-ns ticks. */
   r = read_row (view, "ExecuteTask", NULL);
   g_assert_cmpuint (r.count, ==, 455);
   g_assert_cmpuint (r.open, ==, 0);
+  g_assert_cmpuint (r.unmatched, ==, 4);
   g_assert_cmpint (r.total, ==, 790045);
   g_assert_cmpfloat (r.median, ==, 304.0);
   g_assert_cmpint (r.p90, ==, 1565);
@@ -396,9 +423,9 @@ test_load_regions (Fixture *f, gconstpointer data)
   r = read_row (view, "Task", "Regions: msbuild.regions.xml");
   g_assert_cmpuint (r.count, ==, 678);
   g_assert_cmpuint (r.open, ==, 678);
-  /* Beside the activities (505 names). */
+  /* Beside the activities (508 names). */
   g_assert_cmpint (gtk_tree_model_iter_n_children (gtk_tree_view_get_model (etl_regions_view_get_names_view (view)),
-                                                   NULL), ==, 505 + 2);
+                                                   NULL), ==, 508 + 2);
   g_assert_cmpuint (etl_region_lanes_get_n_lanes (etl_window_get_region_lanes (f->window)), ==, 3);
   g_assert_cmpstr (etl_region_lanes_get_lane_label (etl_window_get_region_lanes (f->window), 2), ==,
                    "Regions: msbuild.regions.xml");
@@ -489,6 +516,151 @@ test_flame (Fixture *f, gconstpointer data)
   g_test_message ("%" G_GUINT64_FORMAT " samples in the 264 collections", expect);
   g_assert_cmpuint (etl_stack_tree_get_nodes (tree, &n_nodes)[0].total, ==, expect);
   g_assert_cmpuint (expect, >, 0);
+}
+
+/* The child of @group labelled @label, NULL when none. */
+static const EtlGroup *
+find_group (const EtlGroup *group, const char *label)
+{
+  for (guint i = 0; group->children != NULL && i < group->children->len; i++)
+    {
+      const EtlGroup *child = g_ptr_array_index (group->children, i);
+
+      if (g_strcmp0 (child->label, label) == 0)
+        return child;
+    }
+  return NULL;
+}
+
+/* The selected instances of the Regions tab as etl_thread_rows_new() takes
+ * them for "Summary of these": their threads from their Start to their Stop
+ * included. */
+static EtlRowSet *
+expected_rows (EtlWindow *window)
+{
+  EtlRegionsView *view = etl_window_get_regions_view (window);
+  g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (EtlStackTreeSpan));
+  g_autoptr (GError) error = NULL;
+  const EtlSpan *s;
+  const guint32 *sel;
+  guint n = 0, n_sel = 0;
+  EtlRowSet *rows;
+
+  s = etl_span_set_get (etl_regions_view_get_spans (view), &n);
+  sel = etl_regions_view_get_selected (view, &n_sel);
+  for (guint i = 0; i < n_sel; i++)
+    {
+      EtlStackTreeSpan t = { s[sel[i]].tid, s[sel[i]].start, s[sel[i]].stop + 1 };
+
+      g_assert_cmpuint (s[sel[i]].tid, !=, 0);
+      g_array_append_val (spans, t);
+    }
+  rows = etl_thread_rows_new (etl_window_get_trace (window), (const EtlStackTreeSpan *) (gpointer) spans->data,
+                              spans->len, NULL, &error);
+  g_assert_no_error (error);
+  return rows;
+}
+
+/* "Summary of these" on the 455 ExecuteTask instances: the Summary tab
+ * groups exactly their records (the row set computed here from the same
+ * spans): each instance's Start and Stop and two schema records, and says
+ * so; "Show all" and a new
+ * filter bring the filter's rows back. */
+static void
+test_summary (Fixture *f, gconstpointer data)
+{
+  EtlRegionsView *view;
+  EtlGroupView *groups;
+  EtlGroupSummary *summary;
+  const EtlGroup *provider, *event;
+  g_autoptr (EtlRowSet) expect = NULL;
+  g_autofree char *want = NULL;
+  const guint32 *sel;
+  const EtlSpan *s;
+  guint n_sel = 0, n = 0;
+  EtlRowSet *rows;
+
+  (void) data;
+  if (!open_msbuild (f))
+    return;
+  view = etl_window_get_regions_view (f->window);
+  groups = etl_window_get_group_view (f->window);
+  g_assert_true (etl_window_show_view_tab (f->window, "regions"));
+  g_assert_true (etl_regions_view_select_name (view, "ExecuteTask", NULL));
+  wait_idle (f->window);
+  sel = etl_regions_view_get_selected (view, &n_sel);
+  g_assert_cmpuint (n_sel, ==, 455);
+  s = etl_span_set_get (etl_regions_view_get_spans (view), &n);
+  expect = expected_rows (f->window);
+  g_test_message ("the 455 instances' threads within their intervals: %" G_GUINT64_FORMAT " records",
+                  etl_row_set_get_n (expect));
+
+  /* The click only starts the work: nothing is shown yet, the view is
+   * busy, the main loop runs on. */
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (etl_regions_view_get_summary_button (view))));
+  gtk_button_clicked (etl_regions_view_get_summary_button (view));
+  g_assert_true (etl_regions_view_is_busy (view));
+  g_assert_null (etl_group_view_get_title (groups));
+  wait_idle (f->window);
+  g_assert_cmpstr (etl_window_get_view_tab (f->window), ==, "summary");
+  g_test_message ("%s", etl_group_view_get_title (groups));
+  want = g_strdup_printf ("455 instances of ExecuteTask: their threads within their intervals — %'" G_GUINT64_FORMAT
+                          " records",
+                          etl_row_set_get_n (expect));
+  g_assert_cmpstr (etl_group_view_get_title (groups), ==, want);
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (etl_group_view_get_show_all_button (groups))));
+  summary = etl_group_view_get_summary (groups);
+  g_assert_nonnull (summary);
+  g_assert_cmpuint (etl_group_summary_get_total (summary), ==, etl_row_set_get_n (expect));
+  /* Every instance's Start and Stop (all 455 closed, each Stop on its
+   * Start's thread), and no other ExecuteTask record: the trace has 678
+   * of each. */
+  provider = find_group (etl_group_summary_get_root (summary), "Microsoft-Build");
+  g_assert_nonnull (provider);
+  event = find_group (provider, "ExecuteTask/Start");
+  g_assert_nonnull (event);
+  g_assert_cmpuint (event->count, ==, 455);
+  event = find_group (provider, "ExecuteTask/Stop");
+  g_assert_nonnull (event);
+  g_assert_cmpuint (event->count, ==, 455);
+  for (guint i = 0; i < etl_group_summary_get_root (summary)->children->len; i++)
+    {
+      const EtlGroup *p = g_ptr_array_index (etl_group_summary_get_root (summary)->children, i);
+
+      for (guint k = 0; p->children != NULL && k < p->children->len; k++)
+        g_test_message ("%s ▸ %s: %" G_GUINT64_FORMAT, p->label,
+                        ((const EtlGroup *) g_ptr_array_index (p->children, k))->label,
+                        ((const EtlGroup *) g_ptr_array_index (p->children, k))->count);
+    }
+  /* And the two KernelTraceControl MetaData/EventInfo records PerfView
+   * logged on those threads (the ExecuteTask events' schemas). */
+  provider = find_group (etl_group_summary_get_root (summary), "KernelTraceControl");
+  g_assert_nonnull (provider);
+  g_assert_cmpuint (provider->count, ==, 2);
+  g_assert_cmpuint (etl_row_set_get_n (expect), ==, 912);
+
+  /* "Show all": the filter's rows (all of them), no title. */
+  gtk_button_clicked (etl_group_view_get_show_all_button (groups));
+  wait_idle (f->window);
+  g_assert_null (etl_group_view_get_title (groups));
+  g_assert_false (gtk_widget_is_visible (GTK_WIDGET (etl_group_view_get_show_all_button (groups))));
+  g_assert_cmpuint (etl_group_summary_get_total (etl_group_view_get_summary (groups)), ==,
+                    etl_trace_get_n_records (etl_window_get_trace (f->window)));
+
+  /* Again, then a filter: its rows replace the instances'. */
+  g_assert_true (etl_window_show_view_tab (f->window, "regions"));
+  gtk_button_clicked (etl_regions_view_get_summary_button (view));
+  wait_idle (f->window);
+  g_assert_nonnull (etl_group_view_get_title (groups));
+  etl_window_filter_by_row (f->window, "provider", FALSE, s[sel[0]].start_record);
+  wait_idle (f->window);
+  g_assert_null (etl_group_view_get_title (groups));
+  rows = etl_document_get_row_set (etl_window_get_document (f->window));
+  g_assert_cmpuint (etl_row_set_get_n (rows), ==, 5682);
+  g_assert_cmpuint (etl_group_summary_get_total (etl_group_view_get_summary (groups)), ==, 5682);
+
+  g_test_message ("longest step %" G_GINT64_FORMAT " µs", etl_regions_view_get_longest_step (view));
+  g_assert_cmpint (etl_regions_view_get_longest_step (view), <, 100000);
 }
 
 /* `etlscope --regions FILE TRACE`: the file set before the trace opens is
@@ -637,6 +809,18 @@ test_screenshot (Fixture *f, gconstpointer data)
   etl_test_wait_transitions (GTK_WIDGET (f->window));
   g_free (name);
   name = g_strdup_printf ("regions-view-%dx%d.png", width, height);
+  save_png (GTK_WIDGET (f->window), name, width);
+
+  /* "Summary of these" on that tail, by provider and event, expanded. */
+  gtk_button_clicked (etl_regions_view_get_summary_button (view));
+  wait_idle (f->window);
+  g_assert_nonnull (etl_group_view_get_title (etl_window_get_group_view (f->window)));
+  g_assert_true (etl_group_view_set_keys (etl_window_get_group_view (f->window), "provider,event"));
+  wait_idle (f->window);
+  gtk_tree_view_expand_all (etl_group_view_get_tree_view (etl_window_get_group_view (f->window)));
+  etl_test_wait_transitions (GTK_WIDGET (f->window));
+  g_free (name);
+  name = g_strdup_printf ("regions-summary-%dx%d.png", width, height);
   save_png (GTK_WIDGET (f->window), name, width);
 }
 
@@ -1014,6 +1198,7 @@ main (int argc, char **argv)
   g_test_add ("/etl/gui/regions/lanes", Fixture, NULL, NULL, test_lanes, fixture_teardown);
   g_test_add ("/etl/gui/regions/load-regions", Fixture, NULL, NULL, test_load_regions, fixture_teardown);
   g_test_add ("/etl/gui/regions/flame", Fixture, NULL, NULL, test_flame, fixture_teardown);
+  g_test_add ("/etl/gui/regions/summary", Fixture, NULL, NULL, test_summary, fixture_teardown);
   g_test_add ("/etl/gui/regions/pending-regions", Fixture, NULL, NULL, test_pending_regions, fixture_teardown);
   g_test_add ("/etl/gui/regions/screenshot", Fixture, NULL, NULL, test_screenshot, fixture_teardown);
   g_test_add ("/etl/gui/regions/screenshot-gc", Fixture, NULL, NULL, test_screenshot_gc, fixture_teardown);

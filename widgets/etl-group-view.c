@@ -11,6 +11,13 @@
  * click on a header.  Above it a chooser of the grouping chain and a toggle
  * "Selected range".
  *
+ * etl_group_view_show_rows() shows instead the summary of another set of
+ * rows (the Regions view's "Summary of these": the records of the selected
+ * instances' threads within their intervals) under a line saying what they
+ * are, with a "Show all" button; that button, or new rows from the filter
+ * (etl_group_view_set_rows()), bring back the filter's rows.  The range
+ * toggle does not apply to such a set (its rows carry their own times).
+ *
  * The summary is computed in a worker (#GTask) whenever the rows (the
  * filter's), the range or the chain change: requests made in one main-loop
  * turn are collapsed into one, a new one cancels the previous, and the result
@@ -37,11 +44,16 @@ struct _EtlGroupView
   GtkComboBoxText *chooser;
   GtkToggleButton *range_toggle;
   GtkLabel *status;
+  GtkWidget *subset_bar;
+  GtkLabel *subset_label;
+  GtkButton *show_all_button;
   GtkTreeView *tree_view;
   GtkTreeStore *store;
 
   EtlTrace *trace;
   EtlRowSet *rows;
+  EtlRowSet *subset; /* etl_group_view_show_rows(): shown instead of @rows */
+  char *subset_title;
   gint64 begin;
   gint64 end;
   EtlGroupKey keys[ETL_GROUP_MAX_KEYS];
@@ -97,6 +109,18 @@ job_free (gpointer data)
   if (job->rows != NULL)
     etl_row_set_unref (job->rows);
   g_free (job);
+}
+
+static void
+clear_subset (EtlGroupView *self)
+{
+  g_clear_pointer (&self->subset, etl_row_set_unref);
+  g_clear_pointer (&self->subset_title, g_free);
+  if (self->subset_bar != NULL)
+    {
+      gtk_widget_hide (self->subset_bar);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->range_toggle), TRUE);
+    }
 }
 
 static void
@@ -191,7 +215,8 @@ show_summary (EtlGroupView *self)
   root = etl_group_summary_get_root (self->summary);
   n_top = root->children != NULL ? root->children->len : 0;
   text = g_strdup_printf ("%'" G_GUINT64_FORMAT " events · %u groups%s", root->count, n_top,
-                          etl_group_summary_get_end (self->summary) > etl_group_summary_get_begin (self->summary)
+                          self->subset != NULL ? ""
+                          : etl_group_summary_get_end (self->summary) > etl_group_summary_get_begin (self->summary)
                               ? " · selected range"
                               : "");
   gtk_label_set_text (self->status, text);
@@ -238,8 +263,11 @@ start_compute (gpointer user_data)
     return G_SOURCE_REMOVE;
   job = g_new0 (Job, 1);
   job->trace = etl_trace_ref (self->trace);
-  job->rows = self->rows != NULL ? etl_row_set_ref (self->rows) : NULL;
-  if (gtk_toggle_button_get_active (self->range_toggle) && self->end > self->begin)
+  if (self->subset != NULL)
+    job->rows = etl_row_set_ref (self->subset);
+  else
+    job->rows = self->rows != NULL ? etl_row_set_ref (self->rows) : NULL;
+  if (self->subset == NULL && gtk_toggle_button_get_active (self->range_toggle) && self->end > self->begin)
     {
       job->begin = self->begin;
       job->end = self->end;
@@ -281,7 +309,84 @@ etl_group_view_set_rows (EtlGroupView *self, EtlTrace *trace, EtlRowSet *rows)
   g_clear_pointer (&self->rows, etl_row_set_unref);
   self->trace = trace;
   self->rows = rows;
+  clear_subset (self);
   schedule (self);
+}
+
+/**
+ * etl_group_view_show_rows:
+ * @self: a view showing a trace (etl_group_view_set_rows())
+ * @rows: rows of that trace to summarise instead of the filter's (a
+ *   reference is taken)
+ * @title: what they are, shown above the table ("12 instances of
+ *   ExecuteTask: their threads within their intervals — 3,456 records")
+ *
+ * Recomputes the summary over @rows (in a worker, soon), the whole of them
+ * whatever the range toggle says, with @title and a "Show all" button
+ * above the table.  The button (etl_group_view_show_all()) or the next
+ * etl_group_view_set_rows() return to the filter's rows.
+ */
+void
+etl_group_view_show_rows (EtlGroupView *self, EtlRowSet *rows, const char *title)
+{
+  g_return_if_fail (ETL_IS_GROUP_VIEW (self));
+  g_return_if_fail (rows != NULL && title != NULL);
+  etl_row_set_ref (rows);
+  g_clear_pointer (&self->subset, etl_row_set_unref);
+  self->subset = rows;
+  g_free (self->subset_title);
+  self->subset_title = g_strdup (title);
+  gtk_label_set_text (self->subset_label, title);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->subset_label), title);
+  gtk_widget_show (self->subset_bar);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->range_toggle), FALSE);
+  schedule (self);
+}
+
+/**
+ * etl_group_view_show_all:
+ * @self: a view
+ *
+ * Returns to the summary of the filter's rows after
+ * etl_group_view_show_rows() (what its "Show all" button does); nothing
+ * when those are shown already.
+ */
+void
+etl_group_view_show_all (EtlGroupView *self)
+{
+  g_return_if_fail (ETL_IS_GROUP_VIEW (self));
+  if (self->subset == NULL)
+    return;
+  clear_subset (self);
+  schedule (self);
+}
+
+/**
+ * etl_group_view_get_title:
+ * @self: a view
+ *
+ * Returns: (transfer none) (nullable): the title of the rows
+ *   etl_group_view_show_rows() shows, %NULL while the filter's are shown
+ */
+const char *
+etl_group_view_get_title (EtlGroupView *self)
+{
+  g_return_val_if_fail (ETL_IS_GROUP_VIEW (self), NULL);
+  return self->subset != NULL ? self->subset_title : NULL;
+}
+
+/**
+ * etl_group_view_get_show_all_button:
+ * @self: a view
+ *
+ * Returns: (transfer none): the "Show all" button (visible with the rows
+ *   of etl_group_view_show_rows())
+ */
+GtkButton *
+etl_group_view_get_show_all_button (EtlGroupView *self)
+{
+  g_return_val_if_fail (ETL_IS_GROUP_VIEW (self), NULL);
+  return self->show_all_button;
 }
 
 /**
@@ -390,6 +495,13 @@ etl_group_view_get_tree_view (EtlGroupView *self)
 }
 
 static void
+on_show_all_clicked (GtkButton *button, EtlGroupView *self)
+{
+  (void) button;
+  etl_group_view_show_all (self);
+}
+
+static void
 on_chooser_changed (GtkComboBox *combo, EtlGroupView *self)
 {
   const char *id = gtk_combo_box_get_active_id (combo);
@@ -471,6 +583,8 @@ etl_group_view_dispose (GObject *object)
   g_clear_pointer (&self->summary, etl_group_summary_unref);
   g_clear_pointer (&self->trace, etl_trace_unref);
   g_clear_pointer (&self->rows, etl_row_set_unref);
+  g_clear_pointer (&self->subset, etl_row_set_unref);
+  g_clear_pointer (&self->subset_title, g_free);
   g_clear_object (&self->store);
   G_OBJECT_CLASS (etl_group_view_parent_class)->dispose (object);
 }
@@ -547,9 +661,33 @@ etl_group_view_init (EtlGroupView *self)
 
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->tree_view));
   gtk_widget_set_vexpand (scrolled, TRUE);
+  /* What etl_group_view_show_rows() shows, and the way back. */
+  self->subset_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  g_object_set (self->subset_bar, "margin-start", 6, "margin-end", 6, "margin-bottom", 4, NULL);
+  self->subset_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->subset_label, 0.0);
+  gtk_label_set_ellipsize (self->subset_label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (self->subset_label, 4);
+  {
+    PangoAttrList *attrs = pango_attr_list_new ();
+
+    pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+    gtk_label_set_attributes (self->subset_label, attrs);
+    pango_attr_list_unref (attrs);
+  }
+  self->show_all_button = GTK_BUTTON (gtk_button_new_with_label ("Show all"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->show_all_button), "Back to the summary of the filter's events");
+  g_signal_connect (self->show_all_button, "clicked", G_CALLBACK (on_show_all_clicked), self);
+  gtk_box_pack_start (GTK_BOX (self->subset_bar), GTK_WIDGET (self->subset_label), TRUE, TRUE, 0);
+  gtk_box_pack_end (GTK_BOX (self->subset_bar), GTK_WIDGET (self->show_all_button), FALSE, FALSE, 0);
+  gtk_style_context_add_class (gtk_widget_get_style_context (self->subset_bar), "subset");
+
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (self), self->subset_bar, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), scrolled, TRUE, TRUE, 0);
   gtk_widget_show_all (GTK_WIDGET (self));
+  gtk_widget_set_no_show_all (self->subset_bar, TRUE);
+  gtk_widget_hide (self->subset_bar);
 
   self->keys[0] = ETL_GROUP_BY_PROVIDER;
   self->keys[1] = ETL_GROUP_BY_EVENT;

@@ -53,6 +53,10 @@ G_DECLARE_FINAL_TYPE (EtlGroupView, etl_group_view, ETL, GROUP_VIEW, GtkBox)
 GtkWidget *etl_group_view_new (void);
 void etl_group_view_set_rows (EtlGroupView *self, EtlTrace *trace, EtlRowSet *rows);
 void etl_group_view_set_range (EtlGroupView *self, gint64 begin, gint64 end);
+void etl_group_view_show_rows (EtlGroupView *self, EtlRowSet *rows, const char *title);
+void etl_group_view_show_all (EtlGroupView *self);
+const char *etl_group_view_get_title (EtlGroupView *self);
+GtkButton *etl_group_view_get_show_all_button (EtlGroupView *self);
 gboolean etl_group_view_set_keys (EtlGroupView *self, const char *chain);
 void etl_group_view_set_use_range (EtlGroupView *self, gboolean use_range);
 EtlGroupSummary *etl_group_view_get_summary (EtlGroupView *self);

@@ -12,9 +12,11 @@
  *
  * - the names table: one row per name with Count, Total, Mean, Median, P90,
  *   P99 and Max in ms (WPA's Regions of Interest columns; PerfView's
- *   StartStop view) and Open, sortable by a click on a header.  Only the
- *   intervals that begin in the range selected in the timeline count
- *   (etl_regions_view_set_range()), else all of them;
+ *   StartStop view), Open and Unmatched Stops (Stops no Start paired with,
+ *   etl_span_set_get_unmatched_stops(): a name that has only those has a
+ *   row with Count 0, as `etlscope-cli regions` lists it), sortable by a
+ *   click on a header.  Only the intervals and Stops in the range selected
+ *   in the timeline count (etl_regions_view_set_range()), else all of them;
  * - for the selected name, a duration histogram (#EtlDurationHistogram):
  *   dragging over its buckets selects the instances in them (the slow
  *   tail in one gesture), and the instances table lists the selected
@@ -25,12 +27,16 @@
  *   Start in the event list and the timeline);
  * - beside it, the flame graph of the CPU samples that ran on the selected
  *   instances' threads within their intervals
- *   (etl_stack_tree_new_for_threads()), and a button that asks for the
- *   grouped summary of their time range (#EtlRegionsView::summary-requested).
+ *   (etl_stack_tree_new_for_threads()), and a button "Summary of these" that
+ *   collects the records of those threads within those intervals
+ *   (etl_thread_rows_new(): the samples by the flame graph's rule) and hands
+ *   them to the window for the grouped summary
+ *   (#EtlRegionsView::summary-requested).
  *
  * Every computation runs in a worker (#GTask, etl_worker_run()): the
  * statistics, the instances of a name with their histogram and fields, the
- * flame graph; a new request cancels the previous one of its kind.  Rows
+ * flame graph, the records of "Summary of these"; a new request cancels the
+ * previous one of its kind, and a new selection the last two.  Rows
  * reach the stores from an idle that stops after ~8 ms, so that no
  * main-loop turn is long (etl_regions_view_get_longest_step()).
  */
@@ -46,6 +52,7 @@
 #include "etl-process-table.h"
 #include "etl-regions-view.h"
 #include "etl-stack-tree.h"
+#include "etl-thread-rows.h"
 #include "etl-trace-decode.h"
 #include "etl-worker.h"
 
@@ -88,6 +95,7 @@ struct _EtlRegionsView
   GCancellable *stats_cancel;
   GCancellable *inst_cancel;
   GCancellable *flame_cancel;
+  GCancellable *summary_cancel;
   guint stats_idle;
 
   gboolean has_name;
@@ -151,10 +159,19 @@ typedef struct
   gint64 begin, end;
 } StatsJob;
 
+/* The unmatched Stops of a (name, lane) in the range. */
+typedef struct
+{
+  guint32 name;
+  guint32 lane;
+  guint64 count;
+} StopCount;
+
 typedef struct
 {
   EtlSpanSet *spans;
   GArray *stats;
+  GArray *stops; /* StopCount, by (name, lane) */
 } StatsResult;
 
 static void
@@ -174,7 +191,48 @@ stats_result_free (gpointer data)
 
   g_clear_pointer (&r->spans, etl_span_set_unref);
   g_clear_pointer (&r->stats, g_array_unref);
+  g_clear_pointer (&r->stops, g_array_unref);
   g_free (r);
+}
+
+static int
+cmp_stop_key (gconstpointer a, gconstpointer b)
+{
+  const StopCount *x = a, *y = b;
+
+  if (x->name != y->name)
+    return x->name < y->name ? -1 : 1;
+  return x->lane < y->lane ? -1 : x->lane > y->lane;
+}
+
+/* The unmatched Stops of @spans in [@begin, @end) (all when @end ≤
+ * @begin), counted per (name, lane), sorted by it. */
+static GArray *
+count_stops (EtlSpanSet *spans, gint64 begin, gint64 end)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (StopCount));
+  guint n = 0, k = 0;
+  const EtlSpanStop *st = etl_span_set_get_unmatched_stops (spans, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (end <= begin || (st[i].time >= begin && st[i].time < end))
+      {
+        StopCount c = { st[i].name, st[i].lane, 1 };
+
+        g_array_append_val (out, c);
+      }
+  g_array_sort (out, cmp_stop_key);
+  for (guint i = 0; i < out->len; i++)
+    {
+      StopCount *c = &g_array_index (out, StopCount, i);
+
+      if (k > 0 && cmp_stop_key (&g_array_index (out, StopCount, k - 1), c) == 0)
+        g_array_index (out, StopCount, k - 1).count++;
+      else
+        g_array_index (out, StopCount, k++) = *c;
+    }
+  g_array_set_size (out, k);
+  return out;
 }
 
 static void
@@ -202,6 +260,7 @@ stats_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *ca
   else
     result->spans = etl_span_set_ref (acts);
   result->stats = etl_span_set_compute_stats (result->spans, job->begin, job->end);
+  result->stops = count_stops (result->spans, job->begin, job->end);
   if (g_task_return_error_if_cancelled (task))
     stats_result_free (result);
   else
@@ -213,6 +272,7 @@ clear_instances (EtlRegionsView *self)
 {
   cancel (&self->inst_cancel);
   cancel (&self->flame_cancel);
+  cancel (&self->summary_cancel);
   g_clear_handle_id (&self->fill_id, g_source_remove);
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->selected, g_array_unref);
@@ -232,8 +292,10 @@ on_stats (GObject *source, GAsyncResult *res, gpointer user_data)
   StatsResult *result = g_task_propagate_pointer (G_TASK (res), &error);
   GtkTreeSelection *sel;
   gint64 t0 = g_get_monotonic_time ();
-  guint n_spans = 0;
+  guint n_spans = 0, n_rows = 0;
+  guint64 n_stops = 0;
   gboolean reselected = FALSE;
+  g_autofree gboolean *stop_shown = NULL;
 
   (void) source;
   if (g_task_get_cancellable (G_TASK (res)) != self->stats_cancel)
@@ -257,10 +319,19 @@ on_stats (GObject *source, GAsyncResult *res, gpointer user_data)
   g_object_ref (self->names);
   gtk_tree_view_set_model (self->names_view, NULL);
   gtk_list_store_clear (self->names);
+  stop_shown = g_new0 (gboolean, MAX (result->stops->len, 1));
   for (guint i = 0; i < result->stats->len; i++)
     {
       const EtlSpanNameStats *s = &g_array_index (result->stats, EtlSpanNameStats, i);
+      StopCount key = { s->name, s->lane, 0 };
+      guint at = 0;
+      guint64 unmatched = 0;
 
+      if (g_array_binary_search (result->stops, &key, cmp_stop_key, &at))
+        {
+          unmatched = g_array_index (result->stops, StopCount, at).count;
+          stop_shown[at] = TRUE;
+        }
       gtk_list_store_insert_with_values (self->names, NULL, -1,
                                          ETL_REGIONS_VIEW_NAME_COLUMN_NAME,
                                          etl_span_set_get_string (self->spans, s->name),
@@ -275,18 +346,49 @@ on_stats (GObject *source, GAsyncResult *res, gpointer user_data)
                                          ETL_REGIONS_VIEW_NAME_COLUMN_ID, (guint) s->name,
                                          ETL_REGIONS_VIEW_NAME_COLUMN_SOURCE,
                                          etl_span_set_get_string (self->spans, s->lane),
-                                         ETL_REGIONS_VIEW_NAME_COLUMN_SOURCE_ID, (guint) s->lane, -1);
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_SOURCE_ID, (guint) s->lane,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_UNMATCHED, unmatched, -1);
     }
+  /* The names that have only Stops without a Start: no interval, Count 0. */
+  for (guint i = 0; i < result->stops->len; i++)
+    {
+      const StopCount *c = &g_array_index (result->stops, StopCount, i);
+
+      n_stops += c->count;
+      if (stop_shown[i])
+        continue;
+      gtk_list_store_insert_with_values (self->names, NULL, -1,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_NAME, etl_span_set_get_string (self->spans, c->name),
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_COUNT, (guint64) 0,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_TOTAL, (gint64) 0,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_MEAN, 0.0,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_MEDIAN, 0.0,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_P90, (gint64) 0,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_P99, (gint64) 0,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_MAX, (gint64) 0,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_OPEN, (guint64) 0,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_ID, (guint) c->name,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_SOURCE,
+                                         etl_span_set_get_string (self->spans, c->lane),
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_SOURCE_ID, (guint) c->lane,
+                                         ETL_REGIONS_VIEW_NAME_COLUMN_UNMATCHED, c->count, -1);
+      n_rows++;
+    }
+  n_rows += result->stats->len;
   gtk_tree_view_set_model (self->names_view, GTK_TREE_MODEL (self->names));
   g_object_unref (self->names);
   {
     g_autofree char *text = NULL;
 
-    if (result->stats->len == 0)
+    if (n_rows == 0)
       text = g_strdup ("No Start/Stop activities or regions in this trace (events with opcodes 1 and 2; "
                        "File ▸ Load Regions… adds a Regions of Interest file)");
+    else if (n_stops > 0)
+      text = g_strdup_printf ("%u names · %u intervals · %" G_GUINT64_FORMAT " Stops without a Start%s", n_rows,
+                              n_spans, n_stops,
+                              self->end > self->begin ? " · counting those that begin in the selected range" : "");
     else
-      text = g_strdup_printf ("%u names · %u intervals%s", result->stats->len, n_spans,
+      text = g_strdup_printf ("%u names · %u intervals%s", n_rows, n_spans,
                               self->end > self->begin ? " · counting those that begin in the selected range"
                                                       : "");
     set_message (self, text);
@@ -566,13 +668,37 @@ on_flame (GObject *source, GAsyncResult *res, gpointer user_data)
   etl_flame_graph_set_tree (self->flame, tree);
 }
 
+/* The selected instances as threads' times (those with a thread: a
+ * container region has none), for the flame graph and "Summary of these".
+ * With @with_stop, an instance's time includes its end (its Stop's
+ * FILETIME; an open one's, the trace's last record), so that the summary
+ * counts the Stop record beside the Start (the samples of the flame graph
+ * lie strictly inside). */
+static GArray *
+selected_thread_spans (EtlRegionsView *self, gboolean with_stop)
+{
+  guint n = 0;
+  const EtlSpan *s = etl_span_set_get (self->spans, &n);
+  GArray *spans = g_array_sized_new (FALSE, FALSE, sizeof (EtlStackTreeSpan), self->selected->len);
+
+  for (guint i = 0; i < self->selected->len; i++)
+    {
+      const EtlSpan *x = &s[g_array_index (self->selected, guint32, i)];
+      EtlStackTreeSpan t = { x->tid, x->start, x->stop };
+
+      if (with_stop)
+        t.stop++;
+      if (x->tid != 0)
+        g_array_append_val (spans, t);
+    }
+  return spans;
+}
+
 static void
 start_flame (EtlRegionsView *self)
 {
   g_autoptr (GTask) task = NULL;
   FlameJob *job;
-  guint n = 0;
-  const EtlSpan *s;
 
   cancel (&self->flame_cancel);
   etl_flame_graph_set_tree (self->flame, NULL);
@@ -581,23 +707,97 @@ start_flame (EtlRegionsView *self)
       gtk_label_set_text (self->flame_label, self->stacks == NULL ? "No stacks in this trace" : "");
       return;
     }
-  s = etl_span_set_get (self->spans, &n);
   job = g_new0 (FlameJob, 1);
   job->stacks = etl_stacks_ref (self->stacks);
-  job->spans = g_array_sized_new (FALSE, FALSE, sizeof (EtlStackTreeSpan), self->selected->len);
-  for (guint i = 0; i < self->selected->len; i++)
-    {
-      const EtlSpan *x = &s[g_array_index (self->selected, guint32, i)];
-      EtlStackTreeSpan t = { x->tid, x->start, x->stop };
-
-      if (x->tid != 0)
-        g_array_append_val (job->spans, t);
-    }
+  job->spans = selected_thread_spans (self, FALSE);
   gtk_label_set_text (self->flame_label, "Reading the samples…");
   self->flame_cancel = g_cancellable_new ();
   task = g_task_new (NULL, self->flame_cancel, on_flame, g_object_ref (self));
   g_task_set_task_data (task, job, flame_job_free);
   etl_worker_run (task, flame_thread);
+}
+
+/* ---- "Summary of these": the instances' records (worker) ---- */
+
+typedef struct
+{
+  EtlTrace *trace;
+  GArray *spans; /* EtlStackTreeSpan */
+} SummaryJob;
+
+static void
+summary_job_free (gpointer data)
+{
+  SummaryJob *job = data;
+
+  etl_trace_unref (job->trace);
+  g_array_unref (job->spans);
+  g_free (job);
+}
+
+static void
+summary_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  SummaryJob *job = task_data;
+  GError *error = NULL;
+  EtlRowSet *rows;
+
+  (void) source;
+  rows = etl_thread_rows_new (job->trace, (const EtlStackTreeSpan *) (gpointer) job->spans->data, job->spans->len,
+                              cancellable, &error);
+  if (rows == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, rows, (GDestroyNotify) etl_row_set_unref);
+}
+
+static void
+on_summary_rows (GObject *source, GAsyncResult *res, gpointer user_data)
+{
+  g_autoptr (EtlRegionsView) self = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (EtlRowSet) rows = g_task_propagate_pointer (G_TASK (res), &error);
+  g_autofree char *title = NULL;
+  g_autofree char *count = NULL;
+  guint n_sel;
+
+  (void) source;
+  if (g_task_get_cancellable (G_TASK (res)) != self->summary_cancel)
+    return;
+  g_clear_object (&self->summary_cancel);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->summary_button), self->selected != NULL && self->selected->len > 0);
+  if (rows == NULL)
+    {
+      gtk_label_set_text (self->flame_label, error->message);
+      return;
+    }
+  n_sel = self->selected != NULL ? self->selected->len : 0;
+  count = g_strdup_printf ("%'" G_GUINT64_FORMAT, etl_row_set_get_n (rows));
+  title = g_strdup_printf ("%u %s of %s: their threads within their intervals — %s records", n_sel,
+                           n_sel == 1 ? "instance" : "instances", self->name_text != NULL ? self->name_text : "?",
+                           count);
+  g_signal_emit (self, signals[SUMMARY_REQUESTED], 0, rows, title);
+}
+
+/* Collects the selected instances' records in a worker; the signal
+ * carries them when done. */
+static void
+start_summary (EtlRegionsView *self)
+{
+  g_autoptr (GTask) task = NULL;
+  SummaryJob *job;
+
+  cancel (&self->summary_cancel);
+  if (self->trace == NULL || self->spans == NULL || self->selected == NULL || self->selected->len == 0)
+    return;
+  job = g_new0 (SummaryJob, 1);
+  job->trace = etl_trace_ref (self->trace);
+  job->spans = selected_thread_spans (self, TRUE);
+  self->summary_cancel = g_cancellable_new ();
+  gtk_widget_set_sensitive (GTK_WIDGET (self->summary_button), FALSE);
+  task = g_task_new (NULL, self->summary_cancel, on_summary_rows, g_object_ref (self));
+  g_task_set_task_data (task, job, summary_job_free);
+  etl_worker_run (task, summary_thread);
 }
 
 /* ---- Filling the instances table in steps ---- */
@@ -611,7 +811,9 @@ update_instances_label (EtlRegionsView *self)
 
   if (self->selected == NULL)
     return;
-  if (etl_duration_histogram_get_selection (self->histogram, NULL, NULL))
+  if (self->n_of_name == 0)
+    text = g_strdup ("No instance: only Stops without a Start (the Unmatched Stops column)");
+  else if (etl_duration_histogram_get_selection (self->histogram, NULL, NULL))
     text = g_strdup_printf ("%u of %" G_GUINT64_FORMAT " instances selected in the histogram%s", n_sel,
                             self->n_of_name, n_sel > shown ? " (the longest shown)" : "");
   else
@@ -695,6 +897,7 @@ start_instances (EtlRegionsView *self, gboolean new_histogram)
   InstJob *job;
 
   cancel (&self->inst_cancel);
+  cancel (&self->summary_cancel); /* of the instances selected before */
   if (!self->has_name || self->spans == NULL || self->trace == NULL)
     return;
   job = g_new0 (InstJob, 1);
@@ -775,22 +978,8 @@ on_instance_activated (GtkTreeView *view, GtkTreePath *path, GtkTreeViewColumn *
 static void
 on_summary_clicked (GtkButton *button, EtlRegionsView *self)
 {
-  gint64 begin = G_MAXINT64, end = G_MININT64;
-  guint n = 0;
-  const EtlSpan *s;
-
   (void) button;
-  if (self->spans == NULL || self->selected == NULL || self->selected->len == 0)
-    return;
-  s = etl_span_set_get (self->spans, &n);
-  for (guint i = 0; i < self->selected->len; i++)
-    {
-      const EtlSpan *x = &s[g_array_index (self->selected, guint32, i)];
-
-      begin = MIN (begin, x->start);
-      end = MAX (end, x->stop);
-    }
-  g_signal_emit (self, signals[SUMMARY_REQUESTED], 0, begin, end + 1);
+  start_summary (self);
 }
 
 /* ---- Cells ---- */
@@ -870,6 +1059,7 @@ etl_regions_view_dispose (GObject *object)
   cancel (&self->stats_cancel);
   cancel (&self->inst_cancel);
   cancel (&self->flame_cancel);
+  cancel (&self->summary_cancel);
   g_clear_handle_id (&self->stats_idle, g_source_remove);
   g_clear_handle_id (&self->fill_id, g_source_remove);
   g_clear_pointer (&self->rows, g_array_unref);
@@ -918,14 +1108,17 @@ etl_regions_view_class_init (EtlRegionsViewClass *klass)
   /**
    * EtlRegionsView::summary-requested:
    * @self: the view
-   * @begin: the earliest beginning of the selected instances, FILETIME
-   * @end: just after their latest end, FILETIME (exclusive)
+   * @rows: (type gpointer): the #EtlRowSet of the records of the selected
+   *   instances' threads within their intervals (etl_thread_rows_new()),
+   *   valid during the emission (take a reference to keep it)
+   * @title: what they are: "12 instances of ExecuteTask: their threads
+   *   within their intervals — 3,456 records"
    *
-   * "Summary of these" was clicked: the window shows the grouped summary
-   * of that range.
+   * "Summary of these" was clicked and its records collected (in a
+   * worker): the window shows their grouped summary.
    */
   signals[SUMMARY_REQUESTED] = g_signal_new ("summary-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                             NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+                                             NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_STRING);
 }
 
 static void
@@ -942,7 +1135,7 @@ etl_regions_view_init (EtlRegionsView *self)
 
   self->names = gtk_list_store_new (ETL_REGIONS_VIEW_NAME_N_COLUMNS, G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_INT64,
                                     G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_INT64,
-                                    G_TYPE_UINT64, G_TYPE_UINT, G_TYPE_STRING, G_TYPE_UINT);
+                                    G_TYPE_UINT64, G_TYPE_UINT, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_UINT64);
   gtk_tree_sortable_set_sort_column_id (GTK_TREE_SORTABLE (self->names), ETL_REGIONS_VIEW_NAME_COLUMN_TOTAL,
                                         GTK_SORT_DESCENDING);
   self->names_view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->names)));
@@ -955,6 +1148,7 @@ etl_regions_view_init (EtlRegionsView *self)
   add_column (self->names_view, "P99 (ms)", ETL_REGIONS_VIEW_NAME_COLUMN_P99, TRUE, FALSE);
   add_column (self->names_view, "Max (ms)", ETL_REGIONS_VIEW_NAME_COLUMN_MAX, TRUE, FALSE);
   add_column (self->names_view, "Open", ETL_REGIONS_VIEW_NAME_COLUMN_OPEN, FALSE, FALSE);
+  add_column (self->names_view, "Unmatched Stops", ETL_REGIONS_VIEW_NAME_COLUMN_UNMATCHED, FALSE, FALSE);
   add_column (self->names_view, "Source", ETL_REGIONS_VIEW_NAME_COLUMN_SOURCE, FALSE, TRUE);
   g_signal_connect (gtk_tree_view_get_selection (self->names_view), "changed", G_CALLBACK (on_name_selected), self);
 
@@ -984,7 +1178,8 @@ etl_regions_view_init (EtlRegionsView *self)
   gtk_label_set_line_wrap (self->flame_label, FALSE);
   self->summary_button = GTK_BUTTON (gtk_button_new_with_label ("Summary of these"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_button),
-                               "Show the grouped summary of the time the selected instances cover");
+                               "The grouped summary of what happened on the selected instances' threads within "
+                               "their intervals");
   gtk_widget_set_sensitive (GTK_WIDGET (self->summary_button), FALSE);
   g_signal_connect (self->summary_button, "clicked", G_CALLBACK (on_summary_clicked), self);
 
@@ -1181,7 +1376,7 @@ etl_regions_view_is_busy (EtlRegionsView *self)
 {
   g_return_val_if_fail (ETL_IS_REGIONS_VIEW (self), FALSE);
   return self->stats_idle != 0 || self->stats_cancel != NULL || self->inst_cancel != NULL
-         || self->flame_cancel != NULL || self->fill_id != 0;
+         || self->flame_cancel != NULL || self->summary_cancel != NULL || self->fill_id != 0;
 }
 
 /**
@@ -1261,4 +1456,17 @@ etl_regions_view_get_flame_graph (EtlRegionsView *self)
 {
   g_return_val_if_fail (ETL_IS_REGIONS_VIEW (self), NULL);
   return self->flame;
+}
+
+/**
+ * etl_regions_view_get_summary_button:
+ * @self: a view
+ *
+ * Returns: (transfer none): the "Summary of these" button
+ */
+GtkButton *
+etl_regions_view_get_summary_button (EtlRegionsView *self)
+{
+  g_return_val_if_fail (ETL_IS_REGIONS_VIEW (self), NULL);
+  return self->summary_button;
 }

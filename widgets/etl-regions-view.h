@@ -27,6 +27,9 @@ G_BEGIN_DECLS
  * @ETL_REGIONS_VIEW_NAME_COLUMN_SOURCE: the lane of its spans: the provider,
  *   or "Regions: FILE" (string)
  * @ETL_REGIONS_VIEW_NAME_COLUMN_SOURCE_ID: its string index (guint)
+ * @ETL_REGIONS_VIEW_NAME_COLUMN_UNMATCHED: its Stops without a Start
+ *   (guint64; `etlscope-cli regions`' unmatched_stops); a row of a name
+ *   that has only those has Count 0
  * @ETL_REGIONS_VIEW_NAME_N_COLUMNS: the number of columns
  *
  * The columns of the names table's #GtkListStore (durations are shown in
@@ -46,6 +49,7 @@ typedef enum
   ETL_REGIONS_VIEW_NAME_COLUMN_ID,
   ETL_REGIONS_VIEW_NAME_COLUMN_SOURCE,
   ETL_REGIONS_VIEW_NAME_COLUMN_SOURCE_ID,
+  ETL_REGIONS_VIEW_NAME_COLUMN_UNMATCHED,
   ETL_REGIONS_VIEW_NAME_N_COLUMNS,
 } EtlRegionsViewNameColumn;
 
@@ -110,5 +114,6 @@ GtkTreeView *etl_regions_view_get_names_view (EtlRegionsView *self);
 GtkTreeView *etl_regions_view_get_instances_view (EtlRegionsView *self);
 EtlDurationHistogram *etl_regions_view_get_histogram (EtlRegionsView *self);
 EtlFlameGraph *etl_regions_view_get_flame_graph (EtlRegionsView *self);
+GtkButton *etl_regions_view_get_summary_button (EtlRegionsView *self);
 
 G_END_DECLS

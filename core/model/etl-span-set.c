@@ -38,6 +38,7 @@ struct _EtlSpanSet
   GArray *spans;           /* EtlSpan */
   GPtrArray *strings;      /* char *, owned */
   GHashTable *string_index; /* char * (in @strings) → index + 1 */
+  GArray *stops;           /* EtlSpanStop: ends without a beginning */
   guint max_depth;
 };
 
@@ -53,6 +54,7 @@ etl_span_set_new (void)
 
   g_atomic_ref_count_init (&set->ref);
   set->spans = g_array_new (FALSE, FALSE, sizeof (EtlSpan));
+  set->stops = g_array_new (FALSE, FALSE, sizeof (EtlSpanStop));
   set->strings = g_ptr_array_new_with_free_func (g_free);
   set->string_index = g_hash_table_new (g_str_hash, g_str_equal);
   etl_span_set_intern (set, "");
@@ -85,6 +87,7 @@ etl_span_set_unref (EtlSpanSet *set)
   if (set == NULL || !g_atomic_ref_count_dec (&set->ref))
     return;
   g_array_unref (set->spans);
+  g_array_unref (set->stops);
   g_hash_table_unref (set->string_index);
   g_ptr_array_unref (set->strings);
   g_free (set);
@@ -133,6 +136,27 @@ etl_span_set_add (EtlSpanSet *set, const EtlSpan *span)
   return set->spans->len - 1;
 }
 
+/* The lane of @provider's activities: its name as
+ * etl_record_dup_provider_name() gives it for @record (the provider's first
+ * Start, or Stop when it has no Start), remembered in @lanes. */
+static guint32
+provider_lane (EtlSpanSet *set, EtlTrace *trace, GHashTable *lanes, guint16 provider, guint64 record)
+{
+  gpointer lane;
+
+  if (!g_hash_table_lookup_extended (lanes, GUINT_TO_POINTER (provider), NULL, &lane))
+    {
+      g_auto (EtlRecord) rec = { 0 };
+      g_autofree char *name = NULL;
+
+      if (etl_trace_get_record (trace, record, &rec, NULL))
+        name = etl_record_dup_provider_name (&rec);
+      lane = GUINT_TO_POINTER (etl_span_set_intern (set, name != NULL ? name : "Activities"));
+      g_hash_table_insert (lanes, GUINT_TO_POINTER (provider), lane);
+    }
+  return GPOINTER_TO_UINT (lane);
+}
+
 /**
  * etl_span_set_add_activities:
  * @set: a set being built
@@ -141,14 +165,18 @@ etl_span_set_add (EtlSpanSet *set, const EtlSpan *span)
  *
  * Appends one span per activity, named as the activity (task name and
  * first string field), in the lane of its provider (the name
- * etl_record_dup_provider_name() gives the provider's first Start).
+ * etl_record_dup_provider_name() gives the provider's first Start), and
+ * the unmatched Stops (etl_activities_get_unmatched_stops(); named by
+ * their task name, as etl_activities_compute_stats() counts them) to
+ * etl_span_set_get_unmatched_stops().
  */
 void
 etl_span_set_add_activities (EtlSpanSet *set, EtlTrace *trace, EtlActivities *activities)
 {
   g_autoptr (GHashTable) lanes = g_hash_table_new (g_direct_hash, g_direct_equal);
-  guint n = 0, base;
+  guint n = 0, n_stops = 0, base;
   const EtlActivity *a;
+  const EtlActivityStop *stops;
 
   g_return_if_fail (set != NULL && trace != NULL && activities != NULL);
   a = etl_activities_get (activities, &n);
@@ -157,18 +185,8 @@ etl_span_set_add_activities (EtlSpanSet *set, EtlTrace *trace, EtlActivities *ac
   for (guint i = 0; i < n; i++)
     {
       EtlSpan *s = &g_array_index (set->spans, EtlSpan, base + i);
-      gpointer lane;
+      guint32 lane = provider_lane (set, trace, lanes, a[i].provider, a[i].start_record);
 
-      if (!g_hash_table_lookup_extended (lanes, GUINT_TO_POINTER (a[i].provider), NULL, &lane))
-        {
-          g_auto (EtlRecord) rec = { 0 };
-          g_autofree char *name = NULL;
-
-          if (etl_trace_get_record (trace, a[i].start_record, &rec, NULL))
-            name = etl_record_dup_provider_name (&rec);
-          lane = GUINT_TO_POINTER (etl_span_set_intern (set, name != NULL ? name : "Activities"));
-          g_hash_table_insert (lanes, GUINT_TO_POINTER (a[i].provider), lane);
-        }
       s->start = a[i].start;
       s->stop = a[i].stop;
       s->start_record = a[i].start_record;
@@ -178,10 +196,23 @@ etl_span_set_add_activities (EtlSpanSet *set, EtlTrace *trace, EtlActivities *ac
       s->depth = a[i].depth;
       s->name = etl_span_set_intern (set, etl_activities_get_string (activities, a[i].name));
       s->label = s->name;
-      s->lane = GPOINTER_TO_UINT (lane);
+      s->lane = lane;
       s->kind = ETL_SPAN_KIND_ACTIVITY;
       s->flags = (a[i].flags & ETL_ACTIVITY_OPEN) ? ETL_SPAN_OPEN : 0;
       set->max_depth = MAX (set->max_depth, s->depth);
+    }
+  stops = etl_activities_get_unmatched_stops (activities, &n_stops);
+  for (guint i = 0; i < n_stops; i++)
+    {
+      EtlSpanStop stop;
+
+      stop.time = stops[i].time;
+      stop.record = stops[i].record;
+      stop.pid = stops[i].pid;
+      stop.tid = stops[i].tid;
+      stop.lane = provider_lane (set, trace, lanes, stops[i].provider, stops[i].record);
+      stop.name = etl_span_set_intern (set, etl_activities_get_string (activities, stops[i].name));
+      g_array_append_val (set->stops, stop);
     }
 }
 
@@ -263,6 +294,34 @@ etl_span_set_add_set (EtlSpanSet *set, EtlSpanSet *other)
         s.parent += base;
       etl_span_set_add (set, &s);
     }
+  for (guint i = 0; i < other->stops->len; i++)
+    {
+      EtlSpanStop stop = g_array_index (other->stops, EtlSpanStop, i);
+
+      stop.name = map[stop.name];
+      stop.lane = map[stop.lane];
+      g_array_append_val (set->stops, stop);
+    }
+}
+
+/**
+ * etl_span_set_get_unmatched_stops:
+ * @set: a set
+ * @n_stops: (out): their number
+ *
+ * The ends that began no span: the activities' Stops without a Start
+ * (etl_span_set_add_activities()), as `etlscope-cli regions` lists them in
+ * `unmatched_stops`.
+ *
+ * Returns: (transfer none) (array length=n_stops): the Stops, in the order
+ *   they were added (each source's in record order)
+ */
+const EtlSpanStop *
+etl_span_set_get_unmatched_stops (EtlSpanSet *set, guint *n_stops)
+{
+  g_return_val_if_fail (set != NULL && n_stops != NULL, NULL);
+  *n_stops = set->stops->len;
+  return (const EtlSpanStop *) (gpointer) set->stops->data;
 }
 
 /**

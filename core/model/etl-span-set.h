@@ -90,6 +90,27 @@ typedef struct
 } EtlSpan;
 
 /**
+ * EtlSpanStop:
+ * @time: FILETIME of the Stop
+ * @record: its record (index in the trace)
+ * @pid: its ProcessId
+ * @tid: its ThreadId
+ * @name: its name (the task name), a string of the set
+ * @lane: its provider's lane, a string of the set
+ *
+ * An end without a beginning: a Stop no Start paired with.
+ */
+typedef struct
+{
+  gint64 time;
+  guint64 record;
+  guint32 pid;
+  guint32 tid;
+  guint32 name;
+  guint32 lane;
+} EtlSpanStop;
+
+/**
  * EtlSpanNameStats:
  * @name: the name (etl_span_set_get_string())
  * @lane: the lane of its spans (etl_span_set_get_string()): one name in
@@ -149,6 +170,7 @@ void etl_span_set_add_regions (EtlSpanSet *set, EtlRegions *regions, const EtlRe
 void etl_span_set_add_builtin (EtlSpanSet *set, EtlBuiltinSpans *spans, guint kinds);
 void etl_span_set_add_set (EtlSpanSet *set, EtlSpanSet *other);
 const EtlSpan *etl_span_set_get (EtlSpanSet *set, guint *n_spans);
+const EtlSpanStop *etl_span_set_get_unmatched_stops (EtlSpanSet *set, guint *n_stops);
 const char *etl_span_set_get_string (EtlSpanSet *set, guint32 string);
 guint etl_span_set_get_n_strings (EtlSpanSet *set);
 guint etl_span_set_get_max_depth (EtlSpanSet *set);

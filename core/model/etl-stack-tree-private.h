@@ -19,4 +19,14 @@ void etl_stack_tree_builder_free (EtlStackTreeBuilder *builder);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtlStackTreeBuilder, etl_stack_tree_builder_free)
 
+/* Which samples count for a set of threads' times (etl-stack-tree.c):
+ * etl_stack_tree_new_for_threads() uses the three; etl_thread_rows_new()
+ * reads a sample's thread and merges the spans with the first two, so that
+ * "Summary of these" counts the samples the Regions view's flame graph
+ * counts. */
+gboolean etl_stack_tree_sample_thread (guint8 header_type, guint16 hook_id, const guint8 *user_data,
+                                       gsize user_data_len, guint32 *tid);
+guint etl_stack_tree_merge_spans (EtlStackTreeSpan *spans, guint n_spans, gint64 *from, gint64 *to);
+gboolean etl_stack_tree_spans_contain (const EtlStackTreeSpan *spans, guint n_spans, guint32 tid, gint64 t);
+
 G_END_DECLS

@@ -245,10 +245,33 @@ etl_stack_tree_new (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
   return build_tree (stacks, from_filetime, to_filetime, NULL, 0, cancellable, error);
 }
 
-/* Whether the sample of @tid at @t lies in one of @spans (sorted by @tid,
- * then @start; those of one thread do not overlap). */
-static gboolean
-in_thread_spans (const EtlStackTreeSpan *spans, guint n_spans, guint32 tid, gint64 t)
+/* Internal (etl-stack-tree-private.h): the thread a PERFINFO
+ * SampledProfile record ran on, its ThreadId (PerfInfo_SampledProfile: the
+ * pointer-sized InstructionPointer, then ThreadId, 32 bits).  FALSE for
+ * other records and for a payload too short to hold it. */
+gboolean
+etl_stack_tree_sample_thread (guint8 header_type, guint16 hook_id, const guint8 *user_data, gsize user_data_len,
+                              guint32 *tid)
+{
+  gsize ptr;
+  guint32 v;
+
+  if (hook_id != HOOK_SAMPLED_PROFILE
+      || (header_type != ETL_HEADER_TYPE_PERFINFO64 && header_type != ETL_HEADER_TYPE_PERFINFO32))
+    return FALSE;
+  ptr = header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
+  if (user_data == NULL || user_data_len < ptr + 4)
+    return FALSE;
+  memcpy (&v, user_data + ptr, 4);
+  *tid = GUINT32_FROM_LE (v);
+  return TRUE;
+}
+
+/* Internal: whether time @t of thread @tid lies in one of @spans (as
+ * etl_stack_tree_merge_spans() leaves them: sorted by @tid, then @start;
+ * those of one thread disjoint).  O(log n_spans). */
+gboolean
+etl_stack_tree_spans_contain (const EtlStackTreeSpan *spans, guint n_spans, guint32 tid, gint64 t)
 {
   guint lo = 0, hi = n_spans;
 
@@ -273,6 +296,37 @@ cmp_span (gconstpointer a, gconstpointer b)
   if (x->tid != y->tid)
     return x->tid < y->tid ? -1 : 1;
   return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Internal: sorts @spans by thread, then start, and merges in place those
+ * of one thread that overlap or touch, so that a time of a thread lies in
+ * at most one.  Empty spans (@stop ≤ @start) are dropped.  @from and @to
+ * (optional) get the earliest start and the latest stop (G_MAXINT64 and
+ * G_MININT64 when none is left).  Returns the number left. */
+guint
+etl_stack_tree_merge_spans (EtlStackTreeSpan *spans, guint n_spans, gint64 *from, gint64 *to)
+{
+  gint64 lo = G_MAXINT64, hi = G_MININT64;
+  guint n = 0;
+
+  if (n_spans > 0)
+    qsort (spans, n_spans, sizeof *spans, cmp_span);
+  for (guint i = 0; i < n_spans; i++)
+    {
+      if (spans[i].stop <= spans[i].start)
+        continue;
+      if (n > 0 && spans[n - 1].tid == spans[i].tid && spans[i].start <= spans[n - 1].stop)
+        spans[n - 1].stop = MAX (spans[n - 1].stop, spans[i].stop);
+      else
+        spans[n++] = spans[i];
+      lo = MIN (lo, spans[i].start);
+      hi = MAX (hi, spans[i].stop);
+    }
+  if (from != NULL)
+    *from = lo;
+  if (to != NULL)
+    *to = hi;
+  return n;
 }
 
 static EtlStackTree *
@@ -304,14 +358,10 @@ build_tree (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime, const E
         continue;
       if (spans != NULL)
         {
-          /* SampledProfile: InstructionPointer (a pointer), ThreadId (32 bits). */
-          gsize ptr = rec.header_type == ETL_HEADER_TYPE_PERFINFO32 ? 4 : 8;
           guint32 tid;
 
-          if (rec.user_data == NULL || rec.user_data_len < ptr + 4)
-            continue;
-          memcpy (&tid, rec.user_data + ptr, 4);
-          if (!in_thread_spans (spans, n_spans, GUINT32_FROM_LE (tid), rec.filetime))
+          if (!etl_stack_tree_sample_thread (rec.header_type, rec.hook_id, rec.user_data, rec.user_data_len, &tid)
+              || !etl_stack_tree_spans_contain (spans, n_spans, tid, rec.filetime))
             continue;
         }
       frames = etl_stacks_get_frames (stacks, i, &pid);
@@ -355,24 +405,17 @@ etl_stack_tree_new_for_threads (EtlStacks *stacks, const EtlStackTreeSpan *spans
                                 GCancellable *cancellable, GError **error)
 {
   g_autofree EtlStackTreeSpan *merged = NULL;
-  guint n = 0;
-  gint64 from = G_MAXINT64, to = G_MININT64;
+  guint n;
+  gint64 from, to;
 
   g_return_val_if_fail (stacks != NULL, NULL);
   g_return_val_if_fail (spans != NULL || n_spans == 0, NULL);
   if (n_spans == 0)
     return build_tree (stacks, 0, 0, NULL, 0, cancellable, error);
   merged = g_memdup2 (spans, (gsize) n_spans * sizeof *spans);
-  qsort (merged, n_spans, sizeof *merged, cmp_span);
-  for (guint i = 0; i < n_spans; i++)
-    {
-      if (n > 0 && merged[n - 1].tid == merged[i].tid && merged[i].start <= merged[n - 1].stop)
-        merged[n - 1].stop = MAX (merged[n - 1].stop, merged[i].stop);
-      else
-        merged[n++] = merged[i];
-      from = MIN (from, merged[i].start);
-      to = MAX (to, merged[i].stop);
-    }
+  n = etl_stack_tree_merge_spans (merged, n_spans, &from, &to);
+  if (n == 0)
+    return build_tree (stacks, 0, 0, NULL, 0, cancellable, error);
   return build_tree (stacks, from, to, merged, n, cancellable, error);
 }
 

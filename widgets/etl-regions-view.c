@@ -817,8 +817,9 @@ update_instances_label (EtlRegionsView *self)
     text = g_strdup_printf ("%u of %" G_GUINT64_FORMAT " instances selected in the histogram%s", n_sel,
                             self->n_of_name, n_sel > shown ? " (the longest shown)" : "");
   else
-    text = g_strdup_printf ("%" G_GUINT64_FORMAT " instances%s — drag over the histogram to select by duration",
-                            self->n_of_name, n_sel > shown ? " (the longest shown)" : "");
+    text = g_strdup_printf ("%" G_GUINT64_FORMAT " %s%s — drag over the histogram to select by duration",
+                            self->n_of_name, self->n_of_name == 1 ? "instance" : "instances",
+                            n_sel > shown ? " (the longest shown)" : "");
   gtk_label_set_text (self->instances_label, text);
 }
 

@@ -807,6 +807,7 @@ main (int argc, char **argv)
     const EtlSpanHistogram *h;
     guint n_selected = 0;
     gint64 t0, t1;
+    double summary_ms;
 
     begin_phase (PHASE_REGIONS);
     t0 = g_get_monotonic_time ();
@@ -836,7 +837,8 @@ main (int argc, char **argv)
       }
     t1 = g_get_monotonic_time ();
     gtk_button_clicked (GTK_BUTTON (summary));
-    printf ("  Summary of these: %.0f ms, on the %s tab\n", wait_quiet (t1), etl_window_get_view_tab (bench.window));
+    summary_ms = wait_quiet (t1);
+    printf ("  Summary of these: %.0f ms, on the %s tab\n", summary_ms, etl_window_get_view_tab (bench.window));
     end_phase (ms_since (t0));
   }
 

@@ -77,14 +77,6 @@ build (gpointer trace)
   return acts;
 }
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -164,7 +156,7 @@ main (int argc, char *argv[])
                 n_acts ? (double) (hwm_after - hwm_before) / (double) n_acts : 0.0, (double) hwm_before / 1048576.0,
                 (double) hwm_after / 1048576.0);
     }
-  qsort (ms, runs, sizeof ms[0], compare_double);
+  qsort (ms, runs, sizeof ms[0], bench_compare_double);
   printf ("BENCH activities_ms %.1f ms (median of %d; fastest %.1f, slowest %.1f; %u processors)\n", ms[runs / 2],
           runs, ms[0], ms[runs - 1], g_get_num_processors ());
   printf ("BENCH activities_ns_per_record %.1f ns\n", ms[runs / 2] * 1e6 / (double) MAX (n, 1));

@@ -30,14 +30,6 @@ build (gpointer data)
   return etl_builtin_spans_new (data, ETL_BUILTIN_KINDS_ALL, NULL, NULL);
 }
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -94,7 +86,7 @@ main (int argc, char *argv[])
       printf ("run %d: %.1f ms wall; %" G_GUINT64_FORMAT " records read, %u spans\n", r + 1, ms[r], c->records,
               n_spans);
     }
-  qsort (ms, runs, sizeof ms[0], compare_double);
+  qsort (ms, runs, sizeof ms[0], bench_compare_double);
   printf ("BENCH builtin_spans_ms %.1f ms (median of %d; fastest %.1f, slowest %.1f)\n", ms[runs / 2], runs, ms[0],
           ms[runs - 1]);
   printf ("BENCH builtin_spans_ns_per_record %.1f ns\n", ms[runs / 2] * 1e6 / (double) MAX (n, 1));

@@ -34,14 +34,6 @@
 
 #define RUNS 5
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-
-  return x < y ? -1 : x > y;
-}
-
 static double
 time_series (EtlTrace *trace, EtlCpuUsageMode mode, gint64 begin, gint64 end, guint n_buckets,
              guint64 *n_records)
@@ -66,7 +58,7 @@ time_series (EtlTrace *trace, EtlCpuUsageMode mode, gint64 begin, gint64 end, gu
       ms[r] = (double)(g_get_monotonic_time () - t0) / 1000.0;
       *n_records = etl_cpu_usage_get_n_records (u);
     }
-  qsort (ms, RUNS, sizeof ms[0], compare_double);
+  qsort (ms, RUNS, sizeof ms[0], bench_compare_double);
   return ms[RUNS / 2];
 }
 
@@ -94,7 +86,7 @@ time_frames (EtlCpuGraph *graph)
     }
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
-  qsort (ms, G_N_ELEMENTS (ms), sizeof ms[0], compare_double);
+  qsort (ms, G_N_ELEMENTS (ms), sizeof ms[0], bench_compare_double);
   return ms[G_N_ELEMENTS (ms) / 2];
 }
 

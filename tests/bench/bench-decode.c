@@ -20,16 +20,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-util.h"
 #include "etl-trace.h"
 #include "etl-test-util.h"
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-
-  return x < y ? -1 : (x > y);
-}
 
 int
 main (int argc, char **argv)
@@ -109,9 +102,9 @@ main (int argc, char **argv)
       cpu_ns[it] = (double)(c1 - c0) * 1e9 / CLOCKS_PER_SEC / (double)MAX (n, 1);
       process_ns[it] = (double)(t2 - t1) * 1000.0 / (double)MAX (n, 1);
     }
-  qsort (decode_ns, iterations, sizeof (double), compare_double);
-  qsort (process_ns, iterations, sizeof (double), compare_double);
-  qsort (cpu_ns, iterations, sizeof (double), compare_double);
+  qsort (decode_ns, iterations, sizeof (double), bench_compare_double);
+  qsort (process_ns, iterations, sizeof (double), bench_compare_double);
+  qsort (cpu_ns, iterations, sizeof (double), bench_compare_double);
 
   printf ("file: %s (%" G_GUINT64_FORMAT " records, %" G_GUINT64_FORMAT
           " with a schema, %" G_GUINT64_FORMAT " fields)\n",

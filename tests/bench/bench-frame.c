@@ -35,14 +35,6 @@
 
 #define TARGET_MS 8.0
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : (x > y);
-}
-
 static double
 ms_since (gint64 t0)
 {
@@ -175,7 +167,7 @@ main (int argc, char **argv)
           frame_ms[f] = ms_since (f0);
           maxima[l] = MAX (maxima[l], frame_ms[f]);
         }
-      qsort (frame_ms, n_frames, sizeof (double), compare_double);
+      qsort (frame_ms, n_frames, sizeof (double), bench_compare_double);
       medians[l] = n_frames % 2 ? frame_ms[n_frames / 2]
                                 : (frame_ms[n_frames / 2 - 1] + frame_ms[n_frames / 2]) / 2.0;
       all_met = all_met && medians[l] <= TARGET_MS;

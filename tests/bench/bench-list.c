@@ -27,20 +27,13 @@
 #include <time.h>
 #endif
 
+#include "bench-util.h"
 #include "etl-event-model.h"
 #include "etl-trace.h"
 #include "etl-test-util.h"
 
 #define PAGE_ROWS 1000
 #define TARGET_MS 2.0
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : (x > y);
-}
 
 /* This thread's CPU time in µs: the machine is shared, so wall time alone
  * says more about the neighbours than about the code.  Windows: wall time. */
@@ -89,7 +82,7 @@ median_page (EtlTrace *trace, EtlRowSet *rows, guint64 first, int iterations)
 
   for (int i = 0; i < iterations; i++)
     ms[i] = format_page (trace, rows, first);
-  qsort (ms, iterations, sizeof (double), compare_double);
+  qsort (ms, iterations, sizeof (double), bench_compare_double);
   return ms[iterations / 2];
 }
 
@@ -152,7 +145,7 @@ main (int argc, char **argv)
           slowest = p * PAGE_ROWS;
         }
     }
-  qsort (pages, n_pages, sizeof (double), compare_double);
+  qsort (pages, n_pages, sizeof (double), bench_compare_double);
   median_ms = pages[n_pages / 2];
   max_ms = pages[n_pages - 1];
 

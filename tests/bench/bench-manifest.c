@@ -15,16 +15,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench-util.h"
 #include "etl-manifest.h"
 #include "etl-test-util.h"
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : (x > y);
-}
 
 int
 main (int argc, char **argv)
@@ -71,8 +64,8 @@ main (int argc, char **argv)
           cpu_ms[i] = (double) (c1 - c0) * 1000.0 / CLOCKS_PER_SEC;
         }
     }
-  qsort (ms, iterations, sizeof (double), compare_double);
-  qsort (cpu_ms, iterations, sizeof (double), compare_double);
+  qsort (ms, iterations, sizeof (double), bench_compare_double);
+  qsort (cpu_ms, iterations, sizeof (double), bench_compare_double);
   printf ("BENCH manifest-parse-ms %.2f ms\n", ms[iterations / 2]);
   printf ("BENCH manifest-parse-cpu-ms %.2f ms\n", cpu_ms[iterations / 2]);
   printf ("BENCH manifest-bytes %" G_GSIZE_FORMAT " bytes\n", len);

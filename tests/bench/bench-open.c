@@ -14,16 +14,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench-util.h"
 #include "etl-trace.h"
 #include "etl-test-util.h"
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : (x > y);
-}
 
 int
 main (int argc, char **argv)
@@ -66,8 +59,8 @@ main (int argc, char **argv)
       bytes = etl_trace_get_file_info (trace, 0)->file_size;
       uncompressed = etl_trace_get_file_info (trace, 0)->n_buffers;
     }
-  qsort (ms, iterations, sizeof (double), compare_double);
-  qsort (cpu_ms, iterations, sizeof (double), compare_double);
+  qsort (ms, iterations, sizeof (double), bench_compare_double);
+  qsort (cpu_ms, iterations, sizeof (double), bench_compare_double);
   {
     double median = ms[iterations / 2];
 

@@ -28,14 +28,6 @@
 #include "etl-pdb.h"
 #include "etl-test-pdb.h"
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-
-  return x < y ? -1 : (x > y);
-}
-
 static char *
 write_synthetic (guint n_functions, GError **error)
 {
@@ -166,8 +158,8 @@ main (int argc, char **argv)
         }
       etl_pdb_get_functions (pdb, &n);
     }
-  qsort (ms, runs, sizeof *ms, compare_double);
-  qsort (cpu_ms, runs, sizeof *cpu_ms, compare_double);
+  qsort (ms, runs, sizeof *ms, bench_compare_double);
+  qsort (cpu_ms, runs, sizeof *cpu_ms, bench_compare_double);
 
   {
     g_autoptr (EtlPdb) pdb = etl_pdb_open (path, &error);

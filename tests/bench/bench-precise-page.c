@@ -76,14 +76,6 @@ report_fill (EtlPreciseView *view, const char *what)
   return per_page;
 }
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : (x > y);
-}
-
 static const EtlPreciseViewColumn numeric_columns[] = {
   ETL_PRECISE_VIEW_COLUMN_COUNT, ETL_PRECISE_VIEW_COLUMN_READY, ETL_PRECISE_VIEW_COLUMN_WAITS,
   ETL_PRECISE_VIEW_COLUMN_CPU_USAGE, ETL_PRECISE_VIEW_COLUMN_SWITCH_IN,
@@ -160,9 +152,9 @@ measure_page (EtlPreciseView *view, double *format_ms, double *cells_ms, double 
       cairo_destroy (cr);
     }
   cairo_surface_destroy (surface);
-  qsort (format, 9, sizeof (double), compare_double);
-  qsort (draw, 9, sizeof (double), compare_double);
-  qsort (cells, 9, sizeof (double), compare_double);
+  qsort (format, 9, sizeof (double), bench_compare_double);
+  qsort (draw, 9, sizeof (double), bench_compare_double);
+  qsort (cells, 9, sizeof (double), bench_compare_double);
   *format_ms = format[4];
   *cells_ms = cells[4];
   *draw_ms = draw[4];

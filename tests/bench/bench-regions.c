@@ -38,6 +38,7 @@
 
 #include <gtk/gtk.h>
 
+#include "bench-util.h"
 #include "etl-region-lanes.h"
 #include "etl-span-set.h"
 #include "etl-zoom-manager.h"
@@ -47,14 +48,6 @@
 #define WIDTH 1920
 #define N_LANES 10
 #define N_NAMES 20
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : (x > y);
-}
 
 /* This thread's CPU time, ms (the wall time where there is no such clock:
  * Windows), so that figures taken while other jobs run stay meaningful. */
@@ -74,7 +67,7 @@ cpu_ms (void)
 static double
 median (double *v, guint n)
 {
-  qsort (v, n, sizeof (double), compare_double);
+  qsort (v, n, sizeof (double), bench_compare_double);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

@@ -40,14 +40,6 @@
 #define N_DISTINCT 20000
 #define RUNS 5
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-
-  return x < y ? -1 : (x > y);
-}
-
 static guint32
 next (guint32 *x)
 {
@@ -99,7 +91,7 @@ run (EtlStacks *stacks, EtlSymbolResolver *r, const guint64 *frames, Mode mode, 
       ms[k] = (double)(g_get_monotonic_time () - t0) / 1000.0;
       *named = n;
     }
-  qsort (ms, RUNS, sizeof *ms, compare_double);
+  qsort (ms, RUNS, sizeof *ms, bench_compare_double);
   return ms[RUNS / 2];
 }
 

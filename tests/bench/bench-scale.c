@@ -47,14 +47,6 @@
 #define LIST_ROW           G_GUINT64_CONSTANT (9999999)
 #define PAGE_ROWS          1000
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : (x > y);
-}
-
 /* Peak resident set (VmHWM; the peak working set on Windows) of this
  * process, in bytes. */
 static guint64
@@ -268,8 +260,8 @@ main (int argc, char **argv)
             return 1;
           hwm_min = MIN (hwm_min, hwm);
         }
-      qsort (open_ms, iterations, sizeof (double), compare_double);
-      qsort (open_cpu, iterations, sizeof (double), compare_double);
+      qsort (open_ms, iterations, sizeof (double), bench_compare_double);
+      qsort (open_cpu, iterations, sizeof (double), bench_compare_double);
       t_open[t] = open_ms[iterations / 2];
       t_cpu[t] = open_cpu[iterations / 2];
       t_bytes[t] = records ? ((double) hwm_min - (double) file_size) / (double) records : 0.0;
@@ -278,7 +270,7 @@ main (int argc, char **argv)
           || (thread_counts[main_count] != g_get_num_processors () && thread_counts[t] > thread_counts[main_count]))
         main_count = t;
     }
-  qsort (cat_ms, (gsize) iterations * n_counts, sizeof (double), compare_double);
+  qsort (cat_ms, (gsize) iterations * n_counts, sizeof (double), bench_compare_double);
   cat_med = cat_ms[iterations * n_counts / 2];
   for (guint t = 0; t < n_counts; t++)
     t_ratio[t] = t_open[t] / cat_med;

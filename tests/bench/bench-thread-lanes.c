@@ -49,14 +49,6 @@
 #define LANE_HEIGHT 20
 #define LABEL_WIDTH 140 /* the lane labels' column */
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : (x > y);
-}
-
 static double
 ms_since (gint64 t0)
 {
@@ -218,8 +210,8 @@ main (int argc, char **argv)
           frame_ms[f] = ms_since (f0);
           maxima[l] = MAX (maxima[l], frame_ms[f]);
         }
-      qsort (frame_ms, n_frames, sizeof (double), compare_double);
-      qsort (lane_ms, n_frames, sizeof (double), compare_double);
+      qsort (frame_ms, n_frames, sizeof (double), bench_compare_double);
+      qsort (lane_ms, n_frames, sizeof (double), bench_compare_double);
       medians[l] = frame_ms[n_frames / 2];
       lanes_medians[l] = lane_ms[n_frames / 2];
       all_met = all_met && medians[l] <= TARGET_MS;

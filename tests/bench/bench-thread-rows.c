@@ -48,14 +48,6 @@ build (gpointer data)
 }
 
 static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static int
 compare_longest (const void *a, const void *b)
 {
   const EtlStackTreeSpan *x = a, *y = b;
@@ -118,7 +110,7 @@ measure (EtlTrace *trace, const char *what, GArray *spans, int runs)
       n_rows = etl_row_set_get_n (rows);
       etl_row_set_unref (rows);
     }
-  qsort (ms, runs, sizeof ms[0], compare_double);
+  qsort (ms, runs, sizeof ms[0], bench_compare_double);
   printf ("%s: %u spans, %" G_GUINT64_FORMAT " rows, records from the first start to the last stop %" G_GUINT64_FORMAT
           "\n",
           what, spans->len, n_rows, n_read);

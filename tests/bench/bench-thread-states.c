@@ -56,14 +56,6 @@ build (gpointer trace)
   return states;
 }
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-
-  return x < y ? -1 : x > y;
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -154,7 +146,7 @@ main (int argc, char *argv[])
                 counts->cswitch ? (double)(hwm_after - hwm_before) / (double)counts->cswitch : 0.0,
                 (double)hwm_before / 1048576.0, (double)hwm_after / 1048576.0);
     }
-  qsort (ms, runs, sizeof ms[0], compare_double);
+  qsort (ms, runs, sizeof ms[0], bench_compare_double);
   printf ("BENCH thread_states_ms %.1f ms (median of %d; fastest %.1f, slowest %.1f)\n", ms[runs / 2], runs, ms[0],
           ms[runs - 1]);
   printf ("BENCH thread_states_rows %u\nBENCH thread_states_states %" G_GSIZE_FORMAT "\n", n_rows, n_states);

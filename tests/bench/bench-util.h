@@ -12,6 +12,16 @@
 
 #include "etl-synth.h"
 
+/* qsort()'s comparison of two doubles, ascending: the benchmarks sort their
+ * runs' times for the median. */
+static inline int
+bench_compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
 /* $ETL_BENCH_DIR, else $TMPDIR/etlscope-bench/; created.  (transfer full) */
 static inline char *
 bench_dir (void)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench-util.h"
 #include "etl-xpress.h"
 #include "xpress-test-util.h"
 #include "etl-test-util.h"
@@ -37,18 +38,10 @@ now_us (void)
   return g_get_monotonic_time ();
 }
 
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : (x > y);
-}
-
 static double
 median (double *v, int n)
 {
-  qsort (v, (size_t) n, sizeof *v, compare_double);
+  qsort (v, (size_t) n, sizeof *v, bench_compare_double);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

@@ -589,33 +589,24 @@ main (int argc, char **argv)
     }
   else
     {
-      g_autofree char *dir = bench_dir ();
       g_autofree char *name = n_cpus == 8 && n_records == 16000000
                                   ? g_strdup ("synth11.etl")
                                   : g_strdup_printf ("synth11-%dcpu-%" G_GINT64_FORMAT "rec.etl", n_cpus, n_records);
+      EtlSynthParams params;
 
-      path = g_build_filename (dir, name, NULL);
-      /* Written atomically, so an existing file is complete. */
-      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+      etl_synth_params_init (&params);
+      params.n_cpus = (guint) n_cpus;
+      params.n_records = (guint64) n_records;
+      params.buffer_kb = 64;
+      params.seed = 11;
+      path = bench_write_once (name, &params, &synth_ms, &error);
+      if (path == NULL)
         {
-          EtlSynthParams params;
-          gint64 t0 = g_get_monotonic_time ();
-
-          etl_synth_params_init (&params);
-          params.n_cpus = (guint) n_cpus;
-          params.n_records = (guint64) n_records;
-          params.buffer_kb = 64;
-          params.seed = 11;
-          printf ("generating %s ...\n", path);
-          fflush (stdout);
-          if (!etl_synth_write (&params, path, &error))
-            {
-              fprintf (stderr, "bench-gui: %s\n", error->message);
-              return 1;
-            }
-          synth_ms = ms_since (t0);
+          fprintf (stderr, "bench-gui: %s\n", error->message);
+          return 1;
         }
     }
+
   {
     GStatBuf st;
 

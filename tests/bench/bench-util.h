@@ -35,38 +35,31 @@ bench_dir (void)
 }
 
 /*
- * The path of `synth --cpus N --records N --seed 1` with 64 KiB buffers
- * (etl_synth_write()) in bench_dir(), written first when it is not there.
- * The file is written atomically, so an existing one is complete.
+ * Writes @params' trace as @name in bench_dir() unless it is there
+ * (etl_synth_write() writes atomically, so an existing file is complete).
  * @synth_ms (nullable) gets the time the writing took, -1 when reused.
  * Returns: (transfer full): the path, or %NULL with @error set.
  */
 static inline char *
-bench_synth_trace (guint n_cpus, guint64 n_records, double *synth_ms, GError **error)
+bench_write_once (const char *name, const EtlSynthParams *params, double *synth_ms, GError **error)
 {
   g_autofree char *dir = bench_dir ();
-  g_autofree char *name = g_strdup_printf ("synth-%ucpu-%" G_GUINT64_FORMAT "rec-64k-seed1.etl", n_cpus, n_records);
   char *path = g_build_filename (dir, name, NULL);
 
   if (synth_ms != NULL)
     *synth_ms = -1.0;
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
-      EtlSynthParams params;
       gint64 t0 = g_get_monotonic_time ();
 
       printf ("generating %s ...\n", path);
       fflush (stdout);
-      etl_synth_params_init (&params);
-      params.n_cpus = n_cpus;
-      params.n_records = n_records;
-      params.buffer_kb = 64;
-      params.seed = 1;
-      if (!etl_synth_write (&params, path, error))
+      if (!etl_synth_write (params, path, error))
         {
           g_free (path);
           return NULL;
         }
+      printf ("generated in %.1f s\n", (double) (g_get_monotonic_time () - t0) / 1e6);
       if (synth_ms != NULL)
         *synth_ms = (double) (g_get_monotonic_time () - t0) / 1000.0;
     }
@@ -74,77 +67,65 @@ bench_synth_trace (guint n_cpus, guint64 n_records, double *synth_ms, GError **e
 }
 
 /*
+ * The path of `synth --cpus N --records N --seed 1` with 64 KiB buffers
+ * (etl_synth_write()) in bench_dir(), written first when it is not there.
+ * @synth_ms (nullable) gets the time the writing took, -1 when reused.
+ * Returns: (transfer full): the path, or %NULL with @error set.
+ */
+static inline char *
+bench_synth_trace (guint n_cpus, guint64 n_records, double *synth_ms, GError **error)
+{
+  g_autofree char *name = g_strdup_printf ("synth-%ucpu-%" G_GUINT64_FORMAT "rec-64k-seed1.etl", n_cpus, n_records);
+  EtlSynthParams params;
+
+  etl_synth_params_init (&params);
+  params.n_cpus = n_cpus;
+  params.n_records = n_records;
+  params.buffer_kb = 64;
+  params.seed = 1;
+  return bench_write_once (name, &params, synth_ms, error);
+}
+
+/*
  * The path of `synth --cpus N --schedule --schedule-ms N` with 64 KiB
- * buffers and seed 1 (etl_synth_write()) in bench_dir(), written first when
- * it is not there (atomically: an existing one is complete).  Shared by the
- * benchmarks over the 16 M-record schedule trace.
+ * buffers and seed 1 in bench_dir(), written first when it is not there.
+ * Shared by the benchmarks over the 16 M-record schedule trace.
  * Returns: (transfer full): the path, or %NULL with @error set.
  */
 static inline char *
 bench_schedule_trace (guint n_cpus, guint schedule_ms, GError **error)
 {
-  g_autofree char *dir = bench_dir ();
   g_autofree char *name = g_strdup_printf ("synth-schedule-%ucpu-%ums-64k-seed1.etl", n_cpus, schedule_ms);
-  char *path = g_build_filename (dir, name, NULL);
+  EtlSynthParams params;
 
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      EtlSynthParams params;
-      gint64 t0 = g_get_monotonic_time ();
-
-      printf ("generating %s ...\n", path);
-      fflush (stdout);
-      etl_synth_params_init (&params);
-      params.n_cpus = n_cpus;
-      params.buffer_kb = 64;
-      params.seed = 1;
-      params.schedule = TRUE;
-      params.schedule_ms = schedule_ms;
-      if (!etl_synth_write (&params, path, error))
-        {
-          g_free (path);
-          return NULL;
-        }
-      printf ("generated in %.1f s\n", (double) (g_get_monotonic_time () - t0) / 1e6);
-    }
-  return path;
+  etl_synth_params_init (&params);
+  params.n_cpus = n_cpus;
+  params.buffer_kb = 64;
+  params.seed = 1;
+  params.schedule = TRUE;
+  params.schedule_ms = schedule_ms;
+  return bench_write_once (name, &params, NULL, error);
 }
 
 /*
  * The path of `synth --activities --activity-pairs N --cpus N --records N`
- * with 64 KiB buffers (etl_synth_write()) in bench_dir(), written first when
- * it is not there (atomically: an existing one is complete).  Shared by the
- * benchmarks over the activities trace (bench-activities, bench-gui
- * --activities).
+ * with 64 KiB buffers in bench_dir(), written first when it is not there.
+ * Shared by the benchmarks over the activities trace (bench-activities,
+ * bench-gui --activities).
  * Returns: (transfer full): the path, or %NULL with @error set.
  */
 static inline char *
 bench_activities_trace (guint n_cpus, guint64 n_records, guint64 n_pairs, GError **error)
 {
-  g_autofree char *dir = bench_dir ();
   g_autofree char *name = g_strdup_printf ("synth-activities-%ucpu-%" G_GUINT64_FORMAT "rec-%" G_GUINT64_FORMAT
                                            "pairs-64k.etl", n_cpus, n_records, n_pairs);
-  char *path = g_build_filename (dir, name, NULL);
+  EtlSynthParams params;
 
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      EtlSynthParams params;
-      gint64 t0 = g_get_monotonic_time ();
-
-      printf ("generating %s ...\n", path);
-      fflush (stdout);
-      etl_synth_params_init (&params);
-      params.n_cpus = n_cpus;
-      params.n_records = n_records;
-      params.buffer_kb = 64;
-      params.activities = TRUE;
-      params.activity_pairs = n_pairs;
-      if (!etl_synth_write (&params, path, error))
-        {
-          g_free (path);
-          return NULL;
-        }
-      printf ("written in %.1f s\n", (double) (g_get_monotonic_time () - t0) / 1e6);
-    }
-  return path;
+  etl_synth_params_init (&params);
+  params.n_cpus = n_cpus;
+  params.n_records = n_records;
+  params.buffer_kb = 64;
+  params.activities = TRUE;
+  params.activity_pairs = n_pairs;
+  return bench_write_once (name, &params, NULL, error);
 }

@@ -4,7 +4,7 @@
 set -e
 
 ETLSCOPE_PACKAGES="build-essential meson ninja-build pkg-config libglib2.0-dev libgtk-3-dev \
-libjson-glib-dev libfwnt-dev libsoup-3.0-dev libmspack-dev gcab xvfb xauth mingw-w64 valgrind"
+libjson-glib-dev libfwnt-dev libsoup-3.0-dev glib-networking libmspack-dev gcab cabextract p7zip-full xvfb xauth mingw-w64 valgrind"
 
 missing=""
 for p in $ETLSCOPE_PACKAGES; do

@@ -23,6 +23,41 @@
 
 #ifdef ETL_HAVE_LIBMSPACK
 #include <mspack.h>
+
+/* libmspack's MSPACK_ERR_* (mspack.h) in words. */
+static const char *
+mspack_reason (int err)
+{
+  switch (err)
+    {
+    case MSPACK_ERR_OPEN: return "cannot open it";
+    case MSPACK_ERR_READ: return "it ends early or cannot be read";
+    case MSPACK_ERR_WRITE: return "cannot write the unpacked file";
+    case MSPACK_ERR_SEEK: return "cannot seek in it";
+    case MSPACK_ERR_NOMEMORY: return "out of memory";
+    case MSPACK_ERR_SIGNATURE: return "no MSCF signature";
+    case MSPACK_ERR_DATAFORMAT: return "bad cabinet header";
+    case MSPACK_ERR_CHECKSUM: return "a CFDATA block's checksum does not match";
+    case MSPACK_ERR_DECRUNCH: return "the compressed data is corrupt";
+    default: return "error";
+    }
+}
+
+/* A CFFOLDER typeCompress in words: the method (bits 0-3), and for LZX and
+ * Quantum the window or level (bits 8-12); "Microsoft Cabinet File
+ * Format", CFFOLDER. */
+static char *
+comp_type_name (int comp_type)
+{
+  switch (comp_type & 0x000f)
+    {
+    case 0: return g_strdup ("stored");
+    case 1: return g_strdup ("MSZIP");
+    case 2: return g_strdup_printf ("Quantum level %d", (comp_type >> 8) & 0x1f);
+    case 3: return g_strdup_printf ("LZX, window 2^%d", (comp_type >> 8) & 0x1f);
+    default: return g_strdup_printf ("compression type 0x%04x", (guint)comp_type);
+    }
+}
 #endif
 
 /**
@@ -77,8 +112,10 @@ etl_cab_extract_pdb (const char *cabinet, const char *dest_dir, const char *pdb_
   cab = cabd->open (cabd, cabinet);
   if (cab == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s is no cabinet (libmspack error %d)", cabinet,
-                   cabd->last_error (cabd));
+      int last = cabd->last_error (cabd);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s is no cabinet: %s (libmspack error %d)", cabinet,
+                   mspack_reason (last), last);
       mspack_destroy_cab_decompressor (cabd);
       return NULL;
     }
@@ -125,8 +162,11 @@ etl_cab_extract_pdb (const char *cabinet, const char *dest_dir, const char *pdb_
   err = cabd->extract (cabd, file, tmp);
   if (err != MSPACK_ERR_OK)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "cannot unpack %s from the cabinet %s (libmspack error %d)",
-                   file->filename != NULL ? file->filename : "?", cabinet, err);
+      g_autofree char *method = comp_type_name (file->folder != NULL ? file->folder->comp_type : -1);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "cannot unpack %s from the cabinet %s (%s): %s (libmspack error %d)",
+                   file->filename != NULL ? file->filename : "?", cabinet, method, mspack_reason (err), err);
       g_remove (tmp);
       g_clear_pointer (&tmp, g_free);
       goto fail;

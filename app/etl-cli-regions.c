@@ -88,14 +88,28 @@ name_matches (EtlActivities *acts, const char *want, guint32 name, guint32 task_
          || g_strcmp0 (etl_activities_get_string (acts, task_name), want) == 0;
 }
 
+/* One member of a count table: its JSON name and value. */
+typedef struct
+{
+  const char *name;
+  guint64 value;
+} CountRow;
+
+/* @n_rows members `name: value` in the object @b is building. */
+static void
+add_count_rows (JsonBuilder *b, const CountRow *rows, gsize n_rows)
+{
+  for (gsize k = 0; k < n_rows; k++)
+    {
+      json_builder_set_member_name (b, rows[k].name);
+      json_builder_add_int_value (b, (gint64) rows[k].value);
+    }
+}
+
 static void
 add_counts (JsonBuilder *b, const EtlActivitiesCounts *c)
 {
-  const struct
-  {
-    const char *name;
-    guint64 value;
-  } rows[] = {
+  const CountRow rows[] = {
     { "starts", c->starts },
     { "stops", c->stops },
     { "paired", c->paired },
@@ -111,11 +125,7 @@ add_counts (JsonBuilder *b, const EtlActivitiesCounts *c)
 
   json_builder_set_member_name (b, "counts");
   json_builder_begin_object (b);
-  for (guint k = 0; k < G_N_ELEMENTS (rows); k++)
-    {
-      json_builder_set_member_name (b, rows[k].name);
-      json_builder_add_int_value (b, (gint64) rows[k].value);
-    }
+  add_count_rows (b, rows, G_N_ELEMENTS (rows));
   json_builder_end_object (b);
 }
 
@@ -326,11 +336,7 @@ add_builtin_counts (JsonBuilder *b, const EtlBuiltinSpansCounts *c)
     { "begins", c->begins }, { "ends", c->ends }, { "paired", c->paired },
     { "open", c->open }, { "abandoned", c->abandoned }, { "unmatched_ends", c->unmatched_ends },
   };
-  const struct
-  {
-    const char *name;
-    guint64 value;
-  } rows[] = {
+  const CountRow rows[] = {
     { "records", c->records },
     { "duplicate_gc_starts", c->duplicate_gc_starts },
     { "missing", c->missing },
@@ -342,11 +348,7 @@ add_builtin_counts (JsonBuilder *b, const EtlBuiltinSpansCounts *c)
 
   json_builder_set_member_name (b, "builtin_counts");
   json_builder_begin_object (b);
-  for (guint k = 0; k < G_N_ELEMENTS (rows); k++)
-    {
-      json_builder_set_member_name (b, rows[k].name);
-      json_builder_add_int_value (b, (gint64) rows[k].value);
-    }
+  add_count_rows (b, rows, G_N_ELEMENTS (rows));
   for (guint k = 0; k < G_N_ELEMENTS (kinded); k++)
     {
       json_builder_set_member_name (b, kinded[k].name);
@@ -570,18 +572,18 @@ print_file_regions (EtlTrace *trace, const EtlRegionsFile *file, EtlRegions *reg
   json_builder_end_array (b);
   json_builder_set_member_name (b, "counts");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "records_read");
-  json_builder_add_int_value (b, (gint64) totals->records_read);
-  json_builder_set_member_name (b, "starts");
-  json_builder_add_int_value (b, (gint64) totals->starts);
-  json_builder_set_member_name (b, "stops");
-  json_builder_add_int_value (b, (gint64) totals->stops);
-  json_builder_set_member_name (b, "open");
-  json_builder_add_int_value (b, (gint64) totals->open);
-  json_builder_set_member_name (b, "unmatched_stops");
-  json_builder_add_int_value (b, (gint64) totals->unmatched_stops);
-  json_builder_set_member_name (b, "no_schema");
-  json_builder_add_int_value (b, (gint64) totals->no_schema);
+  {
+    const CountRow rows[] = {
+      { "records_read", totals->records_read },
+      { "starts", totals->starts },
+      { "stops", totals->stops },
+      { "open", totals->open },
+      { "unmatched_stops", totals->unmatched_stops },
+      { "no_schema", totals->no_schema },
+    };
+
+    add_count_rows (b, rows, G_N_ELEMENTS (rows));
+  }
   json_builder_end_object (b);
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);

@@ -25,6 +25,9 @@
  * remembered for the server object's life (the application's session) and
  * not asked again.
  *
+ * https:// servers need GIO's TLS backend (the glib-networking package);
+ * without it the fetcher says so.
+ *
  * Without libsoup (the Windows cross build) the fetcher answers every PDB
  * "not built with symbol-server support".
  */
@@ -394,6 +397,15 @@ fetch (gpointer data, const EtlSymbolFetchRequest *request, GCancellable *cancel
   max_size = s->max_size;
   timeout = s->timeout;
   g_mutex_unlock (&s->lock);
+  /* libsoup speaks TLS through GIO's TLS backend, a module of the
+   * glib-networking package: without it every https:// request fails with
+   * GIO's bare "TLS support is not available". */
+  if (g_ascii_strncasecmp (base, "https:", 6) == 0 && !g_tls_backend_supports_tls (g_tls_backend_get_default ()))
+    {
+      *reason = g_strdup_printf ("%s is an https:// server, but GLib has no TLS support here: install "
+                                 "glib-networking (Debian/Ubuntu: apt install glib-networking)", base);
+      return ETL_SYMBOL_FETCH_FAILED;
+    }
 
   /* One session per download: the worker's own (SoupSession is not shared
    * between threads). */

@@ -186,4 +186,155 @@ etl_test_wait_jobs_done (gpointer object, guint ref_count, const char *what)
     ;
 }
 
+/* Skips the test (TRUE) when gtk_init_check() found no display. */
+static inline gboolean
+etl_test_skip_without_display (gboolean have_display)
+{
+  if (have_display)
+    return FALSE;
+  g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
+  return TRUE;
+}
+
+/* A new temporary folder (@templ as g_dir_make_tmp() takes it) whose
+ * config, data and cache subfolders become $XDG_CONFIG_HOME, $XDG_DATA_HOME
+ * and $XDG_CACHE_HOME, so that the recent-files list, state.ini and the
+ * manifests a test writes stay in it.  Call before gtk_init_check() (GLib
+ * and GTK read them once); remove it with etl_test_rm_rf().
+ * Returns: (transfer full) (nullable): the folder, %NULL when none could be
+ * made (the variables are then left alone) */
+static inline char *
+etl_test_private_xdg (const char *templ)
+{
+  char *xdg = g_dir_make_tmp (templ, NULL);
+  const char *vars[][2] = { { "XDG_CONFIG_HOME", "config" }, { "XDG_DATA_HOME", "data" }, { "XDG_CACHE_HOME", "cache" } };
+
+  for (guint i = 0; xdg != NULL && i < G_N_ELEMENTS (vars); i++)
+    {
+      g_autofree char *dir = g_build_filename (xdg, vars[i][1], NULL);
+
+      g_setenv (vars[i][0], dir, TRUE);
+    }
+  return xdg;
+}
+
+/* Runs what the default main context has pending, without waiting. */
+static inline void
+etl_test_drain (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* etl_test_wait_for(), then the events that are pending. */
+static inline void
+etl_test_wait_drained (gboolean (*done) (gpointer data), gpointer data, const char *what)
+{
+  etl_test_wait_for (done, data, what);
+  etl_test_drain ();
+}
+
+#ifdef ETL_TEST_GUI_WINDOW
+/* The application window (app/etl-window.h): for the tests linked with
+ * tests/meson.build's etl_window_test_dep, which defines ETL_TEST_GUI_WINDOW. */
+#include "etl-group-view.h"
+#include "etl-timeline-view.h"
+#include "etl-window.h"
+
+/* A new window of @width × @height, shown. (transfer full) */
+static inline EtlWindow *
+etl_test_window_new (int width, int height)
+{
+  EtlWindow *window = g_object_ref_sink (etl_window_new (NULL));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_widget_show (GTK_WIDGET (window));
+  return window;
+}
+
+/* Destroys *@window and drops the test's reference; nothing when NULL. */
+static inline void
+etl_test_window_clear (EtlWindow **window)
+{
+  if (*window == NULL)
+    return;
+  gtk_widget_destroy (GTK_WIDGET (*window));
+  g_clear_object (window);
+}
+
+/* Starts opening the @n_paths files of @paths in @window (no wait). */
+static inline void
+etl_test_window_open (EtlWindow *window, const char *const *paths, guint n_paths)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n_paths; i++)
+    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
+  etl_window_open_files (window, (GFile **) files->pdata, files->len);
+}
+
+/* Whether @window (an #EtlWindow) has no job running. */
+static inline gboolean
+etl_test_window_not_busy (gpointer window)
+{
+  return !etl_window_get_busy (window);
+}
+
+/* Whether @window (an #EtlWindow) is not loading, has no job running and
+ * its timeline none either. */
+static inline gboolean
+etl_test_window_timeline_idle (gpointer window)
+{
+  return !etl_window_get_loading (window) && !etl_window_get_busy (window)
+         && !etl_timeline_view_is_busy (etl_window_get_timeline (window));
+}
+
+/* etl_test_window_timeline_idle(), and the group view has no job running. */
+static inline gboolean
+etl_test_window_views_idle (gpointer window)
+{
+  return etl_test_window_timeline_idle (window) && !etl_group_view_is_busy (etl_window_get_group_view (window));
+}
+
+/* Runs the main loop until @window and its timeline are idle, lets the
+ * frame clock run a layout and a paint, and waits for idle again (the
+ * paint may start timeline jobs).  Fails after ETL_TEST_WAIT_SECONDS. */
+static inline void
+etl_test_wait_timeline_idle (EtlWindow *window)
+{
+  etl_test_wait_for (etl_test_window_timeline_idle, window, "the window and its timeline to be idle");
+  etl_test_wait_paint (GTK_WIDGET (window));
+  etl_test_wait_for (etl_test_window_timeline_idle, window, "the window and its timeline to be idle");
+}
+
+/* With the environment variable @env_var set to a folder DIR: @window at
+ * 1600×1000 and 1366×768, each after @wait_idle, saved as
+ * DIR/NAME-WxH.png (for docs/screenshots; not an assertion). */
+static inline void
+etl_test_maybe_screenshot (EtlWindow *window, const char *env_var, const char *name,
+                           void (*wait_idle) (EtlWindow *window))
+{
+  const char *dir = g_getenv (env_var);
+  const int sizes[][2] = { { 1600, 1000 }, { 1366, 768 } };
+
+  if (dir == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s/%s-%dx%d.png", dir, name, sizes[i][0], sizes[i][1]);
+      g_autoptr (GdkPixbuf) pixbuf = NULL;
+      GdkWindow *gdk_window;
+
+      gtk_window_move (GTK_WINDOW (window), 0, 0);
+      gtk_window_resize (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
+      wait_idle (window);
+      gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+      pixbuf = gdk_pixbuf_get_from_window (gdk_window, 0, 0, gdk_window_get_width (gdk_window),
+                                           gdk_window_get_height (gdk_window));
+      g_assert_nonnull (pixbuf);
+      g_assert_true (gdk_pixbuf_save (pixbuf, file, "png", NULL, NULL));
+    }
+}
+#endif /* ETL_TEST_GUI_WINDOW */
+
 G_END_DECLS

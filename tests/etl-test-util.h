@@ -122,21 +122,28 @@ etl_test_wake (gpointer data)
 
 /* Runs the default main context until @done (@data) holds, then returns;
  * aborts the test with a message naming @what when it does not hold within
- * ETL_TEST_WAIT_SECONDS.  A 10 ms wake-up also sees conditions that other
- * threads change without a main-loop event.  Use it instead of fixed sleeps. */
+ * @seconds.  A 10 ms wake-up also sees conditions that other threads change
+ * without a main-loop event.  Use it instead of fixed sleeps. */
 static inline void
-etl_test_wait_for (gboolean (*done) (gpointer data), gpointer data, const char *what)
+etl_test_wait_for_seconds (gboolean (*done) (gpointer data), gpointer data, guint seconds, const char *what)
 {
-  gint64 deadline = g_get_monotonic_time () + ETL_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
   guint wake = g_timeout_add (10, etl_test_wake, NULL);
 
   while (!done (data))
     {
       if (g_get_monotonic_time () > deadline)
-        g_error ("timed out after %d s waiting for %s", ETL_TEST_WAIT_SECONDS, what);
+        g_error ("timed out after %u s waiting for %s", seconds, what);
       g_main_context_iteration (NULL, TRUE);
     }
   g_source_remove (wake);
+}
+
+/* etl_test_wait_for_seconds() with ETL_TEST_WAIT_SECONDS. */
+static inline void
+etl_test_wait_for (gboolean (*done) (gpointer data), gpointer data, const char *what)
+{
+  etl_test_wait_for_seconds (done, data, ETL_TEST_WAIT_SECONDS, what);
 }
 
 /* Removes @path and, for a folder, everything in it (a test's private

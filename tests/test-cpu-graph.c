@@ -39,54 +39,14 @@ typedef struct
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {
-  if (!have_display)
-    return;
-  fixture->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1400, 900);
-  gtk_widget_show (GTK_WIDGET (fixture->window));
+  if (have_display)
+    fixture->window = etl_test_window_new (1400, 900);
 }
 
 static void
 fixture_teardown (Fixture *fixture, gconstpointer data)
 {
-  if (fixture->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (fixture->window));
-      g_clear_object (&fixture->window);
-    }
-}
-
-static gboolean
-skip_without_display (void)
-{
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  *(gboolean *)user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main loop until @done (@data) holds, at most 60 s. */
-static void
-wait_for (gboolean (*done) (gpointer data), gpointer data)
-{
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (!done (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  etl_test_window_clear (&fixture->window);
 }
 
 static gboolean
@@ -100,19 +60,17 @@ all_idle (gpointer data)
 static void
 open_and_wait (EtlWindow *window, const char *path)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  etl_window_open_files (window, &file, 1);
-  wait_for (all_idle, window);
+  etl_test_window_open (window, &path, 1);
+  etl_test_wait_drained (all_idle, window, "the window and its CPU graph to be idle");
 }
 
 /* Lets the graph see a zoom change (a layout and a paint) and recompute. */
 static void
 settle (EtlWindow *window)
 {
-  wait_for (all_idle, window);
+  etl_test_wait_drained (all_idle, window, "the window and its CPU graph to be idle");
   etl_test_wait_paint (GTK_WIDGET (window));
-  wait_for (all_idle, window);
+  etl_test_wait_drained (all_idle, window, "the window and its CPU graph to be idle");
 }
 
 /* The core's usage for the graph's range and bucket width. */
@@ -159,7 +117,7 @@ test_net_sampled (Fixture *fixture, gconstpointer data)
   const EtlCpuUsageEntry *e;
   guint n;
 
-  if (skip_without_display () || path == NULL)
+  if (etl_test_skip_without_display (have_display) || path == NULL)
     return;
   open_and_wait (fixture->window, path);
   graph = etl_window_get_cpu_graph (fixture->window);
@@ -244,7 +202,7 @@ test_schedule_precise (Fixture *fixture, gconstpointer data)
   g_autoptr (GError) error = NULL;
   gint64 start, end;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   write_trace (&tmp);
   open_and_wait (fixture->window, tmp.path);
@@ -317,7 +275,7 @@ test_hover (Fixture *fixture, gconstpointer data)
   guint k;
   double x;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   write_trace (&tmp);
   open_and_wait (fixture->window, tmp.path);
@@ -383,7 +341,7 @@ test_follows_zoom (Fixture *fixture, gconstpointer data)
   g_autoptr (EtlCpuUsage) core = NULL;
   g_autoptr (EtlCpuUsageSeries) want = NULL;
 
-  if (skip_without_display () || path == NULL)
+  if (etl_test_skip_without_display (have_display) || path == NULL)
     return;
   open_and_wait (fixture->window, path);
   graph = etl_window_get_cpu_graph (fixture->window);
@@ -415,7 +373,7 @@ test_hidden (Fixture *fixture, gconstpointer data)
   g_autofree char *path = etl_test_corpus_path ("AMSITrace.etl");
   EtlCpuGraph *graph;
 
-  if (skip_without_display () || path == NULL)
+  if (etl_test_skip_without_display (have_display) || path == NULL)
     return;
   open_and_wait (fixture->window, path);
   graph = etl_window_get_cpu_graph (fixture->window);

@@ -40,69 +40,21 @@ typedef struct
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {
-  if (!have_display)
-    return;
-  fixture->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1400, 900);
-  gtk_widget_show (GTK_WIDGET (fixture->window));
+  if (have_display)
+    fixture->window = etl_test_window_new (1400, 900);
 }
 
 static void
 fixture_teardown (Fixture *fixture, gconstpointer data)
 {
-  if (fixture->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (fixture->window));
-      g_clear_object (&fixture->window);
-    }
-}
-
-static gboolean
-skip_without_display (void)
-{
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main loop until @done (@data) holds, at most 60 s. */
-static void
-wait_for (gboolean (*done) (gpointer data), gpointer data)
-{
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (!done (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-window_idle (gpointer data)
-{
-  return !etl_window_get_busy (data);
+  etl_test_window_clear (&fixture->window);
 }
 
 static void
 open_and_wait (EtlWindow *window, const char *path)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  etl_window_open_files (window, &file, 1);
-  wait_for (window_idle, window);
+  etl_test_window_open (window, &path, 1);
+  etl_test_wait_drained (etl_test_window_not_busy, window, "the window to be idle");
 }
 
 /* A text column of the list's model at @position. */
@@ -180,7 +132,7 @@ test_columns (Fixture *fixture, gconstpointer data)
   guint64 undecoded = 0;
   EtlEventList *list;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, path);
   list = etl_window_get_event_list (fixture->window);
@@ -220,7 +172,7 @@ test_columns (Fixture *fixture, gconstpointer data)
   /* The Process column sorts (by its text, in a worker). */
   g_assert_cmpstr (etl_event_list_get_column_id (list, 6), ==, "process");
   etl_event_list_sort (list, 6, FALSE);
-  wait_for (window_idle, fixture->window);
+  etl_test_wait_drained (etl_test_window_not_busy, fixture->window, "the window to be idle");
   g_assert_true (etl_event_model_get_sorted (etl_event_list_get_model (list)));
   {
     g_autofree char *prev = NULL;
@@ -260,7 +212,7 @@ test_details (Fixture *fixture, gconstpointer data)
   GtkTreeIter iter;
   guint64 row;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, path);
   list = etl_window_get_event_list (fixture->window);
@@ -311,14 +263,14 @@ test_filter_payload (Fixture *fixture, gconstpointer data)
   EtlEventList *list;
   guint64 n;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, path);
   list = etl_window_get_event_list (fixture->window);
 
   filter->text = g_strdup ("Reason=AllocSmall");
   etl_filter_bar_set_filter (etl_window_get_filter_bar (fixture->window), filter);
-  wait_for (window_idle, fixture->window);
+  etl_test_wait_drained (etl_test_window_not_busy, fixture->window, "the window to be idle");
   n = etl_event_list_get_n_rows (list);
   g_test_message ("Reason=AllocSmall: %" G_GUINT64_FORMAT " rows", n);
   g_assert_cmpuint (n, >, 0);
@@ -333,7 +285,7 @@ test_filter_payload (Fixture *fixture, gconstpointer data)
   g_free (filter->text);
   filter->text = g_strdup ("Test.x64.exe");
   etl_filter_bar_set_filter (etl_window_get_filter_bar (fixture->window), filter);
-  wait_for (window_idle, fixture->window);
+  etl_test_wait_drained (etl_test_window_not_busy, fixture->window, "the window to be idle");
   n = etl_event_list_get_n_rows (list);
   g_test_message ("Test.x64.exe: %" G_GUINT64_FORMAT " rows", n);
   g_assert_cmpuint (n, >, 10000);
@@ -372,12 +324,12 @@ test_process_lanes (Fixture *fixture, gconstpointer data)
   EtlSummary *summary;
   gboolean found_test = FALSE, found_perfview = FALSE;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, path);
   timeline = etl_window_get_timeline (fixture->window);
   etl_timeline_view_set_lane_mode (timeline, ETL_LANE_PROCESS);
-  wait_for (lanes_are_processes, timeline);
+  etl_test_wait_drained (lanes_are_processes, timeline, "the lanes to be processes");
   summary = etl_timeline_view_get_summary (timeline);
   for (guint lane = 0; lane < etl_summary_get_n_lanes (summary); lane++)
     {
@@ -407,7 +359,7 @@ test_tooltip (Fixture *fixture, gconstpointer data)
   int width, height, lane_h;
   double x, y;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, path);
   trace = etl_window_get_trace (fixture->window);
@@ -430,8 +382,7 @@ test_tooltip (Fixture *fixture, gconstpointer data)
   timeline = etl_window_get_timeline (fixture->window);
   zoom = etl_window_get_zoom_manager (fixture->window);
   etl_zoom_manager_set_visible (zoom, t - 100, t + 100);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  etl_test_drain ();
   width = gtk_widget_get_allocated_width (GTK_WIDGET (timeline));
   height = gtk_widget_get_allocated_height (GTK_WIDGET (timeline));
   lane_h = etl_timeline_view_get_lane_height (timeline, height);
@@ -473,7 +424,7 @@ test_load_manifest (Fixture *fixture, gconstpointer data)
   EtlEventList *list;
   guint64 row;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("gcevents.etl")) == NULL
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("gcevents.etl")) == NULL
       || (manifest = etl_test_corpus_path ("manifests/ClrEtwAll.man")) == NULL)
     return;
   open_and_wait (fixture->window, path);
@@ -505,7 +456,7 @@ test_load_manifest (Fixture *fixture, gconstpointer data)
 
   etl_window_load_manifest (fixture->window, manifest);
   g_assert_true (etl_window_get_busy (fixture->window));
-  wait_for (list_name_changed, fixture->window);
+  etl_test_wait_drained (list_name_changed, fixture->window, "the list to show the manifest's name");
   after = list_text (fixture->window, 3, ETL_EVENT_MODEL_COLUMN_NAME);
   g_assert_cmpstr (after, ==, "GC/CreateSegment");
   decode = list_text (fixture->window, 3, ETL_EVENT_MODEL_COLUMN_DECODE);
@@ -528,15 +479,11 @@ test_load_manifest (Fixture *fixture, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  g_autofree char *xdg = g_dir_make_tmp ("etlscope-decoded-XXXXXX", NULL);
-  g_autofree char *config = g_build_filename (xdg, "config", NULL);
-  g_autofree char *data = g_build_filename (xdg, "data", NULL);
-  g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
+  g_autofree char *xdg = NULL;
   int status;
 
-  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  /* Before GTK reads them. */
+  xdg = etl_test_private_xdg ("etlscope-decoded-XXXXXX");
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   etl_test_gui_init_log ();

@@ -28,65 +28,30 @@ typedef struct
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {
-  if (!have_display)
-    return;
-  fixture->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
-  gtk_widget_show (GTK_WIDGET (fixture->window));
+  if (have_display)
+    fixture->window = etl_test_window_new (1200, 800);
 }
 
 static void
 fixture_teardown (Fixture *fixture, gconstpointer data)
 {
-  if (fixture->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (fixture->window));
-      g_clear_object (&fixture->window);
-    }
+  etl_test_window_clear (&fixture->window);
 }
 
 static gboolean
-on_timeout (gpointer user_data)
+not_loading (gpointer window)
 {
-  gboolean *timed_out = user_data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
+  return !etl_window_get_loading (window);
 }
 
 /* Opens @paths and iterates the main loop until the window has loaded. */
 static void
 open_and_wait (EtlWindow *window, const char *const *paths)
 {
-  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  gboolean timed_out = FALSE;
-  guint timeout;
-
-  for (guint i = 0; paths[i] != NULL; i++)
-    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
-  etl_window_open_files (window, (GFile **) files->pdata, files->len);
+  etl_test_window_open (window, paths, g_strv_length ((char **) paths));
   g_assert_true (etl_window_get_loading (window));
-
-  timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-  while (etl_window_get_loading (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-
-  /* Let the widgets draw once. */
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-skip_without_display (void)
-{
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return TRUE;
-    }
-  return FALSE;
+  /* Then lets the widgets draw once. */
+  etl_test_wait_drained (not_loading, window, "the window to load");
 }
 
 static void
@@ -98,7 +63,7 @@ test_open_net (Fixture *fixture, gconstpointer data)
   gint64 b, e, b2, e2;
   GActionGroup *zoom;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
 
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
@@ -140,7 +105,7 @@ test_open_amsi (Fixture *fixture, gconstpointer data)
   g_autofree char *legend = NULL;
   guint64 ev = 0, bu = 1;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
     return;
 
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
@@ -161,7 +126,7 @@ test_open_merged (Fixture *fixture, gconstpointer data)
   g_autofree char *amsi = NULL;
   guint64 ev = 0, bu = 1;
 
-  if (skip_without_display () ||
+  if (etl_test_skip_without_display (have_display) ||
       (net = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL ||
       (amsi = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
     return;
@@ -189,7 +154,7 @@ test_open_bad (Fixture *fixture, gconstpointer data)
   guint8 junk[8192];
   int fd;
 
-  if (skip_without_display () || (amsi = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (amsi = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
     return;
 
   open_and_wait (fixture->window, (const char *const[]) { amsi, NULL });
@@ -229,25 +194,8 @@ test_open_bad (Fixture *fixture, gconstpointer data)
 }
 
 
-/* Iterates the main loop until @cond (a polled predicate) holds. */
-typedef gboolean (*Pred) (EtlWindow *window);
-
-static void
-wait_until (EtlWindow *window, Pred pred)
-{
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (!pred (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
 static gboolean
-idle_pred (EtlWindow *window)
+idle_pred (gpointer window)
 {
   return !etl_window_get_busy (window) && !etl_timeline_view_is_busy (etl_window_get_timeline (window));
 }
@@ -255,7 +203,7 @@ idle_pred (EtlWindow *window)
 static void
 wait_idle (EtlWindow *window)
 {
-  wait_until (window, idle_pred);
+  etl_test_wait_drained (idle_pred, window, "the window and its timeline to be idle");
 }
 
 static guint64
@@ -276,7 +224,7 @@ test_start_page_close (Fixture *fixture, gconstpointer data)
 {
   g_autofree char *path = NULL;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
     return;
 
   g_assert_cmpstr (etl_window_get_page (fixture->window), ==, "start");
@@ -316,7 +264,7 @@ test_open_action_list (Fixture *fixture, gconstpointer data)
   g_autofree char *count_text = NULL;
   guint64 row = 1;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
 
   paths[0] = path;
@@ -394,7 +342,7 @@ test_selection_follows (Fixture *fixture, gconstpointer data)
   guint64 first = 0, last = 0;
   gint64 b, e, b2, e2, t;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   wait_idle (fixture->window);
@@ -405,8 +353,7 @@ test_selection_follows (Fixture *fixture, gconstpointer data)
   /* Timeline → list: the click path selects the row and emits. */
   etl_timeline_view_select_row (timeline, 120000, FALSE);
   g_signal_emit_by_name (timeline, "event-selected", (guint64) 120000);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  etl_test_drain ();
   g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, 120000);
   g_assert_cmpuint (etl_event_list_get_cursor (list), ==, 120000);
   /* Scrolled to it: on screen, and the tree view's cursor row shows it. */
@@ -441,8 +388,7 @@ test_selection_follows (Fixture *fixture, gconstpointer data)
   g_assert_true (etl_event_list_get_visible_range (list, &first, &last));
   g_assert_cmpuint (last, >, 999);
   click_row (tree_view, (guint) (1000 - first));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  etl_test_drain ();
   g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, 1000);
   g_assert_cmpuint (etl_timeline_view_get_selected_row (timeline), ==, 1000);
   etl_window_get_visible_range (fixture->window, &b2, &e2);
@@ -465,7 +411,7 @@ test_filter_pid (Fixture *fixture, gconstpointer data)
   EtlSummary *summary;
   guint64 expected, lane_sum = 0;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   wait_idle (fixture->window);
@@ -507,7 +453,7 @@ test_smoke (Fixture *fixture, gconstpointer data)
   g_autoptr (EtlFilter) filter = etl_filter_new ();
   gint64 begin, end, begin2, end2;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   wait_idle (fixture->window);
@@ -545,7 +491,7 @@ test_open_truncated (Fixture *fixture, gconstpointer data)
   gsize len;
   int fd;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("gcevents.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("gcevents.etl")) == NULL)
     return;
   g_assert_true (g_file_get_contents (path, &contents, &len, &error));
   g_assert_no_error (error);
@@ -578,7 +524,7 @@ test_cancel_load (Fixture *fixture, gconstpointer data)
   g_autoptr (GFile) file = NULL;
   guint refs;
 
-  if (skip_without_display () ||
+  if (etl_test_skip_without_display (have_display) ||
       (net = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL ||
       (amsi = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
     return;
@@ -616,7 +562,7 @@ test_details_tracelogging (Fixture *fixture, gconstpointer data)
   g_autofree char *path = NULL;
   g_autofree char *text = NULL;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("primitive-types.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("primitive-types.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   etl_event_list_select_row (etl_window_get_event_list (fixture->window), 2);
@@ -636,12 +582,6 @@ test_details_tracelogging (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (text, "0000  "));
 }
 
-static gboolean
-not_busy (EtlWindow *window)
-{
-  return !etl_window_get_busy (window);
-}
-
 /* Export the filtered visible range as .etl and the timeline as images. */
 static void
 test_exports (Fixture *fixture, gconstpointer data)
@@ -658,7 +598,7 @@ test_exports (Fixture *fixture, gconstpointer data)
   EtlTrace *trace;
   EtlRowSet *rows;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   filter->has_pid = TRUE;
@@ -690,7 +630,7 @@ test_exports (Fixture *fixture, gconstpointer data)
   etl = g_build_filename (dir, "slice.etl", NULL);
   etl_window_export_selection (fixture->window, etl);
   g_assert_true (etl_window_get_busy (fixture->window));
-  wait_until (fixture->window, not_busy);
+  etl_test_wait_drained (etl_test_window_not_busy, fixture->window, "the window to be idle");
   g_assert_nonnull (strstr (etl_window_get_info_message (fixture->window), "Exported"));
   slice = etl_trace_open ((const char *const[]) { etl, NULL }, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -742,7 +682,7 @@ test_lane_mode (Fixture *fixture, gconstpointer data)
   g_autofree char *path = NULL;
   GActionGroup *group;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   group = gtk_widget_get_action_group (GTK_WIDGET (fixture->window), "timeline");
@@ -758,7 +698,7 @@ test_lane_mode (Fixture *fixture, gconstpointer data)
 }
 
 static gboolean
-has_trace (EtlWindow *window)
+has_trace (gpointer window)
 {
   return etl_window_get_trace (window) != NULL && idle_pred (window);
 }
@@ -769,10 +709,10 @@ test_demo_wait (Fixture *fixture, gconstpointer data)
 {
   g_autofree char *demo = g_build_filename (g_get_user_cache_dir (), "etlscope", "demo.etl", NULL);
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "open-demo", NULL);
-  wait_until (fixture->window, has_trace);
+  etl_test_wait_drained (has_trace, fixture->window, "the window to show a trace");
   g_assert_true (g_file_test (demo, G_FILE_TEST_IS_REGULAR));
   g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, 8);
   g_assert_cmpuint (etl_event_list_get_n_rows (etl_window_get_event_list (fixture->window)), ==, 200001);
@@ -786,7 +726,7 @@ test_state_file (Fixture *fixture, gconstpointer data)
   g_autoptr (GKeyFile) kf = g_key_file_new ();
   g_autoptr (GError) error = NULL;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   g_unlink (path);
   gtk_widget_destroy (GTK_WIDGET (fixture->window));
@@ -815,16 +755,11 @@ test_state_file (Fixture *fixture, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  g_autofree char *xdg = g_dir_make_tmp ("etlscope-gui-XXXXXX", NULL);
-  g_autofree char *config = g_build_filename (xdg, "config", NULL);
-  g_autofree char *data = g_build_filename (xdg, "data", NULL);
-  g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
+  g_autofree char *xdg = NULL;
   int status;
 
   /* Before GTK reads them. */
-  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  xdg = etl_test_private_xdg ("etlscope-gui-XXXXXX");
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   etl_test_gui_init_log ();

@@ -29,94 +29,31 @@ typedef struct
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {
-  if (!have_display)
-    return;
-  fixture->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
-  gtk_widget_show (GTK_WIDGET (fixture->window));
+  if (have_display)
+    fixture->window = etl_test_window_new (1200, 800);
 }
 
 static void
 fixture_teardown (Fixture *fixture, gconstpointer data)
 {
-  if (fixture->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (fixture->window));
-      g_clear_object (&fixture->window);
-    }
+  etl_test_window_clear (&fixture->window);
   if (fixture->dir != NULL)
     {
-      g_autoptr (GDir) dir = g_dir_open (fixture->dir, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
-          g_unlink (path);
-        }
-      g_rmdir (fixture->dir);
+      etl_test_rm_rf (fixture->dir);
       g_clear_pointer (&fixture->dir, g_free);
     }
 }
 
-static gboolean
-skip_without_display (void)
-{
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-idle_pred (EtlWindow *window)
-{
-  return !etl_window_get_loading (window) && !etl_window_get_busy (window) &&
-         !etl_timeline_view_is_busy (etl_window_get_timeline (window));
-}
-
-static gboolean
-window_idle (gpointer data)
-{
-  return idle_pred (data);
-}
-
-/* Iterates the main loop until the window and the timeline are idle, then
- * lets it lay out and paint. */
 static void
 wait_idle (EtlWindow *window)
 {
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (!idle_pred (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  /* Let the frame clock run a layout and a paint. */
-  etl_test_wait_paint (GTK_WIDGET (window));
-  etl_test_wait_for (window_idle, window, "the window and its timeline to be idle");
+  etl_test_wait_timeline_idle (window);
 }
 
 static void
 open_and_wait (EtlWindow *window, GPtrArray *paths)
 {
-  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; i < paths->len; i++)
-    g_ptr_array_add (files, g_file_new_for_path (g_ptr_array_index (paths, i)));
-  etl_window_open_files (window, (GFile **) files->pdata, files->len);
+  etl_test_window_open (window, (const char *const *) paths->pdata, paths->len);
   wait_idle (window);
 }
 
@@ -170,7 +107,7 @@ test_process_mode_keeps_window_size (Fixture *fixture, gconstpointer data)
   int w0, h0, w1, h1, a0;
   guint n_lanes;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   window = GTK_WIDGET (fixture->window);
   paths = write_four_traces (fixture);
@@ -237,7 +174,7 @@ test_process_lanes_net (Fixture *fixture, gconstpointer data)
   GActionGroup *group;
   guint n, lane_3676 = G_MAXUINT;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   g_ptr_array_add (paths, path);
   open_and_wait (fixture->window, paths);
@@ -288,33 +225,6 @@ click_at (GtkWidget *widget, double x, double y)
   gdk_event_free (event);
 }
 
-/* With ETL_LANES_SCREENSHOTS=DIR set, saves the window at 1600×1000 and
- * 1366×768 as DIR/NAME-WxH.png (for docs/screenshots; not an assertion). */
-static void
-maybe_screenshot (EtlWindow *window, const char *name)
-{
-  const char *dir = g_getenv ("ETL_LANES_SCREENSHOTS");
-  const int sizes[][2] = { { 1600, 1000 }, { 1366, 768 } };
-
-  if (dir == NULL)
-    return;
-  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
-    {
-      g_autofree char *file = g_strdup_printf ("%s/%s-%dx%d.png", dir, name, sizes[i][0], sizes[i][1]);
-      g_autoptr (GdkPixbuf) pixbuf = NULL;
-      GdkWindow *gdk_window;
-
-      gtk_window_move (GTK_WINDOW (window), 0, 0);
-      gtk_window_resize (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
-      wait_idle (window);
-      gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
-      pixbuf = gdk_pixbuf_get_from_window (gdk_window, 0, 0, gdk_window_get_width (gdk_window),
-                                           gdk_window_get_height (gdk_window));
-      g_assert_nonnull (pixbuf);
-      g_assert_true (gdk_pixbuf_save (pixbuf, file, "png", NULL, NULL));
-    }
-}
-
 /* Expanding Test.x64.exe (3676) by a click on its label: one lane per
  * thread of it right below, each a thread of pid 3676 in the process table,
  * together holding the process's records; a second click collapses it. */
@@ -331,7 +241,7 @@ test_process_expand_threads (Fixture *fixture, gconstpointer data)
   guint64 thread_sum = 0;
   int lane_h;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   g_ptr_array_add (paths, path);
   open_and_wait (fixture->window, paths);
@@ -383,7 +293,7 @@ test_process_expand_threads (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (thread_sum, ==, 45456);
   g_assert_cmpstr (etl_summary_get_lane_label (summary, 2 + n_threads), ==, "PerfView.exe (3988)");
 
-  maybe_screenshot (fixture->window, "process-thread-lanes");
+  etl_test_maybe_screenshot (fixture->window, "ETL_LANES_SCREENSHOTS", "process-thread-lanes", wait_idle);
 
   /* A second click collapses it. */
   click_at (GTK_WIDGET (timeline), 20, lane_h * 1.5);
@@ -409,7 +319,7 @@ test_cpu_cswitch_lanes (Fixture *fixture, gconstpointer data)
   int w, h, lane_h;
   double x;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   fixture->dir = g_dir_make_tmp ("etlscope-lanes-XXXXXX", &error);
   g_assert_no_error (error);
@@ -477,7 +387,7 @@ test_cpu_cswitch_lanes (Fixture *fixture, gconstpointer data)
     cairo_surface_destroy (surface);
   }
 
-  maybe_screenshot (fixture->window, "cpu-cswitch-lanes");
+  etl_test_maybe_screenshot (fixture->window, "ETL_LANES_SCREENSHOTS", "cpu-cswitch-lanes", wait_idle);
 }
 
 /* The labels of the lanes drawn, through the widget's API. */
@@ -610,7 +520,7 @@ test_hide_empty_lanes (Fixture *fixture, gconstpointer data)
   gint64 origin, begin, end;
   guint n_delta = 0;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   fixture->dir = g_dir_make_tmp ("etlscope-lanes-XXXXXX", &error);
   g_assert_no_error (error);
@@ -667,7 +577,7 @@ test_hide_empty_lanes (Fixture *fixture, gconstpointer data)
   got = drawn_labels (timeline);
   assert_labels (got, want);
   g_assert_cmpuint (etl_window_get_n_lanes (fixture->window), ==, want->len);
-  maybe_screenshot (fixture->window, "hide-empty-lanes");
+  etl_test_maybe_screenshot (fixture->window, "ETL_LANES_SCREENSHOTS", "hide-empty-lanes", wait_idle);
 
   /* Toggle off: back, in the same range. */
   set_hide_empty (fixture->window, FALSE);
@@ -732,20 +642,11 @@ test_hide_empty_lanes (Fixture *fixture, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  g_autofree char *xdg = g_dir_make_tmp ("etlscope-lanes-gui-XXXXXX", NULL);
+  g_autofree char *xdg = NULL;
   int status;
 
   /* Before GTK reads them: recent files and state.ini stay in @xdg. */
-  if (xdg != NULL)
-    {
-      g_autofree char *config = g_build_filename (xdg, "config", NULL);
-      g_autofree char *xdata = g_build_filename (xdg, "data", NULL);
-      g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
-
-      g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-      g_setenv ("XDG_DATA_HOME", xdata, TRUE);
-      g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-    }
+  xdg = etl_test_private_xdg ("etlscope-lanes-gui-XXXXXX");
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   etl_test_gui_init_log ();
@@ -762,16 +663,6 @@ main (int argc, char *argv[])
               fixture_teardown);
   status = g_test_run ();
   if (xdg != NULL)
-    {
-      /* The XDG folders hold at most the recent-files list and state.ini. */
-      const char *subs[] = { "config/etlscope/state.ini", "config/etlscope", "config",
-                             "data/recently-used.xbel", "data", "cache", NULL };
-      for (guint i = 0; subs[i] != NULL; i++)
-        {
-          g_autofree char *p = g_build_filename (xdg, subs[i], NULL);
-          g_remove (p);
-        }
-      g_rmdir (xdg);
-    }
+    etl_test_rm_rf (xdg);
   return status;
 }

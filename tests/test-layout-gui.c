@@ -47,54 +47,18 @@ fixture_setup (Fixture *fixture, gconstpointer data)
     return;
   /* Every test starts as a first run. */
   remove_state ();
-  fixture->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1366, 768);
-  gtk_widget_show (GTK_WIDGET (fixture->window));
+  fixture->window = etl_test_window_new (1366, 768);
 }
 
 static void
 fixture_teardown (Fixture *fixture, gconstpointer data)
 {
-  if (fixture->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (fixture->window));
-      g_clear_object (&fixture->window);
-    }
+  etl_test_window_clear (&fixture->window);
   if (fixture->dir != NULL)
     {
-      g_autoptr (GDir) dir = g_dir_open (fixture->dir, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
-
-          g_unlink (path);
-        }
-      g_rmdir (fixture->dir);
+      etl_test_rm_rf (fixture->dir);
       g_clear_pointer (&fixture->dir, g_free);
     }
-}
-
-static gboolean
-skip_without_display (void)
-{
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static gboolean
-window_idle (gpointer data)
-{
-  EtlWindow *window = data;
-
-  return !etl_window_get_loading (window) && !etl_window_get_busy (window)
-         && !etl_timeline_view_is_busy (etl_window_get_timeline (window))
-         && !etl_group_view_is_busy (etl_window_get_group_view (window));
 }
 
 /* Runs the main loop until the window is idle, then lets it lay out and
@@ -102,19 +66,15 @@ window_idle (gpointer data)
 static void
 wait_idle (EtlWindow *window)
 {
-  etl_test_wait_for (window_idle, window, "the window to be idle");
+  etl_test_wait_for (etl_test_window_views_idle, window, "the window to be idle");
   etl_test_wait_paint (GTK_WIDGET (window));
-  etl_test_wait_for (window_idle, window, "the window to be idle after a paint");
+  etl_test_wait_for (etl_test_window_views_idle, window, "the window to be idle after a paint");
 }
 
 static void
 open_and_wait (EtlWindow *window, GPtrArray *paths)
 {
-  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; i < paths->len; i++)
-    g_ptr_array_add (files, g_file_new_for_path (g_ptr_array_index (paths, i)));
-  etl_window_open_files (window, (GFile **) files->pdata, files->len);
+  etl_test_window_open (window, (const char *const *) paths->pdata, paths->len);
   wait_idle (window);
   g_assert_nonnull (etl_window_get_trace (window));
 }
@@ -251,7 +211,7 @@ test_rows (Fixture *fixture, gconstpointer data)
   guint rows_768, rows_1000;
   int min_w, min_h, group_min, group_nat;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   g_ptr_array_add (paths, path);
   open_and_wait (window, paths);
@@ -342,7 +302,7 @@ test_min_size_four_files (Fixture *fixture, gconstpointer data)
   GActionGroup *timeline;
   int min_w, min_h, w, h;
 
-  if (skip_without_display () || (paths = corpus_four ()) == NULL)
+  if (etl_test_skip_without_display (have_display) || (paths = corpus_four ()) == NULL)
     return;
   open_and_wait (window, paths);
   g_assert_cmpuint (etl_window_get_n_loss_files (window), ==, 4);
@@ -377,7 +337,7 @@ test_min_size_losses (Fixture *fixture, gconstpointer data)
   GtkWidget *loss;
   int min_w, min_h, loss_min, loss_nat;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   fixture->dir = g_dir_make_tmp ("etlscope-layout-XXXXXX", &error);
   g_assert_no_error (error);
@@ -463,7 +423,7 @@ test_workarea (Fixture *fixture, gconstpointer data)
   g_autoptr (GKeyFile) big = g_key_file_new ();
   g_autoptr (GKeyFile) maximized = g_key_file_new ();
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   g_key_file_set_integer (big, "window", "width", 3000);
   g_key_file_set_integer (big, "window", "height", 2000);
@@ -491,7 +451,7 @@ test_panel_state (Fixture *fixture, gconstpointer data)
   GtkWidget *lanes;
   int height;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("gcevents.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("gcevents.etl")) == NULL)
     return;
   g_ptr_array_add (paths, path);
   open_and_wait (window, paths);
@@ -560,7 +520,7 @@ test_panel_height_smaller_screen (Fixture *fixture, gconstpointer data)
   EtlWindow *window;
   int panel, timeline;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("gcevents.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("gcevents.etl")) == NULL)
     return;
   g_ptr_array_add (paths, path);
   /* The window restored at 1366×768 on whatever screen Xvfb has. */
@@ -591,7 +551,7 @@ test_add_tab (Fixture *fixture, gconstpointer data)
   EtlWindow *window = fixture->window;
   GtkWidget *label;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   label = gtk_label_new ("a view");
   etl_window_add_view_tab (window, "test-view", "Test View", label);
@@ -615,15 +575,9 @@ test_add_tab (Fixture *fixture, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  g_autofree char *xdg = g_dir_make_tmp ("etlscope-layout-gui-XXXXXX", NULL);
-  g_autofree char *config = g_build_filename (xdg, "config", NULL);
-  g_autofree char *data = g_build_filename (xdg, "data", NULL);
-  g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
-
   /* Before GTK reads them. */
-  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_autofree char *xdg = etl_test_private_xdg ("etlscope-layout-gui-XXXXXX");
+
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   etl_test_gui_init_log ();

@@ -50,28 +50,18 @@ typedef struct
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {
-  if (!have_display)
-    return;
-  fixture->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1600, 1000);
-  gtk_widget_show (GTK_WIDGET (fixture->window));
+  if (have_display)
+    fixture->window = etl_test_window_new (1600, 1000);
 }
 
 static void
 fixture_teardown (Fixture *fixture, gconstpointer data)
 {
-  if (fixture->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (fixture->window));
-      g_clear_object (&fixture->window);
-    }
+  etl_test_window_clear (&fixture->window);
   if (fixture->dir != NULL)
     {
-      g_autofree char *path = g_build_filename (fixture->dir, "waits.etl", NULL);
-
-      g_remove (path);
-      g_rmdir (fixture->dir);
-      g_free (fixture->dir);
+      etl_test_rm_rf (fixture->dir);
+      g_clear_pointer (&fixture->dir, g_free);
     }
 }
 
@@ -86,43 +76,21 @@ precise_view (EtlWindow *window)
 }
 
 static gboolean
-on_timeout (gpointer user_data)
+idle (gpointer window)
 {
-  gboolean *timed_out = user_data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-idle (EtlWindow *window)
-{
-  return !etl_window_get_loading (window) && !etl_window_get_busy (window)
-         && !etl_timeline_view_is_busy (etl_window_get_timeline (window))
-         && !etl_group_view_is_busy (etl_window_get_group_view (window))
-         && !etl_precise_view_is_busy (precise_view (window));
+  return etl_test_window_views_idle (window) && !etl_precise_view_is_busy (precise_view (window));
 }
 
 static void
 wait_idle (EtlWindow *window)
 {
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (!idle (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  etl_test_wait_drained (idle, window, "the window and its views to be idle");
 }
 
 static void
 open_path (EtlWindow *window, const char *path)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  etl_window_open_files (window, &file, 1);
+  etl_test_window_open (window, &path, 1);
   wait_idle (window);
 }
 
@@ -135,11 +103,8 @@ open_waits (Fixture *fixture, gboolean stacks)
   g_autofree char *path = NULL;
   EtlSynthParams params;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return FALSE;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return FALSE;
   fixture->dir = g_dir_make_tmp ("etlscope-precise-XXXXXX", &error);
   g_assert_no_error (error);
   path = g_build_filename (fixture->dir, "waits.etl", NULL);
@@ -729,8 +694,7 @@ test_visible_coalesced (Fixture *fixture, gconstpointer data)
       gint64 shrink = T (20) * (gint64)i / 39;
 
       etl_zoom_manager_set_visible (zoom, origin + S + shrink, origin + S + T (60) - shrink);
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
+      etl_test_drain ();
     }
   drag_ms = (g_get_monotonic_time () - t0) / 1000;
   wait_idle (fixture->window);
@@ -757,11 +721,8 @@ test_no_cswitch (Fixture *fixture, gconstpointer data)
   EtlPreciseView *view;
   const char *message;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   if ((path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_path (fixture->window, path);

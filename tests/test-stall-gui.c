@@ -47,19 +47,13 @@ fixture_setup (Fixture *fixture, gconstpointer data)
   params.seed = 11;
   g_assert_true (etl_synth_write (&params, fixture->path, &error));
   g_assert_no_error (error);
-  fixture->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
-  gtk_widget_show (GTK_WIDGET (fixture->window));
+  fixture->window = etl_test_window_new (1200, 800);
 }
 
 static void
 fixture_teardown (Fixture *fixture, gconstpointer data)
 {
-  if (fixture->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (fixture->window));
-      g_clear_object (&fixture->window);
-    }
+  etl_test_window_clear (&fixture->window);
   if (fixture->path != NULL)
     g_unlink (fixture->path);
   if (fixture->dir != NULL)
@@ -80,17 +74,13 @@ all_idle (gpointer data)
 static void
 wait_idle (EtlWindow *window)
 {
-  etl_test_wait_for (all_idle, window, "the window, its lanes and its CPU graph to be idle");
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  etl_test_wait_drained (all_idle, window, "the window, its lanes and its CPU graph to be idle");
 }
 
 static void
 open_path (EtlWindow *window, const char *path)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  etl_window_open_files (window, &file, 1);
+  etl_test_window_open (window, &path, 1);
   g_assert_true (etl_window_get_loading (window));
 }
 
@@ -120,11 +110,8 @@ test_cancel_at_once (Fixture *fixture, gconstpointer data)
 {
   guint refs;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   refs = etl_test_ref_count (fixture->window);
   open_path (fixture->window, fixture->path);
   /* the load's task holds the window */
@@ -165,11 +152,8 @@ test_cancel_later (Fixture *fixture, gconstpointer data)
   EtlTrace *shown;
   guint refs;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   open_path (fixture->window, fixture->path);
   wait_idle (fixture->window);
   assert_loaded (fixture->window);

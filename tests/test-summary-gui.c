@@ -25,69 +25,30 @@ typedef struct
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {
-  if (!have_display)
-    return;
-  fixture->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1600, 1000);
-  gtk_widget_show (GTK_WIDGET (fixture->window));
+  if (have_display)
+    fixture->window = etl_test_window_new (1600, 1000);
 }
 
 static void
 fixture_teardown (Fixture *fixture, gconstpointer data)
 {
-  if (fixture->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (fixture->window));
-      g_clear_object (&fixture->window);
-    }
-}
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-idle (EtlWindow *window)
-{
-  return !etl_window_get_loading (window) && !etl_window_get_busy (window)
-         && !etl_timeline_view_is_busy (etl_window_get_timeline (window))
-         && !etl_group_view_is_busy (etl_window_get_group_view (window));
+  etl_test_window_clear (&fixture->window);
 }
 
 static void
 wait_idle (EtlWindow *window)
 {
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (!idle (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  etl_test_wait_drained (etl_test_window_views_idle, window, "the window and its views to be idle");
 }
 
 static gboolean
 open_net (EtlWindow *window)
 {
   g_autofree char *path = NULL;
-  g_autoptr (GFile) file = NULL;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return FALSE;
-    }
-  if ((path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return FALSE;
-  file = g_file_new_for_path (path);
-  etl_window_open_files (window, &file, 1);
+  etl_test_window_open (window, (const char *const[]) { path }, 1);
   wait_idle (window);
   return TRUE;
 }

@@ -8,12 +8,14 @@
  * age 5; main at RVA 0x1000).  The server counts the requests it gets.
  *
  * Covered: downloads off never connect (0 requests); a plain .pdb, a
- * `.pd_` cabinet (MSZIP and stored, made with gcab), a two-tier store on
+ * `.pd_` cabinet (MSZIP and stored, made with gcab; LZX, made by
+ * tests/cab-test-util.h, and a corrupt one), a two-tier store on
  * both sides (index2.txt), 404 (remembered: a second resolver sharing the
  * client asks nothing), a wrong GUID/age, garbage answers (as .pdb and as
  * .pd_), an answer above the size limit, an answer shorter than its
  * Content-Length (a raw socket server), a slow server cancelled mid-body
- * (quick, nothing left on disk), a local `.pd_` unpacked; and the namer
+ * (quick, nothing left on disk), a local `.pd_` unpacked, an https://
+ * server without GIO's TLS backend (glib-networking); and the namer
  * swap of etl_stacks_set_namer_full() while another thread names frames.
  */
 #include "config.h"
@@ -23,6 +25,7 @@
 #include <libsoup/soup.h>
 #include <string.h>
 
+#include "cab-test-util.h"
 #include "etl-cab.h"
 #include "etl-stacks.h"
 #include "etl-symbol-path.h"
@@ -515,6 +518,27 @@ test_two_tier (void)
   fixture_teardown (&f);
 }
 
+/* Runs the fixture's resolver against a server answering with @mode (or
+ * the files put in the store) and expects @status with @reason_part, and
+ * nothing left in the local store. */
+static void
+check_refused (Fixture *f, Server *s, EtlSymbolServer *client, EtlSymbolStatus status, const char *reason_part)
+{
+  g_autoptr (EtlSymbolResolver) r = make_resolver (f, client, s->url, NULL, TRUE, TRUE);
+  g_autoptr (GArray) rows = NULL;
+  g_autofree char *name = frame_name (f);
+  g_autofree char *left = NULL;
+  EtlSymbolModuleStatus row;
+
+  g_assert_cmpstr (name, ==, "CppCon.exe+0x1004");
+  row = status_row (r, &rows);
+  g_test_message ("reason: %s", row.reason);
+  g_assert_cmpint (row.status, ==, status);
+  g_assert_nonnull (strstr (row.reason, reason_part));
+  left = files_below (f->local);
+  g_assert_cmpstr (left, ==, "");
+}
+
 /* gcab -c [-z] CAB FILE (the file stored without its folder); FALSE after
  * a skip. */
 static gboolean
@@ -544,8 +568,35 @@ make_cab (const char *file, const char *cab, gboolean mszip)
   return TRUE;
 }
 
+typedef enum
+{
+  CAB_STORED,
+  CAB_MSZIP,
+  CAB_LZX,         /* tests/cab-test-util.h: window 2^21, 32 KiB blocks */
+  CAB_LZX_CORRUPT, /* that, its first block's type 7 (checksums right) */
+} CabKind;
+
+/* CppCon.pdb as @cab, written by tests/cab-test-util.h. */
 static void
-check_compressed (gboolean mszip)
+make_lzx_cab (const char *pdb, const char *cab, gboolean corrupt)
+{
+  g_autofree char *data = NULL;
+  g_autoptr (GByteArray) bytes = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (pdb, &data, &len, NULL));
+  bytes = cab_test_lzx_cabinet ((const guint8 *)data, len, "CppCon.pdb", 21, 32768);
+  g_assert_cmpuint (bytes->len, >, len); /* uncompressed blocks: a little more */
+  if (corrupt)
+    {
+      bytes->data[cab_test_first_data (bytes) + 1] |= 0x70;
+      cab_test_seal (bytes);
+    }
+  g_assert_true (g_file_set_contents (cab, (const char *)bytes->data, bytes->len, NULL));
+}
+
+static void
+check_compressed (CabKind kind)
 {
   Fixture f;
   Server *s;
@@ -565,18 +616,24 @@ check_compressed (gboolean mszip)
   dir = g_build_filename (f.served, "CppCon.pdb", CPPCON_KEY, NULL);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
   cab = g_build_filename (dir, "CppCon.pd_", NULL);
-  if (!make_cab (f.pdb, cab, mszip))
+  if (kind == CAB_LZX || kind == CAB_LZX_CORRUPT)
+    make_lzx_cab (f.pdb, cab, kind == CAB_LZX_CORRUPT);
+  else if (!make_cab (f.pdb, cab, kind == CAB_MSZIP))
     {
       fixture_teardown (&f);
       return;
     }
   g_assert_cmpint (g_stat (cab, &a), ==, 0);
   g_assert_cmpint (g_stat (f.pdb, &b), ==, 0);
-  if (mszip)
+  if (kind == CAB_MSZIP)
     g_assert_cmpint (a.st_size, <, b.st_size); /* really compressed */
   s = server_start (f.served, SERVE_FILES);
-  /* index2.txt, CppCon.pdb (404), CppCon.pd_; the store holds the PDB. */
-  check_download (&f, s, client, "CppCon.pdb/" CPPCON_KEY "/CppCon.pdb", NULL, 3);
+  /* index2.txt, CppCon.pdb (404), CppCon.pd_; the store holds the PDB
+   * (GUID and age checked, then loaded: the frame is named). */
+  if (kind == CAB_LZX_CORRUPT)
+    check_refused (&f, s, client, ETL_SYMBOL_STATUS_DOWNLOAD_FAILED, "(LZX, window 2^21): the compressed data is corrupt");
+  else
+    check_download (&f, s, client, "CppCon.pdb/" CPPCON_KEY "/CppCon.pdb", NULL, 3);
   server_stop (s);
   fixture_teardown (&f);
 }
@@ -584,13 +641,25 @@ check_compressed (gboolean mszip)
 static void
 test_compressed_mszip (void)
 {
-  check_compressed (TRUE);
+  check_compressed (CAB_MSZIP);
 }
 
 static void
 test_compressed_stored (void)
 {
-  check_compressed (FALSE);
+  check_compressed (CAB_STORED);
+}
+
+static void
+test_compressed_lzx (void)
+{
+  check_compressed (CAB_LZX);
+}
+
+static void
+test_compressed_lzx_corrupt (void)
+{
+  check_compressed (CAB_LZX_CORRUPT);
 }
 
 /* A `.pd_` in a local store, no server: unpacked next to it. */
@@ -735,27 +804,6 @@ test_default_cache (void)
   fixture_teardown (&f);
 }
 
-/* Runs the fixture's resolver against a server answering with @mode (or
- * the files put in the store) and expects @status with @reason_part, and
- * nothing left in the local store. */
-static void
-check_refused (Fixture *f, Server *s, EtlSymbolServer *client, EtlSymbolStatus status, const char *reason_part)
-{
-  g_autoptr (EtlSymbolResolver) r = make_resolver (f, client, s->url, NULL, TRUE, TRUE);
-  g_autoptr (GArray) rows = NULL;
-  g_autofree char *name = frame_name (f);
-  g_autofree char *left = NULL;
-  EtlSymbolModuleStatus row;
-
-  g_assert_cmpstr (name, ==, "CppCon.exe+0x1004");
-  row = status_row (r, &rows);
-  g_test_message ("reason: %s", row.reason);
-  g_assert_cmpint (row.status, ==, status);
-  g_assert_nonnull (strstr (row.reason, reason_part));
-  left = files_below (f->local);
-  g_assert_cmpstr (left, ==, "");
-}
-
 static void
 test_wrong_guid (void)
 {
@@ -792,6 +840,85 @@ test_garbage (void)
       check_refused (&f, s, client2, ETL_SYMBOL_STATUS_DOWNLOAD_FAILED, "is no cabinet");
       server_stop (s);
     }
+  fixture_teardown (&f);
+}
+
+/* The fixture's resolver against an https:// URL on 127.0.0.1 (port 9:
+ * nothing listens); the module's status row. */
+static char *
+https_reason (Fixture *f, EtlSymbolStatus *status)
+{
+  g_autoptr (EtlSymbolServer) client = etl_symbol_server_new ();
+  g_autoptr (EtlSymbolResolver) r = make_resolver (f, client, "https://127.0.0.1:9/store", NULL, TRUE, TRUE);
+  g_autoptr (GArray) rows = NULL;
+  g_autofree char *name = frame_name (f);
+  EtlSymbolModuleStatus row;
+
+  g_assert_cmpstr (name, ==, "CppCon.exe+0x1004");
+  row = status_row (r, &rows);
+  g_test_message ("reason: %s", row.reason);
+  *status = row.status;
+  return g_strdup (row.reason);
+}
+
+#define HTTPS_NO_TLS "/symsrv/https-no-tls"
+
+/* Whether this process is the subprocess of @test (g_test_trap_subprocess()
+ * runs the program with -p TEST and --GTestSubprocess): for what must be
+ * set before g_test_init() and before any thread starts. */
+static gboolean
+is_subprocess_of (int argc, char **argv, const char *test)
+{
+  gboolean sub = FALSE, named = FALSE;
+
+  for (int i = 1; i < argc; i++)
+    {
+      sub = sub || strcmp (argv[i], "--GTestSubprocess") == 0;
+      named = named || (strcmp (argv[i], "-p") == 0 && i + 1 < argc && strcmp (argv[i + 1], test) == 0);
+    }
+  return sub && named;
+}
+
+/* https:// without GIO's TLS backend (glib-networking): forced in a
+ * subprocess whose GIO_MODULE_DIR is an empty folder (set by main(); GIO's
+ * dummy TLS backend then, as without the package), the reason says what to
+ * install; with a TLS backend (the parent, when glib-networking is
+ * installed) the request is made and fails otherwise. */
+static void
+test_https_no_tls (void)
+{
+  Fixture f;
+  EtlSymbolStatus status;
+  g_autofree char *reason = NULL;
+
+  if (g_test_subprocess ())
+    {
+      g_assert_false (g_tls_backend_supports_tls (g_tls_backend_get_default ()));
+      if (!fixture_setup (&f, 5))
+        return;
+      reason = https_reason (&f, &status);
+      g_assert_cmpint (status, ==, ETL_SYMBOL_STATUS_DOWNLOAD_FAILED);
+      g_assert_nonnull (strstr (reason, "https://127.0.0.1:9/store is an https:// server, but GLib has no TLS support "
+                                        "here: install glib-networking"));
+      fixture_teardown (&f);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+
+  if (!g_tls_backend_supports_tls (g_tls_backend_get_default ()))
+    {
+      if (etl_test_in_ci ())
+        g_error ("glib-networking is not installed (.ci/deps.sh installs it)");
+      g_test_message ("no TLS backend here (glib-networking): the case with one not checked");
+      return;
+    }
+  if (!fixture_setup (&f, 5))
+    return;
+  reason = https_reason (&f, &status);
+  g_assert_cmpint (status, ==, ETL_SYMBOL_STATUS_DOWNLOAD_FAILED);
+  g_assert_null (strstr (reason, "glib-networking"));
+  g_assert_nonnull (strstr (reason, "https://127.0.0.1:9/store"));
   fixture_teardown (&f);
 }
 
@@ -1202,6 +1329,7 @@ int
 main (int argc, char **argv)
 {
   g_autofree char *cache_home = NULL;
+  g_autofree char *no_modules = NULL;
   int status;
 
   /* The default symbol cache goes below a folder of the test's own. */
@@ -1211,6 +1339,12 @@ main (int argc, char **argv)
   /* No proxy between the test and 127.0.0.1 (and no libproxy, a C++
    * library whose internal exceptions ASan's interceptor trips on). */
   g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+  if (is_subprocess_of (argc, argv, HTTPS_NO_TLS))
+    {
+      no_modules = g_dir_make_tmp ("etlscope-no-gio-modules-XXXXXX", NULL);
+      g_assert_nonnull (no_modules);
+      g_setenv ("GIO_MODULE_DIR", no_modules, TRUE);
+    }
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/symsrv/downloads-off", test_off);
@@ -1218,11 +1352,14 @@ main (int argc, char **argv)
   g_test_add_func ("/symsrv/two-tier", test_two_tier);
   g_test_add_func ("/symsrv/compressed-mszip", test_compressed_mszip);
   g_test_add_func ("/symsrv/compressed-stored", test_compressed_stored);
+  g_test_add_func ("/symsrv/compressed-lzx", test_compressed_lzx);
+  g_test_add_func ("/symsrv/compressed-lzx-corrupt", test_compressed_lzx_corrupt);
   g_test_add_func ("/symsrv/local-cab", test_local_cab);
   g_test_add_func ("/symsrv/not-on-server", test_not_on_server);
   g_test_add_func ("/symsrv/wrong-guid", test_wrong_guid);
   g_test_add_func ("/symsrv/garbage", test_garbage);
   g_test_add_func ("/symsrv/too-big", test_too_big);
+  g_test_add_func (HTTPS_NO_TLS, test_https_no_tls);
   g_test_add_func ("/symsrv/short-answer", test_short_answer);
   g_test_add_func ("/symsrv/cancel", test_cancel);
   g_test_add_func ("/symsrv/no-client", test_no_client);
@@ -1231,5 +1368,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stacks/namer-swap", test_namer_swap);
   status = g_test_run ();
   etl_test_rm_rf (cache_home);
+  if (no_modules != NULL)
+    g_rmdir (no_modules);
   return status;
 }

@@ -28,38 +28,10 @@
 
 static gboolean have_display;
 
-static gboolean
-on_timeout (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-idle_pred (EtlWindow *window)
-{
-  return !etl_window_get_loading (window) && !etl_window_get_busy (window) &&
-         !etl_timeline_view_is_busy (etl_window_get_timeline (window));
-}
-
-static gboolean
-window_idle (gpointer data)
-{
-  return idle_pred (data);
-}
-
 static void
 wait_idle (EtlWindow *window)
 {
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (!idle_pred (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  etl_test_wait_paint (GTK_WIDGET (window));
-  etl_test_wait_for (window_idle, window, "the window and its timeline to be idle");
+  etl_test_wait_timeline_idle (window);
 }
 
 /* The x of FILETIME @t in the timeline showing [@t0, @t1). */
@@ -81,33 +53,6 @@ lane_of_thread (EtlTimelineView *timeline, guint32 tid)
     if (etl_summary_get_lane_is_thread (summary, lane) && etl_summary_get_lane_id (summary, lane) == tid)
       return lane;
   return G_MAXUINT;
-}
-
-/* With ETL_THREAD_LANES_SCREENSHOTS=DIR: the window at 1600×1000 and
- * 1366×768 as DIR/NAME-WxH.png (for docs/screenshots; not an assertion). */
-static void
-maybe_screenshot (EtlWindow *window, const char *name)
-{
-  const char *dir = g_getenv ("ETL_THREAD_LANES_SCREENSHOTS");
-  const int sizes[][2] = { { 1600, 1000 }, { 1366, 768 } };
-
-  if (dir == NULL)
-    return;
-  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
-    {
-      g_autofree char *file = g_strdup_printf ("%s/%s-%dx%d.png", dir, name, sizes[i][0], sizes[i][1]);
-      g_autoptr (GdkPixbuf) pixbuf = NULL;
-      GdkWindow *gdk_window;
-
-      gtk_window_move (GTK_WINDOW (window), 0, 0);
-      gtk_window_resize (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
-      wait_idle (window);
-      gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
-      pixbuf = gdk_pixbuf_get_from_window (gdk_window, 0, 0, gdk_window_get_width (gdk_window),
-                                           gdk_window_get_height (gdk_window));
-      g_assert_nonnull (pixbuf);
-      g_assert_true (gdk_pixbuf_save (pixbuf, file, "png", NULL, NULL));
-    }
 }
 
 /* The RGB of the pixel at (@x, @y) of the timeline rendered whole. */
@@ -147,7 +92,6 @@ test_thread_lanes (void)
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *path = NULL;
-  g_autoptr (GFile) file = NULL;
   g_autofree char *tip = NULL;
   g_autofree char *tip_run = NULL;
   EtlWindow *window;
@@ -174,11 +118,8 @@ test_thread_lanes (void)
     { 1008, 12, ETL_THREAD_STATE_RUNNING }, { 1008, 17, ETL_THREAD_STATE_WAITING },
   };
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   dir = g_dir_make_tmp ("etlscope-thread-lanes-XXXXXX", &error);
   g_assert_no_error (error);
   path = g_build_filename (dir, "waits.etl", NULL);
@@ -188,11 +129,8 @@ test_thread_lanes (void)
   g_assert_true (etl_synth_write (&params, path, &error));
   g_assert_no_error (error);
 
-  window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_widget_show (GTK_WIDGET (window));
-  file = g_file_new_for_path (path);
-  etl_window_open_files (window, &file, 1);
+  window = etl_test_window_new (1200, 800);
+  etl_test_window_open (window, (const char *const[]) { path }, 1);
   wait_idle (window);
 
   timeline = etl_window_get_timeline (window);
@@ -281,7 +219,7 @@ test_thread_lanes (void)
   g_assert_cmpuint (etl_timeline_view_go_to_waker (timeline), ==, ETL_TIMELINE_NO_ROW);
   etl_timeline_view_select_thread_state (timeline, 1004, 1);
   g_assert_true (g_action_group_get_action_enabled (group, "go-to-waker"));
-  maybe_screenshot (window, "thread-states");
+  etl_test_maybe_screenshot (window, "ETL_THREAD_LANES_SCREENSHOTS", "thread-states", wait_idle);
   row = etl_timeline_view_go_to_waker (timeline);
   g_assert_cmpuint (row, !=, ETL_TIMELINE_NO_ROW);
   g_assert_cmpuint (etl_timeline_view_get_selected_row (timeline), ==, row);
@@ -302,8 +240,7 @@ test_thread_lanes (void)
   g_assert_false (g_action_group_get_action_enabled (group, "go-to-waker"));
   g_assert_cmpuint (etl_timeline_view_go_to_waker (timeline), ==, ETL_TIMELINE_NO_ROW);
 
-  gtk_widget_destroy (GTK_WIDGET (window));
-  g_object_unref (window);
+  etl_test_window_clear (&window);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -311,33 +248,17 @@ test_thread_lanes (void)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *xdg = g_dir_make_tmp ("etlscope-thread-lanes-gui-XXXXXX", NULL);
-  const char *subs[] = { "config/etlscope/state.ini", "config/etlscope", "config", "data/recently-used.xbel",
-                         "data", "cache", NULL };
+  g_autofree char *xdg = NULL;
   int status;
 
   /* Before GTK reads them: recent files and state.ini stay in @xdg. */
-  if (xdg != NULL)
-    {
-      g_autofree char *config = g_build_filename (xdg, "config", NULL);
-      g_autofree char *xdata = g_build_filename (xdg, "data", NULL);
-      g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
-
-      g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-      g_setenv ("XDG_DATA_HOME", xdata, TRUE);
-      g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-    }
+  xdg = etl_test_private_xdg ("etlscope-thread-lanes-gui-XXXXXX");
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   etl_test_gui_init_log ();
   g_test_add_func ("/etl/gui/thread-lanes/states-and-waker", test_thread_lanes);
   status = g_test_run ();
-  for (guint i = 0; xdg != NULL && subs[i] != NULL; i++)
-    {
-      g_autofree char *p = g_build_filename (xdg, subs[i], NULL);
-      g_remove (p);
-    }
   if (xdg != NULL)
-    g_rmdir (xdg);
+    etl_test_rm_rf (xdg);
   return status;
 }

@@ -33,86 +33,28 @@ typedef struct
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {
-  if (!have_display)
-    return;
-  fixture->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
-  gtk_widget_show (GTK_WIDGET (fixture->window));
+  if (have_display)
+    fixture->window = etl_test_window_new (1200, 800);
 }
 
 static void
 fixture_teardown (Fixture *fixture, gconstpointer data)
 {
-  if (fixture->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (fixture->window));
-      g_clear_object (&fixture->window);
-    }
-}
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-drain (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  etl_test_window_clear (&fixture->window);
 }
 
 static void
 wait_idle (EtlWindow *window)
 {
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (etl_window_get_busy (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  drain ();
+  etl_test_wait_drained (etl_test_window_not_busy, window, "the window to be idle");
 }
 
 static void
 open_and_wait (EtlWindow *window, const char *const *paths)
 {
-  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; paths[i] != NULL; i++)
-    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
-  etl_window_open_files (window, (GFile **) files->pdata, files->len);
+  etl_test_window_open (window, paths, g_strv_length ((char **) paths));
   g_assert_true (etl_window_get_loading (window));
   wait_idle (window);
-}
-
-static gboolean
-skip_without_display (void)
-{
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* Waits (main loop running) until @done returns TRUE, at most 10 s. */
-static void
-wait_for (gboolean (*done) (gpointer), gpointer data)
-{
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (10, on_timeout, &timed_out);
-
-  while (!done (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -127,6 +69,22 @@ recent_has_items (gpointer data)
 
 /* A merged set is one recent entry whose target opens the whole set; a file
  * name with underscores keeps them in the menu label. */
+static gboolean
+recent_has_my_amsi (gpointer data)
+{
+  GMenuModel *menu = data;
+
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *l = NULL;
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &l)
+          && g_strcmp0 (l, "my__amsi__trace.etl") == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 test_recent_set (Fixture *fixture, gconstpointer data)
 {
@@ -141,7 +99,7 @@ test_recent_set (Fixture *fixture, gconstpointer data)
   GMenuModel *menu;
   gsize length;
 
-  if (skip_without_display () || (net = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL
+  if (etl_test_skip_without_display (have_display) || (net = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL
       || (amsi = etl_test_corpus_path ("AMSITrace.etl")) == NULL)
     return;
 
@@ -153,7 +111,7 @@ test_recent_set (Fixture *fixture, gconstpointer data)
 
   open_and_wait (fixture->window, (const char *const[]) { net, copy, NULL });
   g_assert_cmpuint (etl_trace_get_n_files (etl_window_get_trace (fixture->window)), ==, 2);
-  wait_for (recent_has_items, fixture->window);
+  etl_test_wait_for_seconds (recent_has_items, fixture->window, 10, "the recent menu to have items");
 
   menu = etl_window_get_recent_menu (fixture->window);
   g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);
@@ -174,26 +132,7 @@ test_recent_set (Fixture *fixture, gconstpointer data)
 
   /* One file alone: its name with underscores, doubled for the menu. */
   open_and_wait (fixture->window, (const char *const[]) { copy, NULL });
-  {
-    gboolean found = FALSE;
-    gboolean timed_out = FALSE;
-    guint timeout = g_timeout_add_seconds (10, on_timeout, &timed_out);
-
-    while (!found && !timed_out)
-      {
-        for (int i = 0; i < g_menu_model_get_n_items (menu) && !found; i++)
-          {
-            g_autofree char *l = NULL;
-
-            if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &l))
-              found = g_strcmp0 (l, "my__amsi__trace.etl") == 0;
-          }
-        if (!found)
-          g_main_context_iteration (NULL, TRUE);
-      }
-    g_assert_false (timed_out);
-    g_source_remove (timeout);
-  }
+  etl_test_wait_for_seconds (recent_has_my_amsi, menu, 10, "the recent menu to list my__amsi__trace.etl");
   g_unlink (copy);
   g_rmdir (dir);
 }
@@ -204,7 +143,7 @@ test_window_title (Fixture *fixture, gconstpointer data)
 {
   g_autofree char *path = NULL;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "etlscope");
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
@@ -223,7 +162,7 @@ test_quit_saves_state (Fixture *fixture, gconstpointer data)
   g_autoptr (GError) error = NULL;
   EtlWindow *window;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   app = etl_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
@@ -232,7 +171,7 @@ test_quit_saves_state (Fixture *fixture, gconstpointer data)
   window = etl_window_new (GTK_APPLICATION (app));
   gtk_window_resize (GTK_WINDOW (window), 1111, 777);
   gtk_widget_show (GTK_WIDGET (window));
-  drain ();
+  etl_test_drain ();
   g_unlink (path);
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
@@ -256,7 +195,7 @@ test_state_fits_monitor (Fixture *fixture, gconstpointer data)
   EtlWindow *window;
   int width = 0, height = 0;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   gdk_monitor_get_workarea (gdk_display_get_monitor (gdk_display_get_default (), 0), &area);
   g_assert_cmpint (area.width, <, 5000);
@@ -296,7 +235,7 @@ test_details_cleared (Fixture *fixture, gconstpointer data)
   guint64 row = G_MAXUINT64;
   guint32 pid = 0;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   trace = etl_window_get_trace (fixture->window);
@@ -350,7 +289,7 @@ test_sort (Fixture *fixture, gconstpointer data)
   gboolean descending = TRUE;
   guint64 n;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   trace = etl_window_get_trace (fixture->window);
@@ -362,7 +301,7 @@ test_sort (Fixture *fixture, gconstpointer data)
   gtk_tree_view_column_clicked (cpu_column);
   g_assert_true (etl_event_list_get_sorting (list));
   g_assert_true (etl_window_get_busy (fixture->window));
-  wait_for (list_sorted, list);
+  etl_test_wait_for_seconds (list_sorted, list, 10, "list sorted");
   g_assert_cmpint (etl_event_list_get_sort_column (list, &descending), ==, 1);
   g_assert_false (descending);
   g_assert_true (gtk_tree_view_column_get_sort_indicator (cpu_column));
@@ -384,7 +323,7 @@ test_sort (Fixture *fixture, gconstpointer data)
 
   /* Again: descending, equal CPUs still in time order. */
   gtk_tree_view_column_clicked (cpu_column);
-  wait_for (list_sorted, list);
+  etl_test_wait_for_seconds (list_sorted, list, 10, "list sorted");
   g_assert_cmpint (etl_event_list_get_sort_column (list, &descending), ==, 1);
   g_assert_true (descending);
   model = etl_event_list_get_model (list);
@@ -401,7 +340,7 @@ test_sort (Fixture *fixture, gconstpointer data)
   /* A selected row stays selected across a sort. */
   etl_event_list_select_row (list, 5000);
   etl_event_list_sort (list, 5, FALSE);
-  wait_for (list_sorted, list);
+  etl_test_wait_for_seconds (list_sorted, list, 10, "list sorted");
   g_assert_cmpuint (etl_event_list_get_selected_row (list), ==, 5000);
   model = etl_event_list_get_model (list);
   {
@@ -423,7 +362,7 @@ test_sort (Fixture *fixture, gconstpointer data)
 
   /* Time ascending is the merged order again. */
   etl_event_list_sort (list, 0, FALSE);
-  wait_for (list_sorted, list);
+  etl_test_wait_for_seconds (list_sorted, list, 10, "list sorted");
   g_assert_false (etl_event_model_get_sorted (etl_event_list_get_model (list)));
 }
 
@@ -460,7 +399,7 @@ test_copy_and_columns (Fixture *fixture, gconstpointer data)
   GtkTreePath *from, *to;
   guint64 first = 0, last = 0;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   list = etl_window_get_event_list (fixture->window);
@@ -470,7 +409,7 @@ test_copy_and_columns (Fixture *fixture, gconstpointer data)
   /* Rows 10 to 12, as GTK's own selection calls make it on the rows
    * shown (the tree view shows the page from the list's top row). */
   etl_event_list_select_row (list, 10);
-  wait_for (list_shows_row_12, list); /* the page grows with the list's allocation */
+  etl_test_wait_for_seconds (list_shows_row_12, list, 10, "list shows row 12"); /* the page grows with the list's allocation */
   g_assert_true (etl_event_list_get_visible_range (list, &first, &last));
   g_assert_cmpuint (last, >=, 12);
   from = gtk_tree_path_new_from_indices ((int) (10 - first), -1);
@@ -487,7 +426,7 @@ test_copy_and_columns (Fixture *fixture, gconstpointer data)
   gtk_clipboard_clear (clipboard);
   /* The accelerator's action, as Ctrl+C in the list runs it. */
   g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (list), "list"), "copy", NULL);
-  wait_for (clipboard_has_text, clipboard);
+  etl_test_wait_for_seconds (clipboard_has_text, clipboard, 10, "clipboard has text");
   text = gtk_clipboard_wait_for_text (clipboard);
   g_assert_nonnull (text);
   lines = g_strsplit (text, "\n", -1);
@@ -537,7 +476,7 @@ test_context_filter (Fixture *fixture, gconstpointer data)
   guint32 pid = 0;
   guint provider;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   trace = etl_window_get_trace (fixture->window);
@@ -612,7 +551,7 @@ test_go_to_time (Fixture *fixture, gconstpointer data)
   gint64 origin, t;
   guint64 row;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   trace = etl_window_get_trace (fixture->window);
@@ -658,7 +597,7 @@ test_find_same (Fixture *fixture, gconstpointer data)
   EtlRecord ref, rec;
   guint64 start = 50000, expected = G_MAXUINT64, found;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   trace = etl_window_get_trace (fixture->window);
@@ -705,7 +644,7 @@ test_markers (Fixture *fixture, gconstpointer data)
   EtlTrace *trace;
   gint64 t, at = 0;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   trace = etl_window_get_trace (fixture->window);
@@ -751,7 +690,7 @@ test_zoom (Fixture *fixture, gconstpointer data)
   gint64 b, e, t, lo, hi;
   guint64 n, inside = 0;
 
-  if (skip_without_display () || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   open_and_wait (fixture->window, (const char *const[]) { path, NULL });
   trace = etl_window_get_trace (fixture->window);
@@ -825,6 +764,12 @@ plot_is_allocated (gpointer data)
 /* On the demo trace (buffers lost): hovering a loss point names its time,
  * kind and count; clicking it moves the timeline there; the legend's
  * tooltip explains the counters. */
+static gboolean
+demo_loaded (gpointer window)
+{
+  return !etl_window_get_busy (window) && etl_window_get_trace (window) != NULL;
+}
+
 static void
 test_loss_plot (Fixture *fixture, gconstpointer data)
 {
@@ -833,21 +778,15 @@ test_loss_plot (Fixture *fixture, gconstpointer data)
   const EtlLoss *losses;
   guint n_losses = 0;
   int width, height;
-  gboolean timed_out = FALSE;
-  guint timeout;
   gint64 b, e;
   double x = -1, y = -1;
   const EtlLoss *target = NULL;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   etl_window_open_demo (fixture->window);
-  timeout = g_timeout_add_seconds (120, on_timeout, &timed_out);
-  while ((etl_window_get_busy (fixture->window) || etl_window_get_trace (fixture->window) == NULL) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  drain ();
+  etl_test_wait_for_seconds (demo_loaded, fixture->window, 120, "the demo trace");
+  etl_test_drain ();
 
   trace = etl_window_get_trace (fixture->window);
   plot = etl_window_get_loss_plot (fixture->window);
@@ -855,7 +794,7 @@ test_loss_plot (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (n_losses, >, 0);
   /* The plot is shown once the trace has losses; it gets its size at the
    * next frame, which a non-blocking drain may not reach. */
-  wait_for (plot_is_allocated, plot);
+  etl_test_wait_for_seconds (plot_is_allocated, plot, 10, "plot is allocated");
   width = gtk_widget_get_allocated_width (GTK_WIDGET (plot));
   height = gtk_widget_get_allocated_height (GTK_WIDGET (plot));
   /* Legend and key one line each, two rows of 28 px (issue 18). */
@@ -918,13 +857,13 @@ test_session_panel (Fixture *fixture, gconstpointer data)
   int min_w = 0, nat_w = 0;
   const char *under;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   panel = etl_session_panel_new ();
   window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
   gtk_container_add (GTK_CONTAINER (window), panel);
   gtk_widget_show_all (window);
-  drain ();
+  etl_test_drain ();
   gtk_widget_get_preferred_width (panel, &min_w, &nat_w);
   g_test_message ("session panel width: minimum %d, natural %d", min_w, nat_w);
   g_assert_cmpint (nat_w, <=, 440);
@@ -970,15 +909,11 @@ test_session_panel (Fixture *fixture, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
-  g_autofree char *xdg = g_dir_make_tmp ("etlscope-ux-XXXXXX", NULL);
-  g_autofree char *config = g_build_filename (xdg, "config", NULL);
-  g_autofree char *data = g_build_filename (xdg, "data", NULL);
-  g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
+  g_autofree char *xdg = NULL;
   int status;
 
-  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  /* Before GTK reads them. */
+  xdg = etl_test_private_xdg ("etlscope-ux-XXXXXX");
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   etl_test_gui_init_log ();

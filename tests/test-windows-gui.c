@@ -59,62 +59,14 @@ typedef struct
 static void
 fixture_setup (Fixture *fixture, gconstpointer data)
 {
-  if (!have_display)
-    return;
-  fixture->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
-  gtk_widget_show (GTK_WIDGET (fixture->window));
+  if (have_display)
+    fixture->window = etl_test_window_new (1200, 800);
 }
 
 static void
 fixture_teardown (Fixture *fixture, gconstpointer data)
 {
-  if (fixture->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (fixture->window));
-      g_clear_object (&fixture->window);
-    }
-}
-
-static gboolean
-skip_without_display (void)
-{
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main loop until @done (@data) holds, at most @seconds. */
-static void
-wait_for (gboolean (*done) (gpointer), gpointer data, guint seconds)
-{
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (seconds, on_timeout, &timed_out);
-
-  while (!done (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-not_busy (gpointer data)
-{
-  return !etl_window_get_busy (data);
+  etl_test_window_clear (&fixture->window);
 }
 
 /* The folder %LOCALAPPDATA% names on Windows (Wine sets it too). */
@@ -235,7 +187,7 @@ test_path_recent_markers_state (Fixture *fixture, gconstpointer data)
   gint64 t, at = 0;
   gsize length;
 
-  if (skip_without_display () || (net = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (net = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   dir = g_dir_make_tmp ("etlscope-windows-XXXXXX", NULL);
   g_assert_nonnull (dir);
@@ -257,7 +209,7 @@ test_path_recent_markers_state (Fixture *fixture, gconstpointer data)
   file = g_file_new_for_commandline_arg (path);
   etl_window_open_files (fixture->window, &file, 1);
   g_assert_true (etl_window_get_loading (fixture->window));
-  wait_for (not_busy, fixture->window, 60);
+  etl_test_wait_drained (etl_test_window_not_busy, fixture->window, "the window to be idle");
   g_assert_nonnull (etl_window_get_trace (fixture->window));
   g_assert_nonnull (strstr (etl_window_get_status (fixture->window), "net trace трасса.etl"));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "net trace трасса.etl — etlscope");
@@ -274,8 +226,10 @@ test_path_recent_markers_state (Fixture *fixture, gconstpointer data)
 #endif
   back = g_filename_from_uri (uri, NULL, NULL);
   g_assert_cmpstr (back, ==, path);
-  wait_for (recent_has, uri, 10);
-  wait_for (xbel_has_trace, xbel, 10);
+  etl_test_wait_for_seconds (recent_has, uri, 10, "the trace in the recent list");
+  etl_test_drain ();
+  etl_test_wait_for_seconds (xbel_has_trace, xbel, 10, "the trace in recently-used.xbel");
+  etl_test_drain ();
   g_assert_true (xbel_has_trace (xbel));
 
   /* A marker, kept in the config folder, back after a reopen from the
@@ -288,7 +242,7 @@ test_path_recent_markers_state (Fixture *fixture, gconstpointer data)
   g_action_group_activate_action (G_ACTION_GROUP (fixture->window), "open-recent",
                                   g_variant_new_strv ((const char *const[]) { uri }, 1));
   g_assert_true (etl_window_get_loading (fixture->window));
-  wait_for (not_busy, fixture->window, 60);
+  etl_test_wait_drained (etl_test_window_not_busy, fixture->window, "the window to be idle");
   g_assert_nonnull (etl_window_get_trace (fixture->window));
   g_assert_cmpuint (etl_window_get_n_markers (fixture->window), ==, 1);
   g_assert_cmpstr (etl_window_get_marker (fixture->window, 0, &at), ==, "here");
@@ -318,11 +272,11 @@ test_export_atomic (Fixture *fixture, gconstpointer data)
   g_autoptr (GFile) file = NULL;
   gsize length = 0;
 
-  if (skip_without_display () || (net = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
+  if (etl_test_skip_without_display (have_display) || (net = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   file = g_file_new_for_path (net);
   etl_window_open_files (fixture->window, &file, 1);
-  wait_for (not_busy, fixture->window, 60);
+  etl_test_wait_drained (etl_test_window_not_busy, fixture->window, "the window to be idle");
 
   tmp = g_dir_make_tmp ("etlscope-windows-XXXXXX", NULL);
   dir = g_build_filename (tmp, "экспорт", NULL);
@@ -405,7 +359,7 @@ test_open_dialog_cancel (Fixture *fixture, gconstpointer data)
   guint refs;
   gpointer args[2];
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   refs = etl_test_ref_count (fixture->window);
   etl_window_show_open_dialog (fixture->window);
@@ -416,22 +370,26 @@ test_open_dialog_cancel (Fixture *fixture, gconstpointer data)
   {
     HWND hwnd = NULL;
 
-    wait_for (dialog_shown, &hwnd, 30);
+    etl_test_wait_for_seconds (dialog_shown, &hwnd, 30, "the dialog to show");
+    etl_test_drain ();
     g_assert_true (IsWindowVisible (hwnd));
     g_assert_true (PostMessageW (hwnd, WM_COMMAND, IDCANCEL, 0));
-    wait_for (dialog_gone, NULL, 30);
+    etl_test_wait_for_seconds (dialog_gone, NULL, 30, "the dialog to close");
+    etl_test_drain ();
   }
 #else
   {
     GtkWidget *dialog = NULL;
 
-    wait_for (dialog_shown, &dialog, 30);
+    etl_test_wait_for_seconds (dialog_shown, &dialog, 30, "the dialog to show");
+    etl_test_drain ();
     gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
   }
 #endif
   args[0] = fixture->window;
   args[1] = GUINT_TO_POINTER (refs);
-  wait_for (refs_back, args, 30);
+  etl_test_wait_for_seconds (refs_back, args, 30, "the open job to end");
+  etl_test_drain ();
   g_assert_false (etl_window_get_loading (fixture->window));
   g_assert_null (etl_window_get_trace (fixture->window));
 }
@@ -499,7 +457,7 @@ test_session_start_stop (void)
   g_autoptr (EtlSession) session = etl_session_new_preset ("kernel-basics", NULL);
   g_autofree char *log_file = NULL;
 
-  if (skip_without_display ())
+  if (etl_test_skip_without_display (have_display))
     return;
   window = gtk_offscreen_window_new ();
   panel = etl_session_panel_new ();
@@ -582,19 +540,7 @@ main (int argc, char *argv[])
       g_unsetenv ("XDG_CACHE_HOME");
     }
   else
-    {
-      g_autofree char *config = NULL;
-      g_autofree char *data = NULL;
-      g_autofree char *cache = NULL;
-
-      xdg = g_dir_make_tmp ("etlscope-windows-gui-XXXXXX", NULL);
-      config = g_build_filename (xdg, "config", NULL);
-      data = g_build_filename (xdg, "data", NULL);
-      cache = g_build_filename (xdg, "cache", NULL);
-      g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-      g_setenv ("XDG_DATA_HOME", data, TRUE);
-      g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-    }
+    xdg = etl_test_private_xdg ("etlscope-windows-gui-XXXXXX");
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   etl_test_gui_init_log ();

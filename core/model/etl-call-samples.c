@@ -24,10 +24,8 @@
 #include <string.h>
 
 #include "etl-call-samples.h"
+#include "etl-stack-tree-private.h"
 #include "etl-trace.h"
-
-#define HOOK_SAMPLED_PROFILE 0x0F2E
-#define CANCEL_STEP 4096
 
 struct _EtlCallSamples
 {
@@ -338,27 +336,32 @@ etl_call_samples_get_unit (EtlCallSamples *samples)
   return samples->unit;
 }
 
-/* A frame's name for the call tree: etl_stacks_symbolize() without the
- * offset, so that the return addresses of one function merge:
- * "ntdll.dll!RtlUserThreadStart" when a namer knows it, "ntdll.dll" for a
- * module without symbols (as the flame graph has always grouped them), a
- * JIT method as it is, "?" for an address no image or method holds. */
-static char *
-frame_name (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 address)
+typedef struct
 {
-  gboolean resolved = FALSE;
-  char *name = etl_stacks_symbolize (stacks, pid, filetime, address, &resolved);
-  char *plus;
+  EtlCallSamples *samples;
+  GArray *path; /* guint32 name ids */
+} CpuWalk;
 
-  if (!resolved)
-    {
-      g_free (name);
-      return g_strdup ("?");
-    }
-  plus = strstr (name, "+0x");
-  if (plus != NULL && plus != name)
-    *plus = '\0';
-  return name;
+/* Consecutive frames of one module without symbols (no '!') are one frame;
+ * those of one function stay apart. */
+static void
+add_cpu_frame (gpointer data, const char *name)
+{
+  CpuWalk *w = data;
+  guint32 id = etl_call_samples_intern (w->samples, name);
+
+  if (w->path->len > 0 && g_array_index (w->path, guint32, w->path->len - 1) == id && strchr (name, '!') == NULL)
+    return;
+  g_array_append_val (w->path, id);
+}
+
+static void
+add_cpu_sample (gpointer data, gint64 filetime)
+{
+  CpuWalk *w = data;
+
+  etl_call_samples_add (w->samples, (const guint32 *) w->path->data, w->path->len, 1, filetime);
+  g_array_set_size (w->path, 0);
 }
 
 /**
@@ -387,42 +390,14 @@ etl_call_samples_new_cpu (EtlStacks *stacks, gint64 from_filetime, gint64 to_fil
 {
   g_autoptr (EtlCallSamples) s = NULL;
   g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  EtlTrace *trace;
-  guint64 first, last;
+  const EtlStackWalkFuncs funcs = { add_cpu_frame, add_cpu_sample };
+  CpuWalk walk;
 
   g_return_val_if_fail (stacks != NULL, NULL);
 
   s = etl_call_samples_new (ETL_STACK_TREE_UNIT_SAMPLES);
-  trace = etl_stacks_get_trace (stacks);
-  first = etl_trace_lower_bound (trace, from_filetime);
-  last = etl_trace_lower_bound (trace, to_filetime);
-  for (guint64 i = first; i < last; i++)
-    {
-      g_auto (EtlRecord) rec = { 0 };
-      g_autoptr (GArray) frames = NULL;
-      guint32 pid = 0;
-
-      if ((i - first) % CANCEL_STEP == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-      if (!etl_stacks_has_stack (stacks, i))
-        continue;
-      if (!etl_trace_get_record (trace, i, &rec, NULL) || rec.hook_id != HOOK_SAMPLED_PROFILE
-          || (rec.header_type != ETL_HEADER_TYPE_PERFINFO64 && rec.header_type != ETL_HEADER_TYPE_PERFINFO32))
-        continue;
-      frames = etl_stacks_get_frames (stacks, i, &pid);
-      if (frames == NULL || frames->len == 0)
-        continue;
-      g_array_set_size (path, 0);
-      for (guint f = MIN (frames->len, ETL_STACKS_MAX_FRAMES); f > 0; f--)
-        {
-          g_autofree char *name = frame_name (stacks, pid, rec.filetime, g_array_index (frames, guint64, f - 1));
-          guint32 id = etl_call_samples_intern (s, name);
-
-          if (path->len > 0 && g_array_index (path, guint32, path->len - 1) == id && strchr (name, '!') == NULL)
-            continue;
-          g_array_append_val (path, id);
-        }
-      etl_call_samples_add (s, (const guint32 *) path->data, path->len, 1, rec.filetime);
-    }
+  walk = (CpuWalk){ s, path };
+  if (!etl_stack_tree_walk_samples (stacks, from_filetime, to_filetime, NULL, 0, &funcs, &walk, cancellable, error))
+    return NULL;
   return g_steal_pointer (&s);
 }

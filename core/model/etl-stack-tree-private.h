@@ -29,4 +29,27 @@ gboolean etl_stack_tree_sample_thread (guint8 header_type, guint16 hook_id, cons
 guint etl_stack_tree_merge_spans (EtlStackTreeSpan *spans, guint n_spans, gint64 *from, gint64 *to);
 gboolean etl_stack_tree_spans_contain (const EtlStackTreeSpan *spans, guint n_spans, guint32 tid, gint64 t);
 
+/* What etl_stack_tree_walk_samples() calls for each sample: @frame for
+ * each of its frames, outermost first (@name valid during the call: each
+ * name is made, passed and freed in turn), then @sample with its FILETIME. */
+typedef struct
+{
+  void (*frame) (gpointer data, const char *name);
+  void (*sample) (gpointer data, gint64 filetime);
+} EtlStackWalkFuncs;
+
+/* The walk under etl_stack_tree_new() (and _for_threads()) and
+ * etl_call_samples_new_cpu(): each PerfInfo SampledProfile record of
+ * [@from_filetime, @to_filetime) that has a stack (and, with @spans, sorted
+ * by tid then start and merged, ran on a span's thread within it) is passed
+ * to @funcs with its frames (at most ETL_STACKS_MAX_FRAMES) named by
+ * etl_stacks_symbolize() without the offset ("module!function" when a
+ * namer knows it, "module" without symbols, a JIT method as it is, "?" for
+ * an address no image or method holds).  @cancellable is checked every 4096
+ * records.  Returns FALSE when cancelled (@error: G_IO_ERROR_CANCELLED). */
+gboolean etl_stack_tree_walk_samples (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
+                                      const EtlStackTreeSpan *spans, guint n_spans,
+                                      const EtlStackWalkFuncs *funcs, gpointer data, GCancellable *cancellable,
+                                      GError **error);
+
 G_END_DECLS

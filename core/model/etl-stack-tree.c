@@ -76,8 +76,10 @@ child_key_equal (gconstpointer a, gconstpointer b)
   return x->parent == y->parent && x->name == y->name;
 }
 
-/* The group of a symbolized frame: "ntdll.dll+0x455b" → "ntdll.dll"; a JIT
- * method as it is; an address no image or method holds → "?". */
+/* The group of a symbolized frame: etl_stacks_symbolize() without the
+ * offset: "ntdll.dll+0x455b" → "ntdll.dll", "ntdll.dll!RtlUserThreadStart"
+ * when a namer knows it; a JIT method as it is; an address no image or
+ * method holds → "?". */
 static char *
 frame_group (EtlStacks *stacks, guint32 pid, gint64 filetime, guint64 address)
 {
@@ -329,19 +331,16 @@ etl_stack_tree_merge_spans (EtlStackTreeSpan *spans, guint n_spans, gint64 *from
   return n;
 }
 
-static EtlStackTree *
-build_tree (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime, const EtlStackTreeSpan *spans,
-            guint n_spans, GCancellable *cancellable, GError **error)
+/* Internal (etl-stack-tree-private.h): the sample walk shared with
+ * etl_call_samples_new_cpu(); see there. */
+gboolean
+etl_stack_tree_walk_samples (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime,
+                             const EtlStackTreeSpan *spans, guint n_spans, const EtlStackWalkFuncs *funcs,
+                             gpointer data, GCancellable *cancellable, GError **error)
 {
-  g_autoptr (EtlStackTreeBuilder) b = NULL;
-  g_autoptr (GPtrArray) path = g_ptr_array_new ();
-  EtlTrace *trace;
-  guint64 first, last;
-
-  b = etl_stack_tree_builder_new (ETL_STACK_TREE_UNIT_SAMPLES);
-  trace = etl_stacks_get_trace (stacks);
-  first = etl_trace_lower_bound (trace, from_filetime);
-  last = etl_trace_lower_bound (trace, to_filetime);
+  EtlTrace *trace = etl_stacks_get_trace (stacks);
+  guint64 first = etl_trace_lower_bound (trace, from_filetime);
+  guint64 last = etl_trace_lower_bound (trace, to_filetime);
 
   for (guint64 i = first; i < last; i++)
     {
@@ -350,7 +349,7 @@ build_tree (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime, const E
       guint32 pid = 0;
 
       if ((i - first) % CANCEL_STEP == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
+        return FALSE;
       if (!etl_stacks_has_stack (stacks, i))
         continue;
       if (!etl_trace_get_record (trace, i, &rec, NULL) || rec.hook_id != HOOK_SAMPLED_PROFILE
@@ -368,18 +367,56 @@ build_tree (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime, const E
       if (frames == NULL || frames->len == 0)
         continue;
 
-      /* Outermost first, one node per run of frames of one group. */
-      g_ptr_array_set_size (path, 0);
+      /* StackWalk_Event's Stack[] is innermost first: named outermost first. */
       for (guint f = MIN (frames->len, ETL_STACKS_MAX_FRAMES); f > 0; f--)
         {
-          g_autofree char *group = frame_group (stacks, pid, rec.filetime, g_array_index (frames, guint64, f - 1));
-          const char *name = etl_stack_tree_builder_intern (b, group);
+          g_autofree char *name = frame_group (stacks, pid, rec.filetime, g_array_index (frames, guint64, f - 1));
 
-          if (path->len == 0 || g_ptr_array_index (path, path->len - 1) != name)
-            g_ptr_array_add (path, (gpointer) name);
+          funcs->frame (data, name);
         }
-      etl_stack_tree_builder_add (b, (const char *const *) path->pdata, path->len, 1);
+      funcs->sample (data, rec.filetime);
     }
+  return TRUE;
+}
+
+typedef struct
+{
+  EtlStackTreeBuilder *builder;
+  GPtrArray *path;
+} TreeWalk;
+
+/* One node per run of frames of one group. */
+static void
+add_tree_frame (gpointer data, const char *group)
+{
+  TreeWalk *w = data;
+  const char *name = etl_stack_tree_builder_intern (w->builder, group);
+
+  if (w->path->len == 0 || g_ptr_array_index (w->path, w->path->len - 1) != name)
+    g_ptr_array_add (w->path, (gpointer) name);
+}
+
+static void
+add_tree_sample (gpointer data, gint64 filetime)
+{
+  TreeWalk *w = data;
+
+  etl_stack_tree_builder_add (w->builder, (const char *const *) w->path->pdata, w->path->len, 1);
+  g_ptr_array_set_size (w->path, 0);
+}
+
+static EtlStackTree *
+build_tree (EtlStacks *stacks, gint64 from_filetime, gint64 to_filetime, const EtlStackTreeSpan *spans,
+            guint n_spans, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (EtlStackTreeBuilder) b = etl_stack_tree_builder_new (ETL_STACK_TREE_UNIT_SAMPLES);
+  g_autoptr (GPtrArray) path = g_ptr_array_new ();
+  TreeWalk walk = { b, path };
+  const EtlStackWalkFuncs funcs = { add_tree_frame, add_tree_sample };
+
+  if (!etl_stack_tree_walk_samples (stacks, from_filetime, to_filetime, spans, n_spans, &funcs, &walk, cancellable,
+                                    error))
+    return NULL;
   return etl_stack_tree_builder_finish (g_steal_pointer (&b));
 }
 

@@ -59,16 +59,8 @@ main (int argc, char *argv[])
       fprintf (stderr, "%s\n", error->message);
       return 1;
     }
-  t0 = g_get_monotonic_time ();
-  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
-  if (trace == NULL)
-    {
-      fprintf (stderr, "%s\n", error->message);
-      return 1;
-    }
+  trace = bench_open_trace (path);
   n = etl_trace_get_n_records (trace);
-  printf ("%s: %" G_GUINT64_FORMAT " records, opened in %.1f ms\n", path, n,
-          (double) (g_get_monotonic_time () - t0) / 1000.0);
   ms = g_new (double, runs);
   for (int r = 0; r < runs; r++)
     {

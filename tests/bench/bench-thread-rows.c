@@ -56,33 +56,6 @@ compare_longest (const void *a, const void *b)
   return dx > dy ? -1 : dx < dy;
 }
 
-static char *
-activities_trace (GError **error)
-{
-  g_autofree char *dir = bench_dir ();
-  char *path = g_build_filename (dir, "synth-activities-4cpu-16000000rec-2000000pairs-64k.etl", NULL);
-
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      EtlSynthParams params;
-
-      printf ("generating %s ...\n", path);
-      fflush (stdout);
-      etl_synth_params_init (&params);
-      params.n_cpus = 4;
-      params.n_records = 16000000;
-      params.buffer_kb = 64;
-      params.activities = TRUE;
-      params.activity_pairs = 2000000;
-      if (!etl_synth_write (&params, path, error))
-        {
-          g_free (path);
-          return NULL;
-        }
-    }
-  return path;
-}
-
 /* Times etl_thread_rows_new() on @spans: median of @runs. */
 static void
 measure (EtlTrace *trace, const char *what, GArray *spans, int runs)
@@ -147,21 +120,13 @@ main (int argc, char *argv[])
       return 2;
     }
   runs = MAX (runs, 1);
-  path = argc > 1 ? g_strdup (argv[1]) : activities_trace (&error);
+  path = argc > 1 ? g_strdup (argv[1]) : bench_activities_trace (4, 16000000, 2000000, &error);
   if (path == NULL)
     {
       fprintf (stderr, "%s\n", error->message);
       return 1;
     }
-  t0 = g_get_monotonic_time ();
-  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
-  if (trace == NULL)
-    {
-      fprintf (stderr, "%s\n", error->message);
-      return 1;
-    }
-  printf ("%s: %" G_GUINT64_FORMAT " records, opened in %.1f ms\n", path, etl_trace_get_n_records (trace),
-          (double) (g_get_monotonic_time () - t0) / 1000.0);
+  trace = bench_open_trace (path);
   set = etl_span_set_get_activities_shared (trace, NULL, &error);
   if (set == NULL)
     {

@@ -93,16 +93,8 @@ main (int argc, char *argv[])
       fprintf (stderr, "%s\n", error->message);
       return 1;
     }
-  t0 = g_get_monotonic_time ();
-  trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
-  if (trace == NULL)
-    {
-      fprintf (stderr, "%s\n", error->message);
-      return 1;
-    }
+  trace = bench_open_trace (path);
   n_records = etl_trace_get_n_records (trace);
-  printf ("%s: %" G_GUINT64_FORMAT " records, opened in %.1f ms\n", path, n_records,
-          (double)(g_get_monotonic_time () - t0) / 1000.0);
   t0 = g_get_monotonic_time ();
   etl_trace_get_process_table (trace);
   printf ("BENCH thread_states_process_table %.1f ms\n", (double)(g_get_monotonic_time () - t0) / 1000.0);

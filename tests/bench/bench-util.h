@@ -6,11 +6,13 @@
 #pragma once
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
 
 #include "etl-synth.h"
+#include "etl-trace.h"
 
 /* qsort()'s comparison of two doubles, ascending: the benchmarks sort their
  * runs' times for the median. */
@@ -128,4 +130,26 @@ bench_activities_trace (guint n_cpus, guint64 n_records, guint64 n_pairs, GError
   params.activities = TRUE;
   params.activity_pairs = n_pairs;
   return bench_write_once (name, &params, NULL, error);
+}
+
+/*
+ * Opens the trace @path (etl_trace_open()) and prints its record count and
+ * the time the open took; on failure prints the error and exits with 1.
+ * Returns: (transfer full): the trace
+ */
+static inline EtlTrace *
+bench_open_trace (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  EtlTrace *trace = etl_trace_open ((const char *const[]){ path, NULL }, NULL, NULL, NULL, &error);
+
+  if (trace == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      exit (1);
+    }
+  printf ("%s: %" G_GUINT64_FORMAT " records, opened in %.1f ms\n", path, etl_trace_get_n_records (trace),
+          (double) (g_get_monotonic_time () - t0) / 1000.0);
+  return trace;
 }

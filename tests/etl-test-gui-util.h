@@ -277,6 +277,8 @@ etl_test_stall_stop (EtlTestStall *stall)
 #ifdef ETL_TEST_GUI_WINDOW
 /* The application window (app/etl-window.h): for the tests linked with
  * tests/meson.build's etl_window_test_dep, which defines ETL_TEST_GUI_WINDOW. */
+#include "etl-details.h"
+#include "etl-event-list.h"
 #include "etl-group-view.h"
 #include "etl-stacks-dialog.h"
 #include "etl-timeline-view.h"
@@ -312,6 +314,19 @@ etl_test_window_open (EtlWindow *window, const char *const *paths, guint n_paths
   for (guint i = 0; i < n_paths; i++)
     g_ptr_array_add (files, g_file_new_for_path (paths[i]));
   etl_window_open_files (window, (GFile **) files->pdata, files->len);
+}
+
+/* Selects @row (a record index) in @window's event list as a click does
+ * (the list's "row-selected" signal included).
+ * Returns: (transfer full): the details pane's text for it */
+static inline char *
+etl_test_window_select_and_read (EtlWindow *window, guint64 row)
+{
+  EtlEventList *list = etl_window_get_event_list (window);
+
+  etl_event_list_select_row (list, row);
+  g_signal_emit_by_name (list, "row-selected", row);
+  return etl_details_dup_text (etl_window_get_details (window));
 }
 
 /* Whether @window (an #EtlWindow) has no job running. */

@@ -44,16 +44,6 @@ wait_dialog (GtkWidget *dialog)
   etl_test_wait_for (etl_test_stacks_dialog_not_busy, dialog, "the stacks dialog's jobs to finish");
 }
 
-static char *
-select_and_read (EtlWindow *window, guint64 row)
-{
-  EtlEventList *list = etl_window_get_event_list (window);
-
-  etl_event_list_select_row (list, row);
-  g_signal_emit_by_name (list, "row-selected", row);
-  return etl_details_dup_text (etl_window_get_details (window));
-}
-
 static void
 test_details_stack (void)
 {
@@ -70,15 +60,15 @@ test_details_stack (void)
   etl_test_window_open (window, (const char *const *) &path, 1);
   wait_idle (window);
 
-  text = select_and_read (window, 1637);
+  text = etl_test_window_select_and_read (window, 1637);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "\nStack\n#0\t0xffffffffffd03003\n#1\tntoskrnl.exe+0x151e37\n#2\tntdll.dll+0x455b\n"));
   g_assert_nonnull (strstr (text, "\n#15\tMicrosoft.Diagnostics.Tracing.Extensions.ETWKernelControl.StartKernelSession\n"));
   /* The StackWalk record itself and the trace header have none. */
-  plain = select_and_read (window, 1638);
+  plain = etl_test_window_select_and_read (window, 1638);
   g_assert_null (strstr (plain, "\nStack\n"));
   g_clear_pointer (&plain, g_free);
-  plain = select_and_read (window, 0);
+  plain = etl_test_window_select_and_read (window, 0);
   g_assert_null (strstr (plain, "\nStack\n"));
 
   /* Stacks of the samples in the (visible = whole) range: the dialog's rows
@@ -391,7 +381,7 @@ test_thread_time (void)
           break;
       }
     g_assert_cmpuint (row, <, etl_trace_get_n_records (trace));
-    details = select_and_read (window, row);
+    details = etl_test_window_select_and_read (window, row);
   }
   dialog = etl_window_show_stacks (window);
   tids = etl_stacks_dialog_get_threads (ETL_STACKS_DIALOG (dialog), &n_tids);

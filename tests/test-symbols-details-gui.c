@@ -71,16 +71,6 @@ next_stack_row (EtlWindow *window, guint64 after)
   return 0;
 }
 
-static char *
-select_and_read (EtlWindow *window, guint64 row)
-{
-  EtlEventList *list = etl_window_get_event_list (window);
-
-  etl_event_list_select_row (list, row);
-  g_signal_emit_by_name (list, "row-selected", row);
-  return etl_details_dup_text (etl_window_get_details (window));
-}
-
 /* Opens the CppCon trace (written into @dir) in a new window of @w × @h. */
 static EtlWindow *
 open_window (const char *dir, int w, int h)
@@ -152,7 +142,7 @@ test_details_named (void)
    * std::operator<<+0x20 in main+0x4 in ntdll.dll), and the module is
    * asked for. */
   row = next_stack_row (window, 0);
-  first = select_and_read (window, row);
+  first = etl_test_window_select_and_read (window, row);
   g_test_message ("first:\n%s", first);
   g_assert_nonnull (strstr (first, "\nStack\n#0\tCppCon.exe+0x18cc\n#1\tCppCon.exe+0x1030\n#2\tCppCon.exe+0x1004\n"
                                    "#3\tntdll.dll+0x1234\n"));
@@ -177,7 +167,7 @@ test_details_named (void)
   etl_test_wait_for_seconds (symbols_not_busy, window, 30, "the symbol worker to finish");
 
   /* The next sample (the same stack): named at once now. */
-  again = select_and_read (window, next_stack_row (window, row + 1));
+  again = etl_test_window_select_and_read (window, next_stack_row (window, row + 1));
   g_assert_nonnull (strstr (again, "\nStack\n#0\t" CPPCON_ENTROPY "+0x10\n"));
 
   /* The stacks dialog shares the resolver: names in its pages, and its
@@ -341,7 +331,7 @@ test_big_pdb (void)
   wait_idle (window);
   etl_test_wait_paint (GTK_WIDGET (window));
 
-  first = select_and_read (window, next_stack_row (window, 0));
+  first = etl_test_window_select_and_read (window, next_stack_row (window, 0));
   g_assert_nonnull (strstr (first, "\nStack\n#0\tbig0.dll+0x1008\n#1\tbig1.dll+0x1008\n"));
   details = etl_window_get_details (window);
   etl_test_stall_start (&stall);
@@ -470,7 +460,7 @@ test_slow_server (void)
   window = open_window (dir, 1400, 900);
   etl_test_wait_paint (GTK_WIDGET (window));
 
-  first = select_and_read (window, next_stack_row (window, 0));
+  first = etl_test_window_select_and_read (window, next_stack_row (window, 0));
   g_assert_nonnull (strstr (first, "\nStack\n#0\tCppCon.exe+0x18cc\n"));
   etl_test_stall_start (&stall);
   start = g_get_monotonic_time ();
@@ -599,7 +589,7 @@ test_screenshots (void)
         }
       /* The session panel aside: the list and the details get the width. */
       g_action_group_change_action_state (G_ACTION_GROUP (window), "show-session", g_variant_new_boolean (FALSE));
-      first = select_and_read (window, next_stack_row (window, 0));
+      first = etl_test_window_select_and_read (window, next_stack_row (window, 0));
       named = wait_named (window, &stall_us, &took_us);
       g_assert_nonnull (strstr (named, "#0\t" CPPCON_ENTROPY));
       etl_test_wait_transitions (GTK_WIDGET (window));

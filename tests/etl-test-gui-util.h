@@ -234,10 +234,53 @@ etl_test_wait_drained (gboolean (*done) (gpointer data), gpointer data, const ch
   etl_test_drain ();
 }
 
+/* A main-loop stall probe: a 5 ms timeout that keeps the longest gap
+ * between two of its runs, i.e. how long the main loop was kept from
+ * running while a worker computed. */
+typedef struct
+{
+  gint64 last;  /* µs, g_get_monotonic_time() of the last run; 0 before the first */
+  gint64 worst; /* µs, the longest gap so far */
+  guint tick;   /* the timeout's source id */
+} EtlTestStall;
+
+static inline gboolean
+etl_test_stall_on_tick (gpointer data)
+{
+  EtlTestStall *stall = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (stall->last != 0)
+    stall->worst = MAX (stall->worst, now - stall->last);
+  stall->last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Starts @stall's 5 ms timeout in the default main context (from zero). */
+static inline void
+etl_test_stall_start (EtlTestStall *stall)
+{
+  stall->last = 0;
+  stall->worst = 0;
+  stall->tick = g_timeout_add (5, etl_test_stall_on_tick, stall);
+}
+
+/* Stops @stall's timeout.  Returns: the longest stall seen, in µs. */
+static inline gint64
+etl_test_stall_stop (EtlTestStall *stall)
+{
+  g_source_remove (stall->tick);
+  stall->tick = 0;
+  return stall->worst;
+}
+
 #ifdef ETL_TEST_GUI_WINDOW
 /* The application window (app/etl-window.h): for the tests linked with
  * tests/meson.build's etl_window_test_dep, which defines ETL_TEST_GUI_WINDOW. */
+#include "etl-details.h"
+#include "etl-event-list.h"
 #include "etl-group-view.h"
+#include "etl-stacks-dialog.h"
 #include "etl-timeline-view.h"
 #include "etl-window.h"
 
@@ -273,11 +316,31 @@ etl_test_window_open (EtlWindow *window, const char *const *paths, guint n_paths
   etl_window_open_files (window, (GFile **) files->pdata, files->len);
 }
 
+/* Selects @row (a record index) in @window's event list as a click does
+ * (the list's "row-selected" signal included).
+ * Returns: (transfer full): the details pane's text for it */
+static inline char *
+etl_test_window_select_and_read (EtlWindow *window, guint64 row)
+{
+  EtlEventList *list = etl_window_get_event_list (window);
+
+  etl_event_list_select_row (list, row);
+  g_signal_emit_by_name (list, "row-selected", row);
+  return etl_details_dup_text (etl_window_get_details (window));
+}
+
 /* Whether @window (an #EtlWindow) has no job running. */
 static inline gboolean
 etl_test_window_not_busy (gpointer window)
 {
   return !etl_window_get_busy (window);
+}
+
+/* Whether @dialog (an #EtlStacksDialog) has no job running. */
+static inline gboolean
+etl_test_stacks_dialog_not_busy (gpointer dialog)
+{
+  return !etl_stacks_dialog_get_busy (ETL_STACKS_DIALOG (dialog));
 }
 
 /* Whether @window (an #EtlWindow) is not loading, has no job running and

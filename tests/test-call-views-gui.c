@@ -31,29 +31,18 @@
 
 static gboolean have_display;
 
+/* What is pending run, then whether @dialog has no job running. */
 static gboolean
-on_timeout (gpointer user_data)
+dialog_settled (gpointer dialog)
 {
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
+  etl_test_drain ();
+  return etl_test_stacks_dialog_not_busy (dialog);
 }
 
 static void
 wait_dialog (GtkWidget *dialog)
 {
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (90, on_timeout, &timed_out);
-
-  while (!timed_out)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      if (!etl_stacks_dialog_get_busy (ETL_STACKS_DIALOG (dialog)))
-        break;
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
+  etl_test_wait_for_seconds (dialog_settled, dialog, 90, "the stacks dialog's jobs to finish");
 }
 
 /* Row @n of @model: its name, Inc and Exc. */
@@ -93,43 +82,21 @@ open_stacks (const char *path)
   return stacks;
 }
 
-/* The longest gap between two runs of a 5 ms timeout: how long the main
- * loop was kept from running while the dialog's workers computed. */
-typedef struct
-{
-  gint64 last;
-  gint64 worst;
-} Stall;
-
-static gboolean
-on_tick (gpointer user_data)
-{
-  Stall *st = user_data;
-  gint64 now = g_get_monotonic_time ();
-
-  if (st->last != 0)
-    st->worst = MAX (st->worst, now - st->last);
-  st->last = now;
-  return G_SOURCE_CONTINUE;
-}
-
 static gint64 last_stall_us;
 
 static GtkWidget *
 open_dialog (EtlStacks *stacks, EtlSymbolResolver *resolver, const char *text)
 {
   GtkWidget *dialog = etl_stacks_dialog_new (NULL, stacks, G_MININT64, G_MAXINT64, "the whole trace");
-  Stall st = { 0 };
-  guint tick;
+  EtlTestStall stall;
 
   gtk_window_set_default_size (GTK_WINDOW (dialog), 1200, 800);
   etl_stacks_dialog_set_resolver (ETL_STACKS_DIALOG (dialog), resolver, text, FALSE);
   gtk_widget_show (dialog);
-  tick = g_timeout_add (5, on_tick, &st);
+  etl_test_stall_start (&stall);
   wait_dialog (dialog);
-  g_source_remove (tick);
-  last_stall_us = st.worst;
-  g_test_message ("longest main-loop stall while the dialog computed and named: %.1f ms", st.worst / 1000.0);
+  last_stall_us = etl_test_stall_stop (&stall);
+  g_test_message ("longest main-loop stall while the dialog computed and named: %.1f ms", last_stall_us / 1000.0);
   return dialog;
 }
 
@@ -147,11 +114,8 @@ test_cppcon (void)
   GtkTreeIter root, it, child;
   g_autofree char *status = NULL, *reason = NULL;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   if ((sym = etl_test_cppcon_symbols_dir ()) == NULL)
     return;
   dir = g_dir_make_tmp ("etl-call-views-XXXXXX", &error);
@@ -287,11 +251,8 @@ test_net_without_pdbs (void)
   GtkTreeIter it;
   guint rows = 0;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   if ((path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   stacks = open_stacks (path);
@@ -491,11 +452,8 @@ test_downloads_off (void)
   GtkTreeIter it;
   gboolean seen = FALSE;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   dir = g_dir_make_tmp ("etl-call-views-srv-XXXXXX", &error);
   g_assert_no_error (error);
   path = g_build_filename (dir, "cppcon.etl", NULL);
@@ -534,10 +492,9 @@ test_downloads_off (void)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *config = g_dir_make_tmp ("etl-call-views-config-XXXXXX", NULL);
-
   /* Before anything asks GLib for the user's folders (they are cached). */
-  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_autofree char *xdg = etl_test_private_xdg ("etl-call-views-config-XXXXXX");
+
   g_test_init (&argc, &argv, NULL);
   etl_test_gui_init_log ();
   have_display = gtk_init_check (&argc, &argv);
@@ -549,7 +506,8 @@ main (int argc, char **argv)
   {
     int status = g_test_run ();
 
-    etl_test_rm_rf (config);
+    if (xdg != NULL)
+      etl_test_rm_rf (xdg);
     return status;
   }
 }

@@ -88,20 +88,13 @@ static gboolean
 open_corpus (Fixture *f, const char *name)
 {
   g_autofree char *path = NULL;
-  g_autoptr (GFile) file = NULL;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return FALSE;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return FALSE;
   if ((path = etl_test_corpus_path (name)) == NULL)
     return FALSE;
-  f->window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1600, 1000);
-  gtk_widget_show (GTK_WIDGET (f->window));
-  file = g_file_new_for_path (path);
-  etl_window_open_files (f->window, &file, 1);
+  f->window = etl_test_window_new (1600, 1000);
+  etl_test_window_open (f->window, (const char *const *) &path, 1);
   wait_idle (f->window);
   return TRUE;
 }
@@ -116,11 +109,7 @@ static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   (void) data;
-  if (f->window != NULL)
-    {
-      gtk_widget_destroy (GTK_WIDGET (f->window));
-      g_clear_object (&f->window);
-    }
+  etl_test_window_clear (&f->window);
 }
 
 /* The names table's row of @name (and @source, when not NULL). */
@@ -454,7 +443,6 @@ static void
 test_flame (Fixture *f, gconstpointer data)
 {
   g_autofree char *path = NULL;
-  g_autoptr (GFile) file = NULL;
   EtlRegionsView *view;
   EtlTrace *trace;
   EtlStacks *stacks;
@@ -466,17 +454,13 @@ test_flame (Fixture *f, gconstpointer data)
   EtlStackTree *tree;
 
   (void) data;
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   if ((path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
   f->window = g_object_ref_sink (etl_window_new (NULL));
   gtk_widget_show (GTK_WIDGET (f->window));
-  file = g_file_new_for_path (path);
-  etl_window_open_files (f->window, &file, 1);
+  etl_test_window_open (f->window, (const char *const *) &path, 1);
   wait_idle (f->window);
   view = etl_window_get_regions_view (f->window);
   g_assert_true (etl_regions_view_select_name (view, "GarbageCollection", NULL));
@@ -672,15 +656,11 @@ test_pending_regions (Fixture *f, gconstpointer data)
   g_autofree char *dir = NULL;
   g_autofree char *good = NULL;
   g_autofree char *path = NULL;
-  g_autoptr (GFile) file = NULL;
   Row r;
 
   (void) data;
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   if ((path = etl_test_corpus_path ("real/msbuild_PerfViewData.etl")) == NULL)
     return;
   dir = g_dir_make_tmp ("etlscope-roi-gui-XXXXXX", &error);
@@ -691,8 +671,7 @@ test_pending_regions (Fixture *f, gconstpointer data)
   f->window = g_object_ref_sink (etl_window_new (NULL));
   gtk_widget_show (GTK_WIDGET (f->window));
   etl_window_set_pending_regions (f->window, good);
-  file = g_file_new_for_path (path);
-  etl_window_open_files (f->window, &file, 1);
+  etl_test_window_open (f->window, (const char *const *) &path, 1);
   wait_idle (f->window);
   /* Loaded after the trace (its worker), then the table recomputed. */
   etl_test_wait_for (all_idle, f->window, "the Regions file");

@@ -30,81 +30,45 @@
 
 static gboolean have_display;
 
-static gboolean
-on_timeout (gpointer user_data)
-{
-  *(gboolean *)user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
+/* The window's jobs done (60 s at the most), then what is pending. */
 static void
 wait_idle (EtlWindow *window)
 {
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (etl_window_get_busy (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  etl_test_wait_drained (etl_test_window_not_busy, window, "the window's jobs to finish");
 }
 
+/* The dialog's jobs done (60 s at the most). */
 static void
 wait_dialog (GtkWidget *dialog)
 {
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (etl_stacks_dialog_get_busy (ETL_STACKS_DIALOG (dialog)) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-}
-
-static char *
-select_and_read (EtlWindow *window, guint64 row)
-{
-  EtlEventList *list = etl_window_get_event_list (window);
-
-  etl_event_list_select_row (list, row);
-  g_signal_emit_by_name (list, "row-selected", row);
-  return etl_details_dup_text (etl_window_get_details (window));
+  etl_test_wait_for (etl_test_stacks_dialog_not_busy, dialog, "the stacks dialog's jobs to finish");
 }
 
 static void
 test_details_stack (void)
 {
   g_autofree char *path = NULL;
-  g_autoptr (GFile) file = NULL;
   g_autofree char *text = NULL;
   g_autofree char *plain = NULL;
   EtlWindow *window;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   if ((path = etl_test_corpus_path ("net.4.5.2.x64.etl")) == NULL)
     return;
-  window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  gtk_widget_show (GTK_WIDGET (window));
-  file = g_file_new_for_path (path);
-  etl_window_open_files (window, &file, 1);
+  window = etl_test_window_new (1400, 900);
+  etl_test_window_open (window, (const char *const *) &path, 1);
   wait_idle (window);
 
-  text = select_and_read (window, 1637);
+  text = etl_test_window_select_and_read (window, 1637);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "\nStack\n#0\t0xffffffffffd03003\n#1\tntoskrnl.exe+0x151e37\n#2\tntdll.dll+0x455b\n"));
   g_assert_nonnull (strstr (text, "\n#15\tMicrosoft.Diagnostics.Tracing.Extensions.ETWKernelControl.StartKernelSession\n"));
   /* The StackWalk record itself and the trace header have none. */
-  plain = select_and_read (window, 1638);
+  plain = etl_test_window_select_and_read (window, 1638);
   g_assert_null (strstr (plain, "\nStack\n"));
   g_clear_pointer (&plain, g_free);
-  plain = select_and_read (window, 0);
+  plain = etl_test_window_select_and_read (window, 0);
   g_assert_null (strstr (plain, "\nStack\n"));
 
   /* Stacks of the samples in the (visible = whole) range: the dialog's rows
@@ -116,14 +80,9 @@ test_details_stack (void)
     GtkTreeIter iter;
     g_autofree char *frame = NULL;
     guint64 exclusive = 0, inclusive = 0;
-    gboolean timed_out = FALSE;
-    guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
 
     g_assert_nonnull (dialog);
-    while (etl_stacks_dialog_get_busy (ETL_STACKS_DIALOG (dialog)) && !timed_out)
-      g_main_context_iteration (NULL, TRUE);
-    g_assert_false (timed_out);
-    g_source_remove (timeout);
+    wait_dialog (dialog);
 
     /* No CSwitch record in this trace: Thread time cannot be chosen, and
      * its tooltip says how to record them. */
@@ -218,8 +177,7 @@ test_details_stack (void)
     gtk_widget_destroy (dialog);
   }
 
-  gtk_widget_destroy (GTK_WIDGET (window));
-  g_object_unref (window);
+  etl_test_window_clear (&window);
 }
 
 /* Thread time on the waits schedule: 0.1 ms in 100-ns ticks, the trace
@@ -296,7 +254,6 @@ test_thread_time (void)
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *path = NULL;
-  g_autoptr (GFile) file = NULL;
   g_autoptr (EtlFilter) filter = etl_filter_new ();
   EtlSynthParams params;
   EtlWindow *window;
@@ -308,11 +265,8 @@ test_thread_time (void)
   gint64 origin;
   const char *const a_blocked[] = { PROC_ALPHA, "Thread (1004)", A_AFTER_37, C_WAKES_A, "BLOCKED_TIME", NULL };
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   dir = g_dir_make_tmp ("etlscope-thread-time-gui-XXXXXX", &error);
   g_assert_no_error (error);
   path = g_build_filename (dir, "waits.etl", NULL);
@@ -323,11 +277,8 @@ test_thread_time (void)
   g_assert_true (etl_synth_write (&params, path, &error));
   g_assert_no_error (error);
 
-  window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  gtk_widget_show (GTK_WIDGET (window));
-  file = g_file_new_for_path (path);
-  etl_window_open_files (window, &file, 1);
+  window = etl_test_window_new (1400, 900);
+  etl_test_window_open (window, (const char *const *) &path, 1);
   wait_idle (window);
   origin = etl_trace_get_origin (etl_window_get_trace (window));
   etl_timeline_view_set_selection (etl_window_get_timeline (window), origin, origin + T (70));
@@ -430,7 +381,7 @@ test_thread_time (void)
           break;
       }
     g_assert_cmpuint (row, <, etl_trace_get_n_records (trace));
-    details = select_and_read (window, row);
+    details = etl_test_window_select_and_read (window, row);
   }
   dialog = etl_window_show_stacks (window);
   tids = etl_stacks_dialog_get_threads (ETL_STACKS_DIALOG (dialog), &n_tids);
@@ -457,8 +408,7 @@ test_thread_time (void)
     g_assert_cmpstr (zero, ==, "0 ms");
   }
 
-  gtk_widget_destroy (GTK_WIDGET (window));
-  g_object_unref (window);
+  etl_test_window_clear (&window);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -466,15 +416,9 @@ test_thread_time (void)
 int
 main (int argc, char *argv[])
 {
-  g_autofree char *xdg = g_dir_make_tmp ("etlscope-stacks-gui-XXXXXX", NULL);
-  g_autofree char *config = g_build_filename (xdg, "config", NULL);
-  g_autofree char *data = g_build_filename (xdg, "data", NULL);
-  g_autofree char *cache = g_build_filename (xdg, "cache", NULL);
+  g_autofree char *xdg = etl_test_private_xdg ("etlscope-stacks-gui-XXXXXX");
   int status;
 
-  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   have_display = gtk_init_check (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   etl_test_gui_init_log ();
@@ -483,9 +427,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/etl/gui/stacks/thread-time", test_thread_time);
 
   status = g_test_run ();
-  g_rmdir (config);
-  g_rmdir (data);
-  g_rmdir (cache);
-  g_rmdir (xdg);
+  if (xdg != NULL)
+    etl_test_rm_rf (xdg);
   return status;
 }

@@ -43,38 +43,17 @@ on_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The window's jobs done (60 s at the most), then what is pending. */
 static void
 wait_idle (EtlWindow *window)
 {
-  gboolean timed_out = FALSE;
-  guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (etl_window_get_busy (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  etl_test_wait_drained (etl_test_window_not_busy, window, "the window's jobs to finish");
 }
 
-/* The longest gap between two runs of a 5 ms timeout: how long the main
- * loop was kept from running. */
-typedef struct
-{
-  gint64 last;
-  gint64 worst;
-} Stall;
-
 static gboolean
-on_tick (gpointer user_data)
+symbols_not_busy (gpointer window)
 {
-  Stall *st = user_data;
-  gint64 now = g_get_monotonic_time ();
-
-  if (st->last != 0)
-    st->worst = MAX (st->worst, now - st->last);
-  st->last = now;
-  return G_SOURCE_CONTINUE;
+  return !etl_window_get_symbols_busy (window);
 }
 
 /* The first row after @after with a stack (0: the first sample). */
@@ -92,30 +71,17 @@ next_stack_row (EtlWindow *window, guint64 after)
   return 0;
 }
 
-static char *
-select_and_read (EtlWindow *window, guint64 row)
-{
-  EtlEventList *list = etl_window_get_event_list (window);
-
-  etl_event_list_select_row (list, row);
-  g_signal_emit_by_name (list, "row-selected", row);
-  return etl_details_dup_text (etl_window_get_details (window));
-}
-
 /* Opens the CppCon trace (written into @dir) in a new window of @w × @h. */
 static EtlWindow *
 open_window (const char *dir, int w, int h)
 {
   g_autofree char *path = g_build_filename (dir, "cppcon.etl", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
   EtlWindow *window;
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     etl_test_write_cppcon_trace (path);
-  window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (window), w, h);
-  gtk_widget_show (GTK_WIDGET (window));
-  etl_window_open_files (window, &file, 1);
+  window = etl_test_window_new (w, h);
+  etl_test_window_open (window, (const char *const *) &path, 1);
   wait_idle (window);
   return window;
 }
@@ -126,13 +92,13 @@ static char *
 wait_named (EtlWindow *window, gint64 *stall_us, gint64 *took_us)
 {
   EtlDetails *details = etl_window_get_details (window);
-  Stall st = { 0 };
-  guint tick = g_timeout_add (5, on_tick, &st);
+  EtlTestStall stall;
   gboolean timed_out = FALSE;
   guint timeout = g_timeout_add_seconds (30, on_timeout, &timed_out);
   gint64 start = g_get_monotonic_time ();
   char *text = NULL;
 
+  etl_test_stall_start (&stall);
   for (;;)
     {
       text = etl_details_dup_text (details);
@@ -142,10 +108,9 @@ wait_named (EtlWindow *window, gint64 *stall_us, gint64 *took_us)
       g_main_context_iteration (NULL, TRUE);
     }
   *took_us = g_get_monotonic_time () - start;
-  g_source_remove (tick);
+  *stall_us = etl_test_stall_stop (&stall);
   if (!timed_out)
     g_source_remove (timeout);
-  *stall_us = st.worst;
   return text;
 }
 
@@ -158,11 +123,8 @@ test_details_named (void)
   guint64 row;
   gint64 stall_us, took_us;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   if ((sym = etl_test_cppcon_symbols_dir ()) == NULL)
     return;
   g_assert_true (etl_preferences_save_symbols (sym, FALSE, &error));
@@ -180,7 +142,7 @@ test_details_named (void)
    * std::operator<<+0x20 in main+0x4 in ntdll.dll), and the module is
    * asked for. */
   row = next_stack_row (window, 0);
-  first = select_and_read (window, row);
+  first = etl_test_window_select_and_read (window, row);
   g_test_message ("first:\n%s", first);
   g_assert_nonnull (strstr (first, "\nStack\n#0\tCppCon.exe+0x18cc\n#1\tCppCon.exe+0x1030\n#2\tCppCon.exe+0x1004\n"
                                    "#3\tntdll.dll+0x1234\n"));
@@ -202,18 +164,10 @@ test_details_named (void)
 #else
   g_assert_cmpint (stall_us, <, 500000);
 #endif
-  {
-    gboolean timed_out = FALSE;
-    guint timeout = g_timeout_add_seconds (30, on_timeout, &timed_out);
-
-    while (etl_window_get_symbols_busy (window) && !timed_out)
-      g_main_context_iteration (NULL, TRUE);
-    g_assert_false (timed_out);
-    g_source_remove (timeout);
-  }
+  etl_test_wait_for_seconds (symbols_not_busy, window, 30, "the symbol worker to finish");
 
   /* The next sample (the same stack): named at once now. */
-  again = select_and_read (window, next_stack_row (window, row + 1));
+  again = etl_test_window_select_and_read (window, next_stack_row (window, row + 1));
   g_assert_nonnull (strstr (again, "\nStack\n#0\t" CPPCON_ENTROPY "+0x10\n"));
 
   /* The stacks dialog shares the resolver: names in its pages, and its
@@ -222,15 +176,10 @@ test_details_named (void)
     GtkWidget *dialog = etl_window_show_stacks (window);
     GtkTreeModel *model;
     GtkTreeIter it;
-    gboolean timed_out = FALSE;
-    guint timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
     guint seen = 0;
 
     g_assert_nonnull (dialog);
-    while (etl_stacks_dialog_get_busy (ETL_STACKS_DIALOG (dialog)) && !timed_out)
-      g_main_context_iteration (NULL, TRUE);
-    g_assert_false (timed_out);
-    g_source_remove (timeout);
+    etl_test_wait_for (etl_test_stacks_dialog_not_busy, dialog, "the stacks dialog's jobs to finish");
     model = etl_stacks_dialog_get_symbols_model (ETL_STACKS_DIALOG (dialog));
     g_assert_true (gtk_tree_model_get_iter_first (model, &it));
     do
@@ -277,8 +226,7 @@ test_details_named (void)
     g_assert_nonnull (strstr (plain, "\nStack\n#0\tCppCon.exe+0x18cc\n"));
   }
 
-  gtk_widget_destroy (GTK_WIDGET (window));
-  g_object_unref (window);
+  etl_test_window_clear (&window);
   etl_test_rm_rf (dir);
 }
 
@@ -354,21 +302,16 @@ test_big_pdb (void)
 {
   g_autofree char *dir = NULL, *pdb_path = NULL, *trace_path = NULL, *first = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GFile) file = NULL;
   EtlWindow *window;
   EtlDetails *details;
   gint64 parse_us, start, stall_us, took_us;
-  Stall st = { 0 };
-  guint tick;
+  EtlTestStall stall;
   gboolean timed_out = FALSE;
   guint timeout;
   char *text = NULL;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   dir = g_dir_make_tmp ("etl-symbols-details-big-XXXXXX", &error);
   g_assert_no_error (error);
   write_big (dir);
@@ -383,18 +326,15 @@ test_big_pdb (void)
     g_assert_no_error (error);
   }
   g_assert_true (etl_preferences_save_symbols (dir, FALSE, &error));
-  window = g_object_ref_sink (etl_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-  gtk_widget_show (GTK_WIDGET (window));
-  file = g_file_new_for_path (trace_path);
-  etl_window_open_files (window, &file, 1);
+  window = etl_test_window_new (1400, 900);
+  etl_test_window_open (window, (const char *const *) &trace_path, 1);
   wait_idle (window);
   etl_test_wait_paint (GTK_WIDGET (window));
 
-  first = select_and_read (window, next_stack_row (window, 0));
+  first = etl_test_window_select_and_read (window, next_stack_row (window, 0));
   g_assert_nonnull (strstr (first, "\nStack\n#0\tbig0.dll+0x1008\n#1\tbig1.dll+0x1008\n"));
   details = etl_window_get_details (window);
-  tick = g_timeout_add (5, on_tick, &st);
+  etl_test_stall_start (&stall);
   timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
   start = g_get_monotonic_time ();
   for (;;)
@@ -406,10 +346,9 @@ test_big_pdb (void)
       g_main_context_iteration (NULL, TRUE);
     }
   took_us = g_get_monotonic_time () - start;
-  g_source_remove (tick);
+  stall_us = etl_test_stall_stop (&stall);
   g_assert_false (timed_out);
   g_source_remove (timeout);
-  stall_us = st.worst;
   g_test_message ("%u functions: etl_pdb_open() %.1f ms here; in the window named after %.1f ms, longest main-loop "
                   "stall meanwhile %.1f ms", BIG_FUNCTIONS, parse_us / 1000.0, took_us / 1000.0, stall_us / 1000.0);
   /* Both images share the PDB: one open, both frames named. */
@@ -422,8 +361,7 @@ test_big_pdb (void)
   if (parse_us >= 150000)
     g_assert_cmpint (stall_us, <, parse_us * 3 / 4);
   g_free (text);
-  gtk_widget_destroy (GTK_WIDGET (window));
-  g_object_unref (window);
+  etl_test_window_clear (&window);
   g_assert_true (etl_preferences_save_symbols ("", FALSE, NULL));
   etl_test_rm_rf (dir);
 }
@@ -507,18 +445,12 @@ test_slow_server (void)
   g_autoptr (GArray) rows = NULL;
   SlowServer server;
   EtlWindow *window;
-  Stall st = { 0 };
-  guint tick;
-  gboolean timed_out = FALSE;
-  guint timeout;
-  gint64 start, took_us;
+  EtlTestStall stall;
+  gint64 start, took_us, stall_us;
   gboolean seen = FALSE;
 
-  if (!have_display)
-    {
-      g_test_skip ("no display (gtk_init_check failed); run under xvfb-run");
-      return;
-    }
+  if (etl_test_skip_without_display (have_display))
+    return;
   slow_server_start (&server);
   dir = g_dir_make_tmp ("etl-symbols-details-srv-XXXXXX", &error);
   g_assert_no_error (error);
@@ -528,23 +460,19 @@ test_slow_server (void)
   window = open_window (dir, 1400, 900);
   etl_test_wait_paint (GTK_WIDGET (window));
 
-  first = select_and_read (window, next_stack_row (window, 0));
+  first = etl_test_window_select_and_read (window, next_stack_row (window, 0));
   g_assert_nonnull (strstr (first, "\nStack\n#0\tCppCon.exe+0x18cc\n"));
-  tick = g_timeout_add (5, on_tick, &st);
-  timeout = g_timeout_add_seconds (60, on_timeout, &timed_out);
+  etl_test_stall_start (&stall);
   start = g_get_monotonic_time ();
-  while (etl_window_get_symbols_busy (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
+  etl_test_wait_for_seconds (symbols_not_busy, window, 60, "the symbol worker to finish");
   took_us = g_get_monotonic_time () - start;
-  g_source_remove (tick);
-  g_assert_false (timed_out);
-  g_source_remove (timeout);
+  stall_us = etl_test_stall_stop (&stall);
   g_test_message ("the slow server asked %d times, settled after %.1f ms; longest main-loop stall meanwhile %.1f ms",
-                  g_atomic_int_get (&server.requests), took_us / 1000.0, st.worst / 1000.0);
+                  g_atomic_int_get (&server.requests), took_us / 1000.0, stall_us / 1000.0);
   g_assert_cmpint (g_atomic_int_get (&server.requests), >=, 1);
   g_assert_cmpint (took_us, >=, 400000);
   /* The worker waited 400 ms per request; the main loop did not. */
-  g_assert_cmpint (st.worst, <, 350000);
+  g_assert_cmpint (stall_us, <, 350000);
   after = etl_details_dup_text (etl_window_get_details (window));
   g_assert_nonnull (strstr (after, "\nStack\n#0\tCppCon.exe+0x18cc\n"));
   rows = etl_symbol_resolver_dup_statuses (etl_window_get_symbol_resolver (window));
@@ -560,8 +488,7 @@ test_slow_server (void)
       g_assert_nonnull (row->reason);
     }
   g_assert_true (seen);
-  gtk_widget_destroy (GTK_WIDGET (window));
-  g_object_unref (window);
+  etl_test_window_clear (&window);
   slow_server_stop (&server);
   g_assert_true (etl_preferences_save_symbols ("", FALSE, NULL));
   etl_test_rm_rf (dir);
@@ -662,7 +589,7 @@ test_screenshots (void)
         }
       /* The session panel aside: the list and the details get the width. */
       g_action_group_change_action_state (G_ACTION_GROUP (window), "show-session", g_variant_new_boolean (FALSE));
-      first = select_and_read (window, next_stack_row (window, 0));
+      first = etl_test_window_select_and_read (window, next_stack_row (window, 0));
       named = wait_named (window, &stall_us, &took_us);
       g_assert_nonnull (strstr (named, "#0\t" CPPCON_ENTROPY));
       etl_test_wait_transitions (GTK_WIDGET (window));
@@ -674,8 +601,7 @@ test_screenshots (void)
       gdk_pixbuf_save (pixbuf, file, "png", &error, NULL);
       g_assert_no_error (error);
       g_test_message ("saved %s (%d×%d)", file, gdk_window_get_width (gdk), gdk_window_get_height (gdk));
-      gtk_widget_destroy (GTK_WIDGET (window));
-      g_object_unref (window);
+      etl_test_window_clear (&window);
     }
   g_assert_true (etl_preferences_save_symbols ("", FALSE, NULL));
   etl_test_rm_rf (dir);
@@ -684,10 +610,9 @@ test_screenshots (void)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *config = g_dir_make_tmp ("etl-symbols-details-config-XXXXXX", NULL);
-
   /* Before anything asks GLib for the user's folders (they are cached). */
-  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_autofree char *xdg = etl_test_private_xdg ("etl-symbols-details-config-XXXXXX");
+
   g_unsetenv ("_NT_SYMBOL_PATH");
   g_test_init (&argc, &argv, NULL);
   etl_test_gui_init_log ();
@@ -699,7 +624,8 @@ main (int argc, char **argv)
   {
     int status = g_test_run ();
 
-    etl_test_rm_rf (config);
+    if (xdg != NULL)
+      etl_test_rm_rf (xdg);
     return status;
   }
 }

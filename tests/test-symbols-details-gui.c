@@ -478,8 +478,15 @@ test_slow_server (void)
                   g_atomic_int_get (&server.requests), took_us / 1000.0, stall_us / 1000.0);
   g_assert_cmpint (g_atomic_int_get (&server.requests), >=, 1);
   g_assert_cmpint (took_us, >=, 400000);
-  /* The worker waited 400 ms per request; the main loop did not. */
+  /* The worker waited 400 ms per request; the main loop did not (asking
+   * the four from the main loop stalled it 1.6 s).  Under the sanitizers
+   * the main loop's own work is several times slower (495 ms once, in CI's
+   * ASan build), so there only a stall of three requests' length fails. */
+#ifdef __SANITIZE_ADDRESS__
+  g_assert_cmpint (stall_us, <, 1200000);
+#else
   g_assert_cmpint (stall_us, <, 350000);
+#endif
   after = etl_details_dup_text (etl_window_get_details (window));
   g_assert_nonnull (strstr (after, "\nStack\n#0\tCppCon.exe+0x18cc\n"));
   rows = etl_symbol_resolver_dup_statuses (etl_window_get_symbol_resolver (window));
